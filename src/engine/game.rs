@@ -1,0 +1,1 @@
+//! Replaying a log into a game state.

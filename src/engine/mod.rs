@@ -1,0 +1,219 @@
+//! The rules engine: the [`Ruleset`] trait every game implements, the registry of games,
+//! and [`game::Game`], which replays a log's entries into a state.
+
+pub mod game;
+pub mod registry;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::dice::Dice;
+
+pub use registry::RulesetId;
+
+/// A rule broken by an order, in player terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Violation {
+    /// The rule section, as the rulebook numbers it: `"GE 12.2"`.
+    pub rule: String,
+    /// The unit concerned, if any (`"DE 7 XXX"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The hex concerned, if any (`"3130"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// What is wrong, in a player's words.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation of `rule` with a message.
+    pub fn new(rule: impl Into<String>, message: impl Into<String>) -> Violation {
+        Violation { rule: rule.into(), unit: None, hex: None, message: message.into() }
+    }
+    /// Name the unit.
+    pub fn unit(mut self, unit: impl Into<String>) -> Violation {
+        self.unit = Some(unit.into());
+        self
+    }
+    /// Name the hex.
+    pub fn hex(mut self, hex: impl Into<String>) -> Violation {
+        self.hex = Some(hex.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:", self.rule)?;
+        if let Some(u) = &self.unit {
+            write!(f, " {u}")?;
+        }
+        if let Some(h) = &self.hex {
+            write!(f, " at {h}")?;
+        }
+        if self.unit.is_some() || self.hex.is_some() {
+            write!(f, ":")?;
+        }
+        write!(f, " {}", self.message)
+    }
+}
+
+/// One die roll as it appears in a resolution record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Roll {
+    /// Why it was rolled: `"combat at 3130: CRT roll"`.
+    pub purpose: String,
+    /// The die: `"d6"`.
+    pub die: String,
+    /// The face shown (in the game's numbering, e.g. 1..=6).
+    pub result: u32,
+}
+
+/// Something that happened, for the players to read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Event {
+    /// Plain words: `"DE 7 XXX moves 3131 → 3230 → 3330 (3 MP)"`.
+    pub text: String,
+    /// The rule that made it happen, when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The roll, when this event is a die roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<Roll>,
+}
+
+impl Event {
+    /// A plain event.
+    pub fn say(text: impl Into<String>) -> Event {
+        Event { text: text.into(), rule: None, roll: None }
+    }
+    /// An event caused by a rule.
+    pub fn rule(rule: impl Into<String>, text: impl Into<String>) -> Event {
+        Event { text: text.into(), rule: Some(rule.into()), roll: None }
+    }
+    /// A die roll.
+    pub fn roll(purpose: impl Into<String>, die: impl Into<String>, result: u32) -> Event {
+        let purpose = purpose.into();
+        let die = die.into();
+        Event { text: format!("{purpose}: {die} rolled {result}"), rule: None, roll: Some(Roll { purpose, die, result }) }
+    }
+}
+
+/// What the game waits for from one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Await {
+    pub seat: String,
+    /// What the seat must decide, in words: `"choose the retreat hex for FR 5 XXX from 3130: 3131 or 3230"`.
+    pub what: String,
+}
+
+/// Where the game stands and who must send what next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Expectation {
+    /// `"Turn 8 (4–6 Sep), Allied player turn, phase E: Operational Movement"`.
+    pub when: String,
+    /// Seats that may send orders now, and what for. Empty when the game is over.
+    pub awaits: Vec<Await>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// One side won.
+    Win { side: String, reason: String },
+    /// Nobody won.
+    Draw { reason: String },
+}
+
+/// A seat as a ruleset sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatInfo {
+    pub seat: String,
+    pub side: String,
+}
+
+/// Orders that passed validation. Only a ruleset's `validate` makes one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Legal<O>(O);
+
+impl<O> Legal<O> {
+    /// For rulesets: wrap orders that `validate` accepted.
+    pub fn accepted(orders: O) -> Legal<O> {
+        Legal(orders)
+    }
+    /// The orders.
+    pub fn get(&self) -> &O {
+        &self.0
+    }
+    /// The orders, by value.
+    pub fn into_inner(self) -> O {
+        self.0
+    }
+}
+
+/// Orders refused, handed back untouched with every reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejected<O> {
+    pub orders: O,
+    pub violations: Vec<Violation>,
+}
+
+/// A scenario that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("scenario: {}", .problems.join("; "))]
+pub struct ScenarioError {
+    pub problems: Vec<String>,
+}
+
+/// A game's rules. Implementations do no I/O, read no clock, use no randomness but the
+/// [`Dice`] they are handed, and no floating point.
+///
+/// Turn flow (DESIGN §2.5): an entry's orders are validated against the current state and
+/// applied; if they end with a random action, the state holds it pending
+/// ([`Ruleset::pending_roll`]) until the entry named by `dice_from` arrives, when the engine
+/// calls [`Ruleset::resolve`] with that entry's dice, before validating the new entry.
+pub trait Ruleset {
+    /// The whole game state. `PartialEq` and serialisation make replays checkable bit for bit.
+    type State: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Orders as parsed from `body.orders` (not yet legal).
+    type Orders: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + JsonSchema;
+
+    /// Registry id: `"glorys-end"`.
+    const ID: &'static str;
+    /// Version of the rules and data, recorded in genesis.
+    const VERSION: &'static str;
+
+    /// The starting state from a scenario text and options.
+    fn setup(scenario_text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<Self::State, ScenarioError>;
+    /// Who may or must send orders now, and for what.
+    fn expect(state: &Self::State) -> Expectation;
+    /// Check orders from `seat`; every violation at once.
+    fn validate(state: &Self::State, seat: &str, orders: Self::Orders) -> Result<Legal<Self::Orders>, Rejected<Self::Orders>>;
+    /// Apply legal orders: everything certain; a random action is left pending.
+    fn apply(state: &mut Self::State, seat: &str, orders: Legal<Self::Orders>) -> Vec<Event>;
+    /// The random action awaiting dice, described, if any.
+    fn pending_roll(state: &Self::State) -> Option<String>;
+    /// Resolve the pending random action with `dice`.
+    fn resolve(state: &mut Self::State, dice: &mut Dice) -> Vec<Event>;
+    /// The result, once the game is over.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+    /// What `seat` may see of the state (hidden things removed).
+    fn view(state: &Self::State, seat: &str) -> Self::State;
+    /// Random legal orders for `seat` (the bot; also property tests). `chooser` is the bot's
+    /// own randomness, never the game's dice. Returns `None` if nothing is expected of `seat`.
+    fn random_orders(state: &Self::State, seat: &str, chooser: &mut Dice) -> Option<Self::Orders>;
+    /// A commented YAML skeleton of what `seat` is expected to send now.
+    fn template(state: &Self::State, seat: &str) -> String;
+    /// What is certain about legal orders before any roll (moves, odds of each attack).
+    fn preview(state: &Self::State, seat: &str, orders: &Self::Orders) -> Vec<String>;
+    /// The state as readable text, one fact per line (used by `show` and replay diffs).
+    fn describe(state: &Self::State) -> String;
+    /// Internal consistency (stacking, unit counts…); `Err` names the broken invariant.
+    fn check_invariants(state: &Self::State) -> Result<(), String>;
+    /// The JSON Schema of `Orders`.
+    fn orders_schema() -> schemars::Schema {
+        schemars::schema_for!(Self::Orders)
+    }
+}

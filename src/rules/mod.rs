@@ -1,0 +1,3 @@
+//! One module per game.
+
+pub mod glorys_end;

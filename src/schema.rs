@@ -1,0 +1,1 @@
+//! JSON Schemas generated from the Rust types (kept current by a test).
