@@ -11,4 +11,5 @@ pub mod engine;
 pub mod geo;
 pub mod log;
 pub mod rules;
+pub mod scenarios;
 pub mod schema;

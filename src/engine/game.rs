@@ -1,1 +1,465 @@
-//! Replaying a log into a game state.
+//! Replaying a log into a game: protocol checks ([`crate::log::protocol`]), then the rules.
+//!
+//! A [`Game`] is built from entry 0 and fed entries in order. For each entry it checks the
+//! protocol, resolves the dice owed by it (DESIGN §2.5: an entry's random action is resolved
+//! by the next entry of the seat it names in `dice_from`), then applies its body under the
+//! rules. Every step is recorded, so `verify` and `replay` can report it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::registry::{AnyState, OrdersError, RulesetId};
+use super::{Event, Outcome, SeatInfo};
+use crate::crypto::{Hash, commit};
+use crate::dice::{Dice, dice_seed};
+use crate::log::entry::{Entry, Kind};
+use crate::log::protocol::{Genesis, ProtocolError, ProtocolState};
+
+/// An entry that ended with a random action, waiting for its revealer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingDice {
+    /// Seq of the entry whose dice are owed.
+    pub seq: u64,
+    /// Its hash (first half of the seed).
+    pub hash: Hash,
+    /// Its author.
+    pub seat: String,
+    /// The seat whose next entry reveals the dice.
+    pub dice_from: String,
+    /// The random action, described by the ruleset.
+    pub what: String,
+}
+
+/// A random resolution, as the referee's report lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RandomEvent {
+    /// The entry whose dice these are.
+    pub entry: u64,
+    /// The entry that revealed them.
+    pub revealed_by: u64,
+    /// `seed(E)`.
+    pub seed: Hash,
+    /// What was rolled for.
+    pub what: String,
+    /// The rolls in order.
+    pub rolls: Vec<super::Roll>,
+}
+
+/// What one entry did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepRecord {
+    pub seq: u64,
+    pub hash: Hash,
+    pub seat: String,
+    pub kind: Kind,
+    /// Events of resolving an earlier entry's dice with this entry's reveal.
+    pub resolved: Option<RandomEvent>,
+    /// Events of the resolution, then of this entry's own orders.
+    pub events: Vec<Event>,
+    /// The random action this entry left pending.
+    pub pending: Option<String>,
+    /// Commitments opened by this entry (`seat/id = value`).
+    pub opened: Vec<String>,
+    /// Free text the author attached.
+    pub note: Option<String>,
+}
+
+/// Why an entry cannot be applied.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    /// Signature, chain, seq, reveal… (see [`ProtocolError`]).
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// Genesis names a ruleset this build does not know.
+    #[error("entry 0: unknown ruleset {0:?} (this build knows: glorys-end)")]
+    UnknownRuleset(String),
+    /// The scenario in the genesis cannot be played.
+    #[error("entry 0: {0}")]
+    Scenario(String),
+    /// Orders cannot be parsed or break rules.
+    #[error("entry {seq} ({seat}): {error}")]
+    Orders { seq: u64, seat: String, error: OrdersError },
+    /// The entry is not what the game waits for.
+    #[error("entry {seq} ({seat}): out of turn: {why}")]
+    OutOfTurn { seq: u64, seat: String, why: String },
+    /// The game already ended.
+    #[error("entry {seq}: the game is over ({result})")]
+    Over { seq: u64, result: String },
+    /// A commitment or opening is wrong.
+    #[error("entry {seq} ({seat}): {why}")]
+    Commitment { seq: u64, seat: String, why: String },
+    /// A kind this version does not handle yet.
+    #[error("entry {seq}: {why}")]
+    Unsupported { seq: u64, why: String },
+    /// The rules broke their own invariants: a bug in umpire, reported rather than hidden.
+    #[error("entry {seq}: internal invariant broken after this entry: {why} (please report this log)")]
+    Invariant { seq: u64, why: String },
+}
+
+/// A commitment made by a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CommitRecord {
+    pub seq: u64,
+    pub digest: Hash,
+    /// The opened value and the seq that opened it.
+    pub opened: Option<(u64, String)>,
+}
+
+/// How the game ended, engine-level (resign and agreed draw come before the rules).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ending {
+    pub seq: u64,
+    pub outcome: Outcome,
+}
+
+/// A game replayed from its log.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub protocol: ProtocolState,
+    pub ruleset: RulesetId,
+    /// Rules state after the last applied entry.
+    pub state: AnyState,
+    pub pending: Option<PendingDice>,
+    pub ending: Option<Ending>,
+    /// Open draw offer: (seq, seat, hash).
+    pub draw_offer: Option<(u64, String, Hash)>,
+    /// Commitments by (seat, id).
+    pub commitments: BTreeMap<(String, String), CommitRecord>,
+    /// One record per entry applied, entry 0 included.
+    pub steps: Vec<StepRecord>,
+    /// The entries applied.
+    pub entries: Vec<Entry>,
+}
+
+impl Game {
+    /// Start a game from its genesis entry.
+    pub fn from_genesis(entry: &Entry) -> Result<Game, GameError> {
+        let protocol = ProtocolState::from_genesis(entry)?;
+        let g = &protocol.genesis;
+        let ruleset = RulesetId::from_id(&g.ruleset.id).ok_or_else(|| GameError::UnknownRuleset(g.ruleset.id.clone()))?;
+        let seats: Vec<SeatInfo> = g.seats.iter().map(|s| SeatInfo { seat: s.seat.clone(), side: s.side.clone() }).collect();
+        let state = ruleset
+            .setup(&g.scenario.text, g.options.as_ref(), &seats)
+            .map_err(|e| GameError::Scenario(e.to_string()))?;
+        if let Err(why) = state.check_invariants() {
+            return Err(GameError::Scenario(format!("the starting position breaks a rule: {why}")));
+        }
+        let mut game = Game {
+            protocol,
+            ruleset,
+            state,
+            pending: None,
+            ending: None,
+            draw_offer: None,
+            commitments: BTreeMap::new(),
+            steps: Vec::new(),
+            entries: Vec::new(),
+        };
+        let mut events = vec![Event::say(format!(
+            "game {} created: {} ({}), scenario {:?}",
+            entry.hash.short(12),
+            ruleset.title(),
+            game.protocol.genesis.ruleset.version,
+            game.protocol.genesis.scenario.name
+        ))];
+        events.extend(game.record_commitments(entry)?);
+        game.steps.push(StepRecord {
+            seq: 0,
+            hash: entry.hash,
+            seat: entry.seat().to_string(),
+            kind: Kind::Genesis,
+            resolved: None,
+            events,
+            pending: None,
+            opened: Vec::new(),
+            note: entry.draft.body.note.clone(),
+        });
+        game.entries.push(entry.clone());
+        Ok(game)
+    }
+
+    /// Replay a whole log. Stops at the first entry that cannot be applied, returning the game
+    /// as it stood before it, with the error.
+    pub fn replay(entries: &[Entry]) -> Result<Game, (Option<Game>, GameError)> {
+        let Some(first) = entries.first() else {
+            return Err((None, GameError::Protocol(ProtocolError { seq: 0, problem: crate::log::protocol::Problem::BadGenesis("the log is empty".into()) })));
+        };
+        let mut game = Game::from_genesis(first).map_err(|e| (None, e))?;
+        for e in &entries[1..] {
+            if let Err(err) = game.apply(e) {
+                return Err((Some(game), err));
+            }
+        }
+        Ok(game)
+    }
+
+    /// The genesis facts.
+    pub fn genesis(&self) -> &Genesis {
+        &self.protocol.genesis
+    }
+
+    /// Hash of entry 0.
+    pub fn id(&self) -> Hash {
+        self.protocol.genesis.game_id
+    }
+
+    /// Seq the next entry must carry.
+    pub fn next_seq(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// True once every seat has joined.
+    pub fn in_play(&self) -> bool {
+        self.protocol.all_joined
+    }
+
+    /// The result, if the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.ending.as_ref().map(|e| e.outcome.clone())
+    }
+
+    /// The seats of sides other than `seat`'s.
+    pub fn opponents(&self, seat: &str) -> Vec<String> {
+        let g = self.genesis();
+        let side = g.side_of(seat).unwrap_or_default().to_string();
+        g.seats.iter().filter(|s| s.side != side).map(|s| s.seat.clone()).collect()
+    }
+
+    /// Apply one entry; on error nothing changes.
+    pub fn apply(&mut self, entry: &Entry) -> Result<&StepRecord, GameError> {
+        // Entries and steps are pushed only at the very end of `apply_inner`; the rest is
+        // small enough to snapshot (cloning the whole game would make replays quadratic).
+        let snapshot = (self.protocol.clone(), self.state.clone(), self.pending.clone(), self.ending.clone(), self.draw_offer.clone(), self.commitments.clone());
+        if let Err(e) = self.apply_inner(entry) {
+            (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments) = snapshot;
+            return Err(e);
+        }
+        Ok(self.steps.last().expect("a step was just recorded"))
+    }
+
+    /// The state after resolving the pending dice with `reveal` (what the revealer sees
+    /// before writing its entry), without changing the game.
+    pub fn preview_resolution(&self, reveal: &Hash) -> Option<(AnyState, Vec<Event>)> {
+        let p = self.pending.as_ref()?;
+        let mut state = self.state.clone();
+        let mut dice = Dice::from_seed(&dice_seed(&p.hash, reveal));
+        let events = state.resolve(&mut dice);
+        Some((state, events))
+    }
+
+    fn apply_inner(&mut self, entry: &Entry) -> Result<(), GameError> {
+        let seq = entry.seq();
+        let seat = entry.seat().to_string();
+        let step = self.protocol.accept(entry)?;
+        if let Some(end) = &self.ending {
+            return Err(GameError::Over { seq, result: describe_outcome(&end.outcome) });
+        }
+        let body = &entry.draft.body;
+        let mut events = Vec::new();
+        let mut resolved = None;
+
+        // Dice owed by an earlier entry come first: this entry's author saw them before writing.
+        let answers_anytime = matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw);
+        if let Some(p) = self.pending.clone().filter(|p| p.dice_from == seat || !answers_anytime) {
+            if p.dice_from != seat {
+                return Err(GameError::OutOfTurn {
+                    seq,
+                    seat,
+                    why: format!("entry {} ({}) waits for its dice, which the next entry of {} reveals", p.seq, p.what, p.dice_from),
+                });
+            }
+            let reveal = step.reveal.ok_or_else(|| GameError::OutOfTurn { seq, seat: seat.clone(), why: "an entry that reveals dice must carry `reveal`".into() })?;
+            let seed = dice_seed(&p.hash, &reveal);
+            let mut dice = Dice::from_seed(&seed);
+            let evs = self.state.resolve(&mut dice);
+            let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
+            resolved = Some(RandomEvent { entry: p.seq, revealed_by: seq, seed, what: p.what.clone(), rolls });
+            events.push(Event::say(format!("dice of entry {} revealed by {} (seed {}):", p.seq, seat, seed.short(16))));
+            events.extend(evs);
+            self.pending = None;
+        }
+
+        events.extend(self.record_commitments(entry)?);
+        let opened = self.record_openings(entry)?;
+
+        match body.kind {
+            Kind::Genesis => unreachable_kind(seq, "a second genesis")?,
+            Kind::Join => {
+                events.push(Event::say(format!("{seat} joined")));
+                if self.protocol.all_joined {
+                    events.push(Event::say("every seat has joined: play starts"));
+                }
+            }
+            Kind::Ack => {
+                if resolved.is_none() {
+                    return Err(GameError::OutOfTurn { seq, seat, why: "an ack answers owed dice, and no dice are owed by this seat".into() });
+                }
+            }
+            Kind::Orders => {
+                let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders { seq, seat: seat.clone(), error: OrdersError::Parse("no `orders` in the body".into()) })?;
+                let exp = self.state.expect();
+                if !exp.awaits.iter().any(|a| a.seat == seat) {
+                    return Err(GameError::OutOfTurn { seq, seat, why: format!("{}; waiting for: {}", exp.when, describe_awaits(&exp)) });
+                }
+                let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                events.extend(evs);
+            }
+            Kind::Resign => {
+                let side = self.genesis().side_of(&seat).unwrap_or_default().to_string();
+                let winners: Vec<String> = self.genesis().seats.iter().filter(|s| s.side != side).map(|s| s.side.clone()).collect();
+                let mut winners_dedup = winners.clone();
+                winners_dedup.dedup();
+                let outcome = if winners_dedup.len() == 1 {
+                    Outcome::Win { side: winners_dedup[0].clone(), reason: format!("{seat} ({side}) resigned") }
+                } else {
+                    Outcome::Draw { reason: format!("{seat} ({side}) resigned; several sides remain") }
+                };
+                events.push(Event::say(describe_outcome(&outcome)));
+                self.ending = Some(Ending { seq, outcome });
+            }
+            Kind::OfferDraw => {
+                self.draw_offer = Some((seq, seat.clone(), entry.hash));
+                events.push(Event::say(format!("{seat} offers a draw")));
+            }
+            Kind::AcceptDraw => {
+                let Some((oseq, oseat, ohash)) = self.draw_offer.clone() else {
+                    return Err(GameError::OutOfTurn { seq, seat, why: "there is no draw offer to accept".into() });
+                };
+                if body.agree != Some(ohash) {
+                    return Err(GameError::OutOfTurn { seq, seat, why: format!("accept-draw must name the offer (entry {oseq}, hash {ohash}) in `agree`") });
+                }
+                if self.genesis().side_of(&oseat) == self.genesis().side_of(&seat) {
+                    return Err(GameError::OutOfTurn { seq, seat, why: "a side cannot accept its own draw offer".into() });
+                }
+                let outcome = Outcome::Draw { reason: format!("{oseat} offered a draw (entry {oseq}) and {seat} accepted") };
+                events.push(Event::say(describe_outcome(&outcome)));
+                self.ending = Some(Ending { seq, outcome });
+            }
+            Kind::ProposeAmend | Kind::AgreeAmend => {
+                return Err(GameError::Unsupported { seq, why: "amendments (take-backs, house rules) are not implemented in this version; play on, or agree a draw".into() });
+            }
+        }
+
+        // A draw offer lapses when the offering side moves on without an answer… unless it is
+        // the entry that made it.
+        if body.kind != Kind::OfferDraw {
+            if let Some((_, oseat, _)) = &self.draw_offer {
+                if self.genesis().side_of(oseat) == self.genesis().side_of(&seat) && body.kind == Kind::Orders {
+                    self.draw_offer = None;
+                }
+            }
+        }
+
+        let mut pending_desc = None;
+        if body.kind == Kind::Orders || body.kind == Kind::Ack {
+            if let Some(what) = self.state.pending_roll() {
+                // DESIGN §2.5: the entry names its revealer; the ruleset's reading of who that
+                // must be is "a seat of the opposing side", which the protocol layer checked.
+                let dice_from = entry.draft.dice_from.clone().ok_or_else(|| GameError::OutOfTurn { seq, seat: seat.clone(), why: "an entry with a random action must name `dice_from`".into() })?;
+                self.pending = Some(PendingDice { seq, hash: entry.hash, seat: seat.clone(), dice_from, what: what.clone() });
+                pending_desc = Some(what);
+            }
+        }
+        if let Err(why) = self.state.check_invariants() {
+            return Err(GameError::Invariant { seq, why });
+        }
+        if self.ending.is_none() {
+            if let Some(outcome) = self.state.outcome() {
+                events.push(Event::say(format!("game over: {}", describe_outcome(&outcome))));
+                self.ending = Some(Ending { seq, outcome });
+            }
+        }
+        self.steps.push(StepRecord {
+            seq,
+            hash: entry.hash,
+            seat,
+            kind: body.kind,
+            resolved,
+            events,
+            pending: pending_desc,
+            opened,
+            note: body.note.clone(),
+        });
+        self.entries.push(entry.clone());
+        Ok(())
+    }
+
+    fn record_commitments(&mut self, entry: &Entry) -> Result<Vec<Event>, GameError> {
+        let mut events = Vec::new();
+        let seat = entry.seat().to_string();
+        for c in entry.draft.body.commit.iter().flatten() {
+            let key = (seat.clone(), c.id.clone());
+            if self.commitments.contains_key(&key) {
+                return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("commitment id {:?} was already used; ids are never reused (DESIGN §2.6)", c.id) });
+            }
+            self.commitments.insert(key, CommitRecord { seq: entry.seq(), digest: c.digest, opened: None });
+            events.push(Event::say(format!("{seat} commits to hidden value {:?}", c.id)));
+        }
+        Ok(events)
+    }
+
+    fn record_openings(&mut self, entry: &Entry) -> Result<Vec<String>, GameError> {
+        let seat = entry.seat().to_string();
+        let mut opened = Vec::new();
+        for o in entry.draft.body.open.iter().flatten() {
+            let key = (seat.clone(), o.id.clone());
+            let Some(rec) = self.commitments.get_mut(&key) else {
+                return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("opens {:?}, which this seat never committed to", o.id) });
+            };
+            if rec.opened.is_some() {
+                return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("opens {:?} a second time", o.id) });
+            }
+            if !commit::opens(&rec.digest, &o.salt, &o.value) {
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat,
+                    why: format!("the opening of {:?} does not match the digest committed in entry {}: the hidden value was changed", o.id, rec.seq),
+                });
+            }
+            rec.opened = Some((entry.seq(), o.value.clone()));
+            opened.push(format!("{seat}/{} = {}", o.id, o.value));
+        }
+        Ok(opened)
+    }
+
+    /// Commitments never opened, as `(seat, id, seq)`.
+    pub fn unopened(&self) -> Vec<(String, String, u64)> {
+        self.commitments.iter().filter(|(_, r)| r.opened.is_none()).map(|((s, i), r)| (s.clone(), i.clone(), r.seq)).collect()
+    }
+
+    /// Who must send what next, with the engine's own constraints (joins, owed dice, end).
+    pub fn waiting_for(&self) -> Vec<(String, String)> {
+        if let Some(end) = &self.ending {
+            let _ = end;
+            return Vec::new();
+        }
+        if !self.protocol.all_joined {
+            return self.protocol.unjoined().into_iter().map(|s| (s, "join the game (`umpire join`)".to_string())).collect();
+        }
+        if let Some(p) = &self.pending {
+            let exp_after = "its next entry reveals the dice of entry";
+            return vec![(p.dice_from.clone(), format!("{exp_after} {} ({}); send orders if it has a decision to make after the roll, else `umpire ack`", p.seq, p.what))];
+        }
+        self.state.expect().awaits.into_iter().map(|a| (a.seat, a.what)).collect()
+    }
+}
+
+fn unreachable_kind(seq: u64, what: &str) -> Result<(), GameError> {
+    Err(GameError::Unsupported { seq, why: format!("{what} is not allowed") })
+}
+
+/// One line describing an outcome.
+pub fn describe_outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Win { side, reason } => format!("{side} wins: {reason}"),
+        Outcome::Draw { reason } => format!("draw: {reason}"),
+    }
+}
+
+fn describe_awaits(exp: &super::Expectation) -> String {
+    if exp.awaits.is_empty() {
+        return "nobody (the game is over)".into();
+    }
+    exp.awaits.iter().map(|a| format!("{}: {}", a.seat, a.what)).collect::<Vec<_>>().join("; ")
+}

@@ -1,7 +1,166 @@
-//! The registry of rulesets (enum dispatch).
+//! The registry of rulesets: enum dispatch from a ruleset id to its implementation, and
+//! [`AnyState`], a game state of any ruleset.
+
+use serde::Serialize;
+
+use super::{Event, Expectation, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
+use crate::dice::Dice;
+use crate::rules::glorys_end::GlorysEnd;
 
 /// Every ruleset umpire knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RulesetId {
+    /// 1914: Glory's End.
     GlorysEnd,
+}
+
+/// All rulesets, for listings.
+pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd];
+
+/// A game state of any ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyState {
+    /// 1914: Glory's End.
+    GlorysEnd(<GlorysEnd as Ruleset>::State),
+}
+
+/// Why orders were not accepted.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OrdersError {
+    /// The YAML does not have the shape of this ruleset's orders.
+    #[error("cannot parse the orders: {0}")]
+    Parse(String),
+    /// The orders break rules.
+    #[error("{} rule violation(s):\n{}", .0.len(), .0.iter().map(|v| format!("  {v}")).collect::<Vec<_>>().join("\n"))]
+    Illegal(Vec<Violation>),
+}
+
+/// Dispatch on the ruleset of a state: binds the inner state to `$s` and the ruleset type to `R`.
+macro_rules! dispatch {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            AnyState::GlorysEnd($s) => {
+                #[allow(dead_code)]
+                type R = GlorysEnd;
+                $body
+            }
+        }
+    };
+}
+
+fn parse_orders<O: serde::de::DeserializeOwned>(orders: &yaml_serde::Value) -> Result<O, OrdersError> {
+    yaml_serde::from_value(orders.clone()).map_err(|e| OrdersError::Parse(e.to_string()))
+}
+
+fn to_yaml<O: Serialize>(orders: &O) -> yaml_serde::Value {
+    // Serialising our own order types cannot fail: they hold only strings, numbers, lists and maps.
+    yaml_serde::to_value(orders).unwrap_or(yaml_serde::Value::Null)
+}
+
+impl RulesetId {
+    /// From the id written in a genesis (`glorys-end`).
+    pub fn from_id(id: &str) -> Option<RulesetId> {
+        match id {
+            "glorys-end" => Some(RulesetId::GlorysEnd),
+            _ => None,
+        }
+    }
+    /// The id.
+    pub fn id(self) -> &'static str {
+        match self {
+            RulesetId::GlorysEnd => GlorysEnd::ID,
+        }
+    }
+    /// The version of the rules and data.
+    pub fn version(self) -> &'static str {
+        match self {
+            RulesetId::GlorysEnd => GlorysEnd::VERSION,
+        }
+    }
+    /// Rule-citation prefix used in violations (`GE`).
+    pub fn title(self) -> &'static str {
+        match self {
+            RulesetId::GlorysEnd => "1914: Glory's End",
+        }
+    }
+    /// The starting state.
+    pub fn setup(self, text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<AnyState, ScenarioError> {
+        match self {
+            RulesetId::GlorysEnd => GlorysEnd::setup(text, options, seats).map(AnyState::GlorysEnd),
+        }
+    }
+    /// The JSON Schema of this ruleset's orders.
+    pub fn orders_schema(self) -> schemars::Schema {
+        match self {
+            RulesetId::GlorysEnd => GlorysEnd::orders_schema(),
+        }
+    }
+}
+
+impl AnyState {
+    /// Which ruleset this state belongs to.
+    pub fn ruleset(&self) -> RulesetId {
+        match self {
+            AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
+        }
+    }
+    /// Who must send what next.
+    pub fn expect(&self) -> Expectation {
+        dispatch!(self, s => R::expect(s))
+    }
+    /// Parse and validate orders without changing anything.
+    pub fn check(&self, seat: &str, orders: &yaml_serde::Value) -> Result<(), OrdersError> {
+        dispatch!(self, s => {
+            let o = parse_orders(orders)?;
+            R::validate(s, seat, o).map(|_| ()).map_err(|r| OrdersError::Illegal(r.violations))
+        })
+    }
+    /// Parse, validate and apply orders.
+    pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value) -> Result<Vec<Event>, OrdersError> {
+        dispatch!(self, s => {
+            let o = parse_orders(orders)?;
+            let legal = R::validate(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))?;
+            Ok(R::apply(s, seat, legal))
+        })
+    }
+    /// What is certain about the orders before any roll.
+    pub fn preview(&self, seat: &str, orders: &yaml_serde::Value) -> Result<Vec<String>, OrdersError> {
+        dispatch!(self, s => {
+            let o = parse_orders(orders)?;
+            Ok(R::preview(s, seat, &o))
+        })
+    }
+    /// The random action awaiting dice.
+    pub fn pending_roll(&self) -> Option<String> {
+        dispatch!(self, s => R::pending_roll(s))
+    }
+    /// Resolve the pending random action.
+    pub fn resolve(&mut self, dice: &mut Dice) -> Vec<Event> {
+        dispatch!(self, s => R::resolve(s, dice))
+    }
+    /// The result, if the rules have ended the game.
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, s => R::outcome(s))
+    }
+    /// What `seat` may see.
+    pub fn view(&self, seat: &str) -> AnyState {
+        dispatch!(self, s => AnyState::GlorysEnd(R::view(s, seat)))
+    }
+    /// Random legal orders for `seat` (the bot).
+    pub fn random_orders(&self, seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
+        dispatch!(self, s => R::random_orders(s, seat, chooser).map(|o| to_yaml(&o)))
+    }
+    /// A commented YAML skeleton for `seat`.
+    pub fn template(&self, seat: &str) -> String {
+        dispatch!(self, s => R::template(s, seat))
+    }
+    /// Readable, line-oriented text of the state.
+    pub fn describe(&self) -> String {
+        dispatch!(self, s => R::describe(s))
+    }
+    /// Internal consistency.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        dispatch!(self, s => R::check_invariants(s))
+    }
 }

@@ -1,0 +1,238 @@
+//! What the subcommands share: errors and exit codes, the clock, reading inputs with limits,
+//! loading a game, and signing + appending an entry.
+
+use std::path::{Path, PathBuf};
+
+use crate::crypto::Hash;
+use crate::crypto::chain::{chain_seed, chain_value};
+use crate::crypto::keys::{KeyError, SecretKey};
+use crate::engine::game::{Game, GameError};
+use crate::log::entry::{Body, Draft, Entry, EntryError, MAX_ENTRY_BYTES};
+use crate::log::store::{self, LockedLog, StoreError};
+
+/// A command failure. `Usage` exits 2, everything else 1.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The command line is wrong (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A key problem.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A log file problem.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The log or an entry breaks the protocol or the rules.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// Anything else, with context.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl CliError {
+    /// 2 for usage, 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Shorthand for an error with a message.
+pub fn fail<T>(msg: impl Into<String>) -> Result<T, CliError> {
+    Err(CliError::Other(msg.into()))
+}
+
+/// Now, RFC 3339 UTC to the second. `UMPIRE_FIXED_TIME` pins it (tests, reproducible demos).
+pub fn now() -> String {
+    if let Ok(t) = std::env::var("UMPIRE_FIXED_TIME") {
+        return t;
+    }
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// Read a file of at most `limit` bytes.
+pub fn read_limited(path: &Path, limit: usize) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin().take(limit as u64 + 1).read_to_end(&mut buf).map_err(|e| CliError::Other(format!("standard input: {e}")))?;
+        if buf.len() > limit {
+            return fail(format!("standard input is over the {limit}-byte limit"));
+        }
+        return Ok(buf);
+    }
+    let f = std::fs::File::open(path).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?;
+    let mut buf = Vec::new();
+    f.take(limit as u64 + 1).read_to_end(&mut buf).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?;
+    if buf.len() > limit {
+        return fail(format!("{}: over the {limit}-byte limit", path.display()));
+    }
+    Ok(buf)
+}
+
+/// Largest orders file accepted.
+pub const MAX_ORDERS_BYTES: usize = 1024 * 1024;
+
+/// Read a log and replay it. A log that fails to replay is an error naming the entry.
+pub fn load_game(path: &Path) -> Result<Game, CliError> {
+    let entries = store::read_log(path)?;
+    replay_entries(&entries, path)
+}
+
+/// Replay parsed entries into a game.
+pub fn replay_entries(entries: &[Entry], path: &Path) -> Result<Game, CliError> {
+    Game::replay(entries).map_err(|(_, e)| CliError::Other(format!("{}: {e}\n  (run `umpire verify {}` for the full audit)", path.display(), path.display())))
+}
+
+/// Read entry files: a single entry, or several in log form (each after a `---` line).
+pub fn read_entry_file(path: &Path) -> Result<Vec<Entry>, CliError> {
+    let bytes = read_limited(path, store::MAX_LOG_BYTES as usize)?;
+    parse_entries(&bytes).map_err(|(i, e)| CliError::Other(format!("{}: entry {} in the file: {e}", path.display(), i + 1)))
+}
+
+/// Parse one entry or a `---`-separated run of entries.
+pub fn parse_entries(bytes: &[u8]) -> Result<Vec<Entry>, (usize, EntryError)> {
+    let text_starts_with_sep = bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n");
+    if text_starts_with_sep {
+        store::split_log(bytes).into_iter().enumerate().map(|(i, b)| Entry::parse(b).map_err(|e| (i, e))).collect()
+    } else {
+        if bytes.len() > MAX_ENTRY_BYTES {
+            return Err((0, EntryError::TooLarge { size: bytes.len(), limit: MAX_ENTRY_BYTES }));
+        }
+        Entry::parse(bytes).map(|e| vec![e]).map_err(|e| (0, e))
+    }
+}
+
+/// Load a secret key and check it is the key of `seat` in this game.
+pub fn key_for_seat(game: &Game, seat: &str, key_path: &Path) -> Result<SecretKey, CliError> {
+    let key = SecretKey::read_file(key_path)?;
+    let Some(decl) = game.genesis().seat(seat) else {
+        let seats: Vec<_> = game.genesis().seats.iter().map(|s| s.seat.as_str()).collect();
+        return Err(CliError::Usage(format!("there is no seat {seat:?} in this game (seats: {})", seats.join(", "))));
+    };
+    if decl.key != key.public().key {
+        return fail(format!(
+            "{} is not the key of seat {seat:?} (that seat's key id is {}, this key's is {})",
+            key_path.display(),
+            crate::crypto::keys::key_id(&decl.key),
+            key.public().id()
+        ));
+    }
+    Ok(key)
+}
+
+/// The chain value `seat` reveals in its next entry, if it already has an anchor.
+pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Hash>, CliError> {
+    let Some(ch) = game.protocol.chains.get(seat) else { return Ok(None) };
+    let g = game.genesis();
+    let n = ch.revealed + 1;
+    if n > g.chain_length {
+        return fail(format!("seat {seat} has used all {} values of its hash chain and cannot sign more entries", g.chain_length));
+    }
+    let s = chain_seed(&key.seed(), g.nonce.as_bytes(), seat);
+    let v = chain_value(&s, g.chain_length, n).ok_or_else(|| CliError::Other("chain value out of range".into()))?;
+    Ok(Some(v))
+}
+
+/// Pick the `dice_from` seat: the one asked for, or the only seat of another side.
+pub fn pick_dice_from(game: &Game, seat: &str, asked: Option<&str>) -> Result<Option<String>, CliError> {
+    if !game.in_play() {
+        return Ok(None);
+    }
+    let opp = game.opponents(seat);
+    if let Some(p) = &game.pending {
+        if p.dice_from != seat && p.seat != seat {
+            // not our business; fall through to the normal choice
+        }
+    }
+    match asked {
+        Some(a) if opp.iter().any(|o| o == a) => Ok(Some(a.to_string())),
+        Some(a) => Err(CliError::Usage(format!("--dice-from {a}: not a seat of another side (choose one of: {})", opp.join(", ")))),
+        None if opp.len() == 1 => Ok(Some(opp[0].clone())),
+        None => Err(CliError::Usage(format!("several opposing seats ({}); say which one reveals your dice with --dice-from", opp.join(", ")))),
+    }
+}
+
+/// Build, sign and check an entry for `seat` on top of `game` (nothing is written).
+pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
+    let draft = Draft {
+        game: Some(game.id()),
+        seq: game.next_seq(),
+        prev: Some(game.entries.last().map(|e| e.hash).unwrap_or(game.id())),
+        seat: seat.to_string(),
+        reveal: next_reveal(game, seat, key)?,
+        dice_from: pick_dice_from(game, seat, dice_from)?,
+        time: now(),
+        body,
+    };
+    let entry = draft.sign(key);
+    // Never write an entry the opponent's tool would refuse.
+    let mut check = game.clone();
+    check.apply(&entry)?;
+    Ok(entry)
+}
+
+/// Append entries to the log under its lock, refusing if the log changed since `game` was read.
+pub fn append_checked(path: &Path, game: &Game, new: &[Entry]) -> Result<(), CliError> {
+    let mut locked = LockedLog::open(path)?;
+    let on_disk = locked.entries();
+    if on_disk.len() != game.entries.len() || on_disk.last().map(|e| e.hash) != game.entries.last().map(|e| e.hash) {
+        return Err(StoreError::Changed { path: path.to_path_buf(), expected: game.entries.len(), found: on_disk.len() }.into());
+    }
+    if let Some(p) = crash_point_from_env() {
+        locked.set_crash_point(Some(p));
+    }
+    locked.append(new)?;
+    Ok(())
+}
+
+/// Test hook: `UMPIRE_TEST_CRASH=after-temp-write|after-rename` aborts mid-append.
+fn crash_point_from_env() -> Option<store::CrashPoint> {
+    match std::env::var("UMPIRE_TEST_CRASH").ok()?.as_str() {
+        "after-temp-write" => Some(store::CrashPoint::AfterTempWrite),
+        "after-rename" => Some(store::CrashPoint::AfterRename),
+        _ => None,
+    }
+}
+
+/// Default file for sending entry `seq` of `log`: `LOG.SEQ.yaml`.
+pub fn default_entry_path(log: &Path, seq: u64) -> PathBuf {
+    let mut s = log.as_os_str().to_owned();
+    s.push(format!(".{seq}.yaml"));
+    PathBuf::from(s)
+}
+
+/// Write an entry file for sending (refuses to overwrite a different file).
+pub fn write_entry_file(path: &Path, entry: &Entry) -> Result<(), CliError> {
+    if let Ok(existing) = std::fs::read(path) {
+        if existing == entry.bytes {
+            return Ok(());
+        }
+        return fail(format!("{} exists with other content; choose another --out", path.display()));
+    }
+    std::fs::write(path, &entry.bytes).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))
+}
+
+/// Print events as indented lines.
+pub fn print_events(events: &[crate::engine::Event]) {
+    for e in events {
+        match &e.rule {
+            Some(r) => println!("    {} [{r}]", e.text),
+            None => println!("    {}", e.text),
+        }
+    }
+}
+
+/// Sign `body` for `seat`, append it to the log and write the entry file. Returns the entry.
+pub fn sign_append_write(log: &Path, game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>, out: Option<&Path>) -> Result<Entry, CliError> {
+    let entry = sign_next(game, seat, key, body, dice_from)?;
+    append_checked(log, game, std::slice::from_ref(&entry))?;
+    let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_entry_path(log, entry.seq()));
+    write_entry_file(&out, &entry)?;
+    println!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));
+    println!("appended to {}; send {} to the other players", log.display(), out.display());
+    Ok(entry)
+}

@@ -1,0 +1,43 @@
+//! `umpire ack`, `resign`, `offer-draw`, `accept-draw`: entries without orders.
+
+use std::path::PathBuf;
+
+use super::SignerArgs;
+use super::common::{self, CliError, fail};
+use crate::log::{Body, Kind};
+
+/// A log and a signer.
+#[derive(Debug, clap::Args)]
+pub struct SeatArgs {
+    /// The game log.
+    pub log: PathBuf,
+    #[command(flatten)]
+    pub signer: SignerArgs,
+}
+
+/// Sign an entry of `kind` (ack, resign, offer-draw, accept-draw).
+pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
+    let game = common::load_game(&a.log)?;
+    let seat = &a.signer.seat;
+    let key = common::key_for_seat(&game, seat, &a.signer.key)?;
+    let mut body = Body::new(kind);
+    body.note = a.signer.note.clone();
+    match kind {
+        Kind::Ack => match &game.pending {
+            Some(p) if &p.dice_from == seat => {}
+            Some(p) => return fail(format!("the owed dice (entry {}) are {}'s to reveal, not {seat}'s", p.seq, p.dice_from)),
+            None => return fail("no dice are owed; nothing to acknowledge"),
+        },
+        Kind::AcceptDraw => match &game.draw_offer {
+            Some((_, _, h)) => body.agree = Some(*h),
+            None => return fail("there is no draw offer to accept"),
+        },
+        _ => {}
+    }
+    let entry = common::sign_append_write(&a.log, &game, seat, &key, body, a.signer.dice_from.as_deref(), a.signer.out.as_deref())?;
+    let game = common::load_game(&a.log)?;
+    if let Some(step) = game.steps.iter().find(|s| s.seq == entry.seq()) {
+        common::print_events(&step.events);
+    }
+    Ok(0)
+}

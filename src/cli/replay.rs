@@ -1,0 +1,132 @@
+//! `umpire replay` (step by step, with a diff of each step) and `umpire show`.
+
+use std::path::PathBuf;
+
+use super::common::{self, CliError, fail};
+use crate::engine::game::Game;
+use crate::engine::registry::AnyState;
+use crate::log::store;
+
+/// Arguments of `umpire replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The game log.
+    pub log: PathBuf,
+    /// Stop after entry N.
+    #[arg(long, value_name = "N")]
+    pub to: Option<u64>,
+    /// Show only what SEAT may see.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+}
+
+/// Arguments of `umpire show`.
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The game log.
+    pub log: PathBuf,
+    /// The state after entry N (default: now).
+    #[arg(long, value_name = "N")]
+    pub at: Option<u64>,
+    /// Show only what SEAT may see.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+}
+
+fn seen(state: &AnyState, seat: Option<&str>) -> String {
+    match seat {
+        Some(s) => state.view(s).describe(),
+        None => state.describe(),
+    }
+}
+
+/// A unified diff of two descriptions, changed lines only.
+pub fn diff(before: &str, after: &str) -> String {
+    let d = similar::TextDiff::from_lines(before, after);
+    let mut out = String::new();
+    for change in d.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Delete => "-",
+            similar::ChangeTag::Insert => "+",
+            similar::ChangeTag::Equal => continue,
+        };
+        out.push_str(&format!("      {sign} {}", change.value()));
+        if !change.value().ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `umpire replay`.
+pub fn run_replay(a: ReplayArgs) -> Result<i32, CliError> {
+    let entries = store::read_log(&a.log)?;
+    let Some(first) = entries.first() else { return fail("the log is empty") };
+    if let Some(s) = &a.seat {
+        check_seat_name(first, s)?;
+    }
+    let mut game = Game::from_genesis(first)?;
+    let mut before = seen(&game.state, a.seat.as_deref());
+    println!("== entry 0 (genesis by {}) {}", first.seat(), first.hash.short(16));
+    common::print_events(&game.steps[0].events);
+    println!("{}", indent(&before));
+    let last = a.to.unwrap_or(u64::MAX);
+    for e in entries.iter().skip(1) {
+        if e.seq() > last {
+            break;
+        }
+        let step = game.apply(e).map_err(|err| CliError::Other(format!("replay stops: {err}")))?.clone();
+        println!("== entry {} ({:?} by {}) {}", step.seq, step.kind, step.seat, step.hash.short(16));
+        if let Some(n) = &step.note {
+            println!("    note: {n}");
+        }
+        common::print_events(&step.events);
+        if let Some(p) = &step.pending {
+            println!("    awaiting dice: {p}");
+        }
+        let after = seen(&game.state, a.seat.as_deref());
+        let d = diff(&before, &after);
+        if !d.is_empty() {
+            println!("    changes:");
+            print!("{d}");
+        }
+        before = after;
+    }
+    Ok(0)
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+}
+
+fn check_seat_name(genesis: &crate::log::Entry, seat: &str) -> Result<(), CliError> {
+    let ok = genesis.draft.body.seats.iter().flatten().any(|s| s.seat == seat);
+    if !ok {
+        return Err(CliError::Usage(format!("there is no seat {seat:?} in this game")));
+    }
+    Ok(())
+}
+
+/// `umpire show`.
+pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
+    let entries = store::read_log(&a.log)?;
+    let n = match a.at {
+        Some(n) if (n as usize) < entries.len() => n as usize + 1,
+        Some(n) => return fail(format!("--at {n}: the log has entries 0..{}", entries.len().saturating_sub(1))),
+        None => entries.len(),
+    };
+    let game = common::replay_entries(&entries[..n], &a.log)?;
+    if let Some(s) = &a.seat {
+        check_seat_name(&entries[0], s)?;
+    }
+    println!("game {} after entry {}", game.id().short(16), n - 1);
+    println!("{}", game.state.expect().when);
+    print!("{}", seen(&game.state, a.seat.as_deref()));
+    if !seen(&game.state, a.seat.as_deref()).ends_with('\n') {
+        println!();
+    }
+    for (seat, what) in game.waiting_for() {
+        println!("waiting for {seat}: {what}");
+    }
+    Ok(0)
+}

@@ -1,0 +1,119 @@
+//! `umpire status`: where the game stands and exactly who must send what.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::common::{self, CliError};
+use crate::engine::game::{Game, describe_outcome};
+
+/// Arguments of `umpire status`.
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// The game log.
+    pub log: PathBuf,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// Your seat: with --key, show the outcome of dice you owe before you answer.
+    #[arg(long = "as", value_name = "SEAT", requires = "key")]
+    pub seat: Option<String>,
+    /// Your secret key (with --as).
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct StatusJson<'a> {
+    game: String,
+    ruleset: &'a str,
+    scenario: &'a str,
+    entries: usize,
+    last_seq: u64,
+    when: String,
+    awaiting: Vec<AwaitJson>,
+    pending_dice: Option<&'a crate::engine::game::PendingDice>,
+    outcome: Option<crate::engine::Outcome>,
+}
+
+#[derive(Serialize)]
+struct AwaitJson {
+    seat: String,
+    what: String,
+}
+
+/// `umpire status`.
+pub fn run(a: StatusArgs) -> Result<i32, CliError> {
+    let game = common::load_game(&a.log)?;
+    let exp = game.state.expect();
+    let awaiting: Vec<AwaitJson> = game.waiting_for().into_iter().map(|(seat, what)| AwaitJson { seat, what }).collect();
+    if a.json {
+        let s = StatusJson {
+            game: game.id().to_hex(),
+            ruleset: game.ruleset.id(),
+            scenario: &game.genesis().scenario.name,
+            entries: game.entries.len(),
+            last_seq: game.next_seq() - 1,
+            when: exp.when.clone(),
+            awaiting,
+            pending_dice: game.pending.as_ref(),
+            outcome: game.outcome(),
+        };
+        println!("{}", serde_json::to_string_pretty(&s).map_err(|e| CliError::Other(e.to_string()))?);
+        return Ok(0);
+    }
+    println!("game {} — {} ({})", game.id().short(16), game.ruleset.title(), game.genesis().scenario.name);
+    println!("entries: {} (last seq {})", game.entries.len(), game.next_seq() - 1);
+    if let Some(o) = game.outcome() {
+        println!("GAME OVER: {}", describe_outcome(&o));
+        return Ok(0);
+    }
+    println!("{}", exp.when);
+    for line in score_lines(&game) {
+        println!("{line}");
+    }
+    if let Some(p) = &game.pending {
+        println!("dice owed: entry {} by {} ({}) — revealed by the next entry of {}", p.seq, p.seat, p.what, p.dice_from);
+    }
+    for w in &awaiting {
+        println!("waiting for {}: {}", w.seat, w.what);
+    }
+    if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
+        preview_owed(&game, seat, key)?;
+    }
+    Ok(0)
+}
+
+/// The lines of `describe` that carry the score (those starting with `vp` or `score`).
+fn score_lines(game: &Game) -> Vec<String> {
+    game.state.describe().lines().filter(|l| l.to_ascii_lowercase().starts_with("vp") || l.to_ascii_lowercase().starts_with("score")).map(str::to_string).collect()
+}
+
+/// If `seat` owes dice, show what they will be (only its own key can know).
+pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Result<(), CliError> {
+    let Some(p) = &game.pending else { return Ok(()) };
+    if p.dice_from != seat {
+        return Ok(());
+    }
+    let key = common::key_for_seat(game, seat, key_path)?;
+    let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
+    if let Some((state, events)) = game.preview_resolution(&reveal) {
+        println!("your next entry reveals the dice of entry {}; they will give:", p.seq);
+        common::print_events(&events);
+        let exp = state.expect();
+        let mine: Vec<_> = exp.awaits.iter().filter(|w| w.seat == seat).collect();
+        if mine.is_empty() {
+            println!("you have nothing to decide: answer with `umpire ack {} --as {seat} --key {}`", game_log_hint(), key_path.display());
+        } else {
+            for w in mine {
+                println!("then you must decide: {}", w.what);
+            }
+            println!("write it in orders (`umpire orders template LOG --as {seat} --key ...` shows the situation after the roll)");
+        }
+    }
+    Ok(())
+}
+
+fn game_log_hint() -> &'static str {
+    "LOG"
+}

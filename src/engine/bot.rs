@@ -1,0 +1,130 @@
+//! A bot that plays random legal orders for any seat: used by `umpire demo`, by the soak
+//! tests, and by anyone who wants an opponent. Its choices come from its own seeded dice,
+//! never from the game's.
+
+use std::collections::BTreeMap;
+
+use super::game::{Game, GameError};
+use crate::crypto::Hash;
+use crate::crypto::chain::{chain_seed, chain_value};
+use crate::crypto::keys::SecretKey;
+use crate::crypto::tagged_hash;
+use crate::dice::Dice;
+use crate::log::entry::{Body, Draft, Entry, Kind};
+
+/// Why a bot game stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// An entry the bot made was refused: a bug in a ruleset's generator or validator.
+    #[error("the bot's own entry was refused: {0}")]
+    Refused(#[from] GameError),
+    /// Nobody can move, yet the game is not over.
+    #[error("stuck at entry {0}: the game waits for nobody")]
+    Stuck(u64),
+    /// The seat has no key here.
+    #[error("no key for seat {0}")]
+    NoKey(String),
+    /// The seat's chain is used up.
+    #[error("seat {0} has used its whole hash chain")]
+    ChainExhausted(String),
+    /// The game did not end within the entry budget.
+    #[error("no result after {0} entries")]
+    TooLong(u64),
+}
+
+/// The value `seat` reveals in its next entry.
+pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Hash>, BotError> {
+    let Some(ch) = game.protocol.chains.get(seat) else { return Ok(None) };
+    let g = game.genesis();
+    let s = chain_seed(&key.seed(), g.nonce.as_bytes(), seat);
+    chain_value(&s, g.chain_length, ch.revealed + 1).map(Some).ok_or_else(|| BotError::ChainExhausted(seat.to_string()))
+}
+
+/// The body the bot sends for `seat` now, or `None` if nothing is expected of it.
+pub fn next_body(game: &Game, seat: &str, key: &SecretKey, chooser: &mut Dice) -> Result<Option<Body>, BotError> {
+    if game.outcome().is_some() {
+        return Ok(None);
+    }
+    if let Some(p) = &game.pending {
+        if p.dice_from != seat {
+            return Ok(None);
+        }
+        let reveal = next_reveal(game, seat, key)?.ok_or_else(|| BotError::NoKey(seat.into()))?;
+        let (after, _) = game.preview_resolution(&reveal).expect("pending is set");
+        if after.outcome().is_none() && after.expect().awaits.iter().any(|w| w.seat == seat) {
+            if let Some(o) = after.random_orders(seat, chooser) {
+                let mut b = Body::new(Kind::Orders);
+                b.orders = Some(o);
+                return Ok(Some(b));
+            }
+        }
+        return Ok(Some(Body::new(Kind::Ack)));
+    }
+    if !game.state.expect().awaits.iter().any(|w| w.seat == seat) {
+        return Ok(None);
+    }
+    Ok(game.state.random_orders(seat, chooser).map(|o| {
+        let mut b = Body::new(Kind::Orders);
+        b.orders = Some(o);
+        b
+    }))
+}
+
+/// Sign `body` as the next entry of `game` for `seat` (not applied).
+pub fn sign_body(game: &Game, seat: &str, key: &SecretKey, body: Body, time: String) -> Result<Entry, BotError> {
+    let dice_from = if game.in_play() {
+        let opp = game.opponents(seat);
+        opp.first().cloned()
+    } else {
+        None
+    };
+    let draft = Draft {
+        game: Some(game.id()),
+        seq: game.next_seq(),
+        prev: Some(game.entries.last().map(|e| e.hash).unwrap_or(game.id())),
+        seat: seat.to_string(),
+        reveal: next_reveal(game, seat, key)?,
+        dice_from,
+        time,
+        body,
+    };
+    Ok(draft.sign(key))
+}
+
+/// The bot's own dice for one decision: from its seed, the seat and the seq.
+pub fn chooser(seed: u64, seat: &str, seq: u64) -> Dice {
+    Dice::from_seed(&tagged_hash("umpire/bot/1", &[&seed.to_be_bytes(), seat.as_bytes(), &seq.to_be_bytes()]))
+}
+
+/// Play the game to its end with a bot on every seat. `time` stamps entries (the library
+/// reads no clock); `on_entry` sees each entry after it is applied (to store it).
+pub fn play_out(
+    game: &mut Game,
+    keys: &BTreeMap<String, SecretKey>,
+    seed: u64,
+    max_entries: u64,
+    time: &mut dyn FnMut() -> String,
+    on_entry: &mut dyn FnMut(&Entry, &Game) -> Result<(), BotError>,
+) -> Result<(), BotError> {
+    while game.outcome().is_none() {
+        if game.next_seq() > max_entries {
+            return Err(BotError::TooLong(max_entries));
+        }
+        let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
+        let mut moved = false;
+        for seat in waiting {
+            let key = keys.get(&seat).ok_or_else(|| BotError::NoKey(seat.clone()))?;
+            let mut ch = chooser(seed, &seat, game.next_seq());
+            let Some(body) = next_body(game, &seat, key, &mut ch)? else { continue };
+            let entry = sign_body(game, &seat, key, body, time())?;
+            game.apply(&entry)?;
+            on_entry(&entry, game)?;
+            moved = true;
+            break;
+        }
+        if !moved {
+            return Err(BotError::Stuck(game.next_seq()));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! Scenarios bundled with umpire, by name (`glorys-end/marne`).
+
+/// A bundled scenario.
+#[derive(Clone, Copy, Debug)]
+pub struct Bundled {
+    /// `ruleset/name`.
+    pub name: &'static str,
+    /// The ruleset id.
+    pub ruleset: &'static str,
+    /// One line about it.
+    pub about: &'static str,
+    /// The scenario text, as carried in a genesis.
+    pub text: &'static str,
+}
+
+/// Every bundled scenario.
+pub const ALL: &[Bundled] = &[Bundled {
+    name: "glorys-end/marne",
+    ruleset: "glorys-end",
+    about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
+    text: include_str!("../scenarios/glorys-end/marne.yaml"),
+}];
+
+/// Look a bundled scenario up by `ruleset/name`.
+pub fn find(name: &str) -> Option<&'static Bundled> {
+    ALL.iter().find(|b| b.name == name)
+}
