@@ -27,8 +27,8 @@ pub struct ApplyArgs {
 
 /// `umpire apply`.
 pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
-    let game0 = common::load_game(&a.log)?;
-    let mut game = game0.clone();
+    // The lock is held from reading the log to appending: concurrent applies serialise.
+    let (mut locked, mut game) = common::lock_game(&a.log)?;
     let mut new = Vec::new();
     for path in &a.entries {
         for entry in common::read_entry_file(path)? {
@@ -67,7 +67,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         }
     }
     if !new.is_empty() {
-        common::append_checked(&a.log, &game0, &new)?;
+        locked.append(&new)?;
         println!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
     if let Some(o) = game.outcome() {
@@ -88,7 +88,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
                     if after.expect().awaits.iter().any(|w| &w.seat == seat) {
                         println!("not acking: you have a decision to make after the roll (see above); write orders instead");
                     } else {
-                        common::sign_append_write(&a.log, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
+                        common::sign_append_write(&mut locked, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
                     }
                 }
             }

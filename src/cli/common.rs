@@ -175,18 +175,15 @@ pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from
     Ok(entry)
 }
 
-/// Append entries to the log under its lock, refusing if the log changed since `game` was read.
-pub fn append_checked(path: &Path, game: &Game, new: &[Entry]) -> Result<(), CliError> {
+/// Lock a log and replay it: the lock is held until the returned [`LockedLog`] is dropped,
+/// so nothing can change the log between reading it and appending to it.
+pub fn lock_game(path: &Path) -> Result<(LockedLog, Game), CliError> {
     let mut locked = LockedLog::open(path)?;
-    let on_disk = locked.entries();
-    if on_disk.len() != game.entries.len() || on_disk.last().map(|e| e.hash) != game.entries.last().map(|e| e.hash) {
-        return Err(StoreError::Changed { path: path.to_path_buf(), expected: game.entries.len(), found: on_disk.len() }.into());
-    }
     if let Some(p) = crash_point_from_env() {
         locked.set_crash_point(Some(p));
     }
-    locked.append(new)?;
-    Ok(())
+    let game = replay_entries(locked.entries(), path)?;
+    Ok((locked, game))
 }
 
 /// Test hook: `UMPIRE_TEST_CRASH=after-temp-write|after-rename` aborts mid-append.
@@ -227,9 +224,11 @@ pub fn print_events(events: &[crate::engine::Event]) {
 }
 
 /// Sign `body` for `seat`, append it to the log and write the entry file. Returns the entry.
-pub fn sign_append_write(log: &Path, game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>, out: Option<&Path>) -> Result<Entry, CliError> {
+pub fn sign_append_write(locked: &mut LockedLog, game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>, out: Option<&Path>) -> Result<Entry, CliError> {
+    let log = locked.path().to_path_buf();
+    let log = log.as_path();
     let entry = sign_next(game, seat, key, body, dice_from)?;
-    append_checked(log, game, std::slice::from_ref(&entry))?;
+    locked.append(std::slice::from_ref(&entry))?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_entry_path(log, entry.seq()));
     write_entry_file(&out, &entry)?;
     println!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));

@@ -17,7 +17,7 @@ pub struct SeatArgs {
 
 /// Sign an entry of `kind` (ack, resign, offer-draw, accept-draw).
 pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
-    let game = common::load_game(&a.log)?;
+    let (mut locked, game) = common::lock_game(&a.log)?;
     let seat = &a.signer.seat;
     let key = common::key_for_seat(&game, seat, &a.signer.key)?;
     let mut body = Body::new(kind);
@@ -34,7 +34,8 @@ pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
         },
         _ => {}
     }
-    let entry = common::sign_append_write(&a.log, &game, seat, &key, body, a.signer.dice_from.as_deref(), a.signer.out.as_deref())?;
+    let entry = common::sign_append_write(&mut locked, &game, seat, &key, body, a.signer.dice_from.as_deref(), a.signer.out.as_deref())?;
+    drop(locked);
     let game = common::load_game(&a.log)?;
     if let Some(step) = game.steps.iter().find(|s| s.seq == entry.seq()) {
         common::print_events(&step.events);

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 pub use common::CliError;
+pub use verify::verify_bytes;
 
 /// umpire: adjudicate wargames played by email.
 ///

@@ -1,6 +1,6 @@
 //! `umpire new` (the genesis) and `umpire join`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::SignerArgs;
 use super::common::{self, CliError, fail};
@@ -205,7 +205,7 @@ pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
             store::create_log(&log, &entries)?;
         }
     }
-    let game = common::load_game(&log)?;
+    let (mut locked, game) = common::lock_game(&log)?;
     let key = common::key_for_seat(&game, &a.signer.seat, &a.signer.key)?;
     if game.protocol.chains.contains_key(&a.signer.seat) {
         return fail(format!("seat {} has already joined this game", a.signer.seat));
@@ -214,8 +214,9 @@ pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
     let g = game.genesis();
     body.chain = Some(anchor(&key, &g.nonce, &a.signer.seat, g.chain_length));
     body.note = a.signer.note.clone();
-    let entry = common::sign_append_write(&log, &game, &a.signer.seat, &key, body, None, a.signer.out.as_deref())?;
+    let entry = common::sign_append_write(&mut locked, &game, &a.signer.seat, &key, body, None, a.signer.out.as_deref())?;
     let _ = entry;
+    drop(locked);
     let game = common::load_game(&log)?;
     if game.in_play() {
         println!("every seat has joined: play starts. `umpire status {}` says who moves first.", log.display());
@@ -223,7 +224,3 @@ pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// Used by the demo: does this path look like a log?
-pub fn is_log_file(p: &Path) -> bool {
-    std::fs::read(p).map(|b| b.starts_with(b"---")).unwrap_or(false)
-}

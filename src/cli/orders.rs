@@ -119,14 +119,15 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             }
         }
         OrdersCommand::Sign { log, orders, signer } => {
-            let game = common::load_game(&log)?;
+            let (mut locked, game) = common::lock_game(&log)?;
             check_seat(&game, &signer.seat)?;
             let key = common::key_for_seat(&game, &signer.seat, &signer.key)?;
             let value = read_orders(&orders)?;
             let mut body = Body::new(Kind::Orders);
             body.orders = Some(value);
             body.note = signer.note.clone();
-            let entry = common::sign_append_write(&log, &game, &signer.seat, &key, body, signer.dice_from.as_deref(), signer.out.as_deref())?;
+            let entry = common::sign_append_write(&mut locked, &game, &signer.seat, &key, body, signer.dice_from.as_deref(), signer.out.as_deref())?;
+            drop(locked);
             let game = common::load_game(&log)?;
             if let Some(step) = game.steps.last() {
                 common::print_events(&step.events);

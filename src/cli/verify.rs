@@ -166,3 +166,16 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
         Ok(1)
     }
 }
+
+/// Does this log text verify from genesis (every entry parses, signatures, chain, rules)?
+/// The same checks as `umpire verify`, without the report; for tests and tools.
+pub fn verify_bytes(bytes: &[u8]) -> bool {
+    if !bytes.starts_with(b"---\n") {
+        return false;
+    }
+    let parsed: Result<Vec<_>, _> = store::split_log(bytes).into_iter().map(crate::log::Entry::parse).collect();
+    match parsed {
+        Ok(entries) => Game::replay(&entries).is_ok(),
+        Err(_) => false,
+    }
+}
