@@ -147,8 +147,8 @@ fn concurrent_applies_lose_and_duplicate_nothing() {
     let (_t, dir, log) = demo(5);
     let full = std::fs::read(&log).unwrap();
     // A copy holding only entries 0..=1, and the rest as entry files.
-    let text = String::from_utf8(full.clone()).unwrap();
-    let parts: Vec<&str> = text.split("---\n").filter(|s| !s.is_empty()).collect();
+    let log_text = String::from_utf8(full.clone()).unwrap();
+    let parts: Vec<&str> = log_text.split("---\n").filter(|s| !s.is_empty()).collect();
     let n = parts.len().min(40);
     let copy = dir.join("copy.log");
     std::fs::write(&copy, format!("---\n{}---\n{}", parts[0], parts[1])).unwrap();
@@ -175,8 +175,8 @@ fn concurrent_applies_lose_and_duplicate_nothing() {
 #[test]
 fn a_crash_mid_append_leaves_the_old_log() {
     let (_t, dir, log) = demo(9);
-    let text = std::fs::read_to_string(&log).unwrap();
-    let parts: Vec<&str> = text.split("---\n").filter(|s| !s.is_empty()).collect();
+    let log_text = std::fs::read_to_string(&log).unwrap();
+    let parts: Vec<&str> = log_text.split("---\n").filter(|s| !s.is_empty()).collect();
     let copy = dir.join("copy.log");
     let old = format!("---\n{}---\n{}", parts[0], parts[1]);
     std::fs::write(&copy, &old).unwrap();
@@ -206,8 +206,8 @@ fn a_crash_mid_append_leaves_the_old_log() {
 #[test]
 fn bad_input_is_refused_and_the_log_is_untouched() {
     let (_t, dir, log) = demo(13);
-    let text = std::fs::read_to_string(&log).unwrap();
-    let parts: Vec<&str> = text.split("---\n").filter(|s| !s.is_empty()).collect();
+    let log_text = std::fs::read_to_string(&log).unwrap();
+    let parts: Vec<&str> = log_text.split("---\n").filter(|s| !s.is_empty()).collect();
     let copy = dir.join("copy.log");
     let old = format!("---\n{}---\n{}---\n{}", parts[0], parts[1], parts[2]);
     let reset = || std::fs::write(&copy, &old).unwrap();
