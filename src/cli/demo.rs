@@ -76,7 +76,8 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let mut join = Body::new(Kind::Join);
     let g = game.genesis().clone();
     join.chain = Some(anchor(&keys["allied"], &g.nonce, "allied", g.chain_length));
-    let e = bot::sign_body(&game, "allied", &keys["allied"], join, common::now()).map_err(|e| CliError::Other(e.to_string()))?;
+    let mut players = bot::Players::new(keys.clone());
+    let e = bot::sign_body(&game, "allied", &mut players, join, common::now()).map_err(|e| CliError::Other(e.to_string()))?;
     game.apply(&e)?;
     append(&log, &e)?;
     println!("join: allied (bob); play starts");
@@ -98,7 +99,7 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         }
         Ok(())
     };
-    bot::play_out(&mut game, &keys, a.seed, 20_000, &mut common::now, &mut on_entry).map_err(|e| CliError::Other(format!("demo game failed: {e}")))?;
+    bot::play_out(&mut game, &mut players, a.seed, 20_000, &mut common::now, &mut on_entry).map_err(|e| CliError::Other(format!("demo game failed: {e}")))?;
 
     // 4. Verify the log from disk, as a referee would.
     let args = super::verify::VerifyArgs { log: log.clone(), against: vec![], json: false, verbose: false };

@@ -32,7 +32,48 @@ pub enum BotError {
     TooLong(u64),
 }
 
-/// The value `seat` reveals in its next entry.
+/// Players for bots: their keys, and each seat's whole hash chain computed once (a reveal
+/// costs up to `chain_length` hashes otherwise, for every entry).
+pub struct Players {
+    keys: BTreeMap<String, SecretKey>,
+    /// Per seat: `c_0 ..= c_L` for the game they were computed for.
+    chains: BTreeMap<String, (Hash, Vec<Hash>)>,
+}
+
+impl Players {
+    /// Players holding these keys, by seat.
+    pub fn new(keys: BTreeMap<String, SecretKey>) -> Players {
+        Players { keys, chains: BTreeMap::new() }
+    }
+    /// The key of `seat`.
+    pub fn key(&self, seat: &str) -> Result<&SecretKey, BotError> {
+        self.keys.get(seat).ok_or_else(|| BotError::NoKey(seat.to_string()))
+    }
+    /// The value `seat` reveals in its next entry (`None` before its first entry).
+    pub fn next_reveal(&mut self, game: &Game, seat: &str) -> Result<Option<Hash>, BotError> {
+        let Some(ch) = game.protocol.chains.get(seat) else { return Ok(None) };
+        let n = ch.revealed + 1;
+        let g = game.genesis();
+        if n > g.chain_length {
+            return Err(BotError::ChainExhausted(seat.to_string()));
+        }
+        let fresh = self.chains.get(seat).is_none_or(|(id, _)| *id != g.game_id);
+        if fresh {
+            let key = self.key(seat)?;
+            let s = chain_seed(&key.seed(), g.nonce.as_bytes(), seat);
+            // c_L = s, c_(i-1) = H(c_i): walk down once and store in index order.
+            let mut values = vec![s; g.chain_length as usize + 1];
+            for i in (0..g.chain_length as usize).rev() {
+                values[i] = crate::crypto::sha256(values[i + 1].as_bytes());
+            }
+            debug_assert_eq!(Some(values[0]), chain_value(&s, g.chain_length, 0));
+            self.chains.insert(seat.to_string(), (g.game_id, values));
+        }
+        Ok(self.chains.get(seat).map(|(_, v)| v[n as usize]))
+    }
+}
+
+/// The value `seat` reveals in its next entry (computed from the key; see [`Players`] to cache).
 pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Hash>, BotError> {
     let Some(ch) = game.protocol.chains.get(seat) else { return Ok(None) };
     let g = game.genesis();
@@ -41,7 +82,7 @@ pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Ha
 }
 
 /// The body the bot sends for `seat` now, or `None` if nothing is expected of it.
-pub fn next_body(game: &Game, seat: &str, key: &SecretKey, chooser: &mut Dice) -> Result<Option<Body>, BotError> {
+pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut Dice) -> Result<Option<Body>, BotError> {
     if game.outcome().is_some() {
         return Ok(None);
     }
@@ -49,7 +90,7 @@ pub fn next_body(game: &Game, seat: &str, key: &SecretKey, chooser: &mut Dice) -
         if p.dice_from != seat {
             return Ok(None);
         }
-        let reveal = next_reveal(game, seat, key)?.ok_or_else(|| BotError::NoKey(seat.into()))?;
+        let reveal = players.next_reveal(game, seat)?.ok_or_else(|| BotError::NoKey(seat.into()))?;
         let (after, _) = game.preview_resolution(&reveal).expect("pending is set");
         if after.outcome().is_none() && after.expect().awaits.iter().any(|w| w.seat == seat) {
             if let Some(o) = after.random_orders(seat, chooser) {
@@ -71,7 +112,7 @@ pub fn next_body(game: &Game, seat: &str, key: &SecretKey, chooser: &mut Dice) -
 }
 
 /// Sign `body` as the next entry of `game` for `seat` (not applied).
-pub fn sign_body(game: &Game, seat: &str, key: &SecretKey, body: Body, time: String) -> Result<Entry, BotError> {
+pub fn sign_body(game: &Game, seat: &str, players: &mut Players, body: Body, time: String) -> Result<Entry, BotError> {
     let dice_from = if game.in_play() {
         let opp = game.opponents(seat);
         opp.first().cloned()
@@ -83,12 +124,12 @@ pub fn sign_body(game: &Game, seat: &str, key: &SecretKey, body: Body, time: Str
         seq: game.next_seq(),
         prev: Some(game.entries.last().map(|e| e.hash).unwrap_or(game.id())),
         seat: seat.to_string(),
-        reveal: next_reveal(game, seat, key)?,
+        reveal: players.next_reveal(game, seat)?,
         dice_from,
         time,
         body,
     };
-    Ok(draft.sign(key))
+    Ok(draft.sign(players.key(seat)?))
 }
 
 /// The bot's own dice for one decision: from its seed, the seat and the seq.
@@ -100,7 +141,7 @@ pub fn chooser(seed: u64, seat: &str, seq: u64) -> Dice {
 /// reads no clock); `on_entry` sees each entry after it is applied (to store it).
 pub fn play_out(
     game: &mut Game,
-    keys: &BTreeMap<String, SecretKey>,
+    players: &mut Players,
     seed: u64,
     max_entries: u64,
     time: &mut dyn FnMut() -> String,
@@ -113,10 +154,9 @@ pub fn play_out(
         let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
         let mut moved = false;
         for seat in waiting {
-            let key = keys.get(&seat).ok_or_else(|| BotError::NoKey(seat.clone()))?;
             let mut ch = chooser(seed, &seat, game.next_seq());
-            let Some(body) = next_body(game, &seat, key, &mut ch)? else { continue };
-            let entry = sign_body(game, &seat, key, body, time())?;
+            let Some(body) = next_body(game, &seat, players, &mut ch)? else { continue };
+            let entry = sign_body(game, &seat, players, body, time())?;
             game.apply(&entry)?;
             on_entry(&entry, game)?;
             moved = true;
