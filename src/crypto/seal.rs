@@ -1,10 +1,22 @@
 //! Sealed notes, to oneself and to a partner seat (DESIGN §2.6).
 //!
-//! CONTRACT (skeleton): signatures are fixed; bodies are filled in by the protocol work.
+//! Both kinds use ChaCha20-Poly1305 (no associated data) with the 12-byte nonce
+//! [`seq_nonce`]`(seq)` of the entry that carries the note; the output is the ciphertext
+//! followed by the 16-byte tag, as standard base64 with padding.
+//!
+//! Seal-for uses X25519 between the author's Ed25519 secret scalar
+//! ([`SigningKey::to_scalar_bytes`], clamped as X25519 does) and the partner's public key in
+//! Montgomery form ([`VerifyingKey::to_montgomery`]). Both directions yield the same shared
+//! secret. Partner keys come from a genesis, whose keys are checked not to be weak
+//! (small-order); an all-zero shared secret is refused by [`open_for`] and [`try_seal_for`].
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use chacha20poly1305::aead::Aead;
+use chacha20poly1305::{ChaCha20Poly1305, KeyInit, Nonce};
 use ed25519_dalek::{SigningKey, VerifyingKey};
 
-use super::Hash;
+use super::{Hash, tagged_hash};
 
 /// Sealing failures.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -22,31 +34,69 @@ pub enum SealError {
 
 /// The 12-byte nonce: `seq` big-endian, padded left with zeros.
 pub fn seq_nonce(seq: u64) -> [u8; 12] {
-    todo!()
+    let mut n = [0u8; 12];
+    n[4..].copy_from_slice(&seq.to_be_bytes());
+    n
+}
+
+/// The key of notes sealed for oneself: `SHA-256("umpire/seal/1\0" ‖ secret_seed ‖ game_id)`.
+pub fn seal_key(secret_seed: &[u8; 32], game_id: &Hash) -> [u8; 32] {
+    tagged_hash("umpire/seal/1", &[secret_seed, game_id.as_bytes()]).0
+}
+
+fn encrypt(key: &[u8; 32], seq: u64, plain: &[u8]) -> String {
+    let cipher = ChaCha20Poly1305::new(&(*key).into());
+    let nonce = Nonce::from(seq_nonce(seq));
+    // Encryption only fails for plaintexts over 256 GiB, far beyond any entry.
+    let ct = cipher.encrypt(&nonce, plain).expect("ChaCha20-Poly1305 plaintext too long");
+    STANDARD.encode(ct)
+}
+
+fn decrypt(key: &[u8; 32], seq: u64, sealed_b64: &str) -> Result<Vec<u8>, SealError> {
+    let ct = STANDARD.decode(sealed_b64.as_bytes()).map_err(|e| SealError::Base64(e.to_string()))?;
+    let cipher = ChaCha20Poly1305::new(&(*key).into());
+    let nonce = Nonce::from(seq_nonce(seq));
+    cipher.decrypt(&nonce, ct.as_slice()).map_err(|_| SealError::Open)
 }
 
 /// Seal `plain` for oneself: key `SHA-256("umpire/seal/1\0" ‖ secret_seed ‖ game_id)`; returns base64.
 pub fn seal(secret_seed: &[u8; 32], game_id: &Hash, seq: u64, plain: &[u8]) -> String {
-    todo!()
+    encrypt(&seal_key(secret_seed, game_id), seq, plain)
 }
 
 /// Open a note sealed by [`seal`].
 pub fn open(secret_seed: &[u8; 32], game_id: &Hash, seq: u64, sealed_b64: &str) -> Result<Vec<u8>, SealError> {
-    todo!()
+    decrypt(&seal_key(secret_seed, game_id), seq, sealed_b64)
 }
 
 /// The X25519 shared secret between `mine` (its Ed25519 secret scalar) and `theirs`
-/// (in Montgomery form).
+/// (in Montgomery form). All zeros if `theirs` is a small-order (weak) key.
 pub fn shared_secret(mine: &SigningKey, theirs: &VerifyingKey) -> [u8; 32] {
-    todo!()
+    theirs.to_montgomery().mul_clamped(mine.to_scalar_bytes()).to_bytes()
+}
+
+fn checked_shared(mine: &SigningKey, theirs: &VerifyingKey) -> Result<[u8; 32], SealError> {
+    let s = shared_secret(mine, theirs);
+    if theirs.is_weak() || s == [0u8; 32] {
+        return Err(SealError::BadPartner);
+    }
+    Ok(s)
 }
 
 /// Key `SHA-256("umpire/seal-for/1\0" ‖ shared ‖ game_id ‖ author_seat ‖ "\0" ‖ partner_seat)`.
 pub fn seal_for_key(shared: &[u8; 32], game_id: &Hash, author_seat: &str, partner_seat: &str) -> [u8; 32] {
-    todo!()
+    tagged_hash(
+        "umpire/seal-for/1",
+        &[shared, game_id.as_bytes(), author_seat.as_bytes(), &[0u8], partner_seat.as_bytes()],
+    )
+    .0
 }
 
 /// Seal `plain` for `partner_seat` (whose key is `partner`); returns base64.
+///
+/// Callers should use keys from a checked genesis (never weak); with a weak partner key
+/// the note is sealed under an all-zero shared secret, which [`open_for`] refuses. Use
+/// [`try_seal_for`] to get an error instead.
 pub fn seal_for(
     mine: &SigningKey,
     partner: &VerifyingKey,
@@ -56,7 +106,22 @@ pub fn seal_for(
     seq: u64,
     plain: &[u8],
 ) -> String {
-    todo!()
+    let shared = shared_secret(mine, partner);
+    encrypt(&seal_for_key(&shared, game_id, author_seat, partner_seat), seq, plain)
+}
+
+/// [`seal_for`], refusing a weak partner key.
+pub fn try_seal_for(
+    mine: &SigningKey,
+    partner: &VerifyingKey,
+    game_id: &Hash,
+    author_seat: &str,
+    partner_seat: &str,
+    seq: u64,
+    plain: &[u8],
+) -> Result<String, SealError> {
+    let shared = checked_shared(mine, partner)?;
+    Ok(encrypt(&seal_for_key(&shared, game_id, author_seat, partner_seat), seq, plain))
 }
 
 /// Open a note sealed for us (`mine` = the partner's signing key, `author` = the author's key).
@@ -69,5 +134,92 @@ pub fn open_for(
     seq: u64,
     sealed_b64: &str,
 ) -> Result<Vec<u8>, SealError> {
-    todo!()
+    let shared = checked_shared(mine, author)?;
+    decrypt(&seal_for_key(&shared, game_id, author_seat, partner_seat), seq, sealed_b64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crypto::sha256;
+
+    fn key(b: u8) -> SigningKey {
+        SigningKey::from_bytes(&[b; 32])
+    }
+
+    #[test]
+    fn nonce_layout() {
+        assert_eq!(seq_nonce(0), [0; 12]);
+        assert_eq!(seq_nonce(0x0102), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+        assert_eq!(seq_nonce(u64::MAX)[..4], [0; 4]);
+    }
+
+    #[test]
+    fn seal_round_trip_and_failures() {
+        let g = Hash([9; 32]);
+        let s = seal(&[1; 32], &g, 5, b"army-7 is DE-8");
+        assert_eq!(open(&[1; 32], &g, 5, &s).unwrap(), b"army-7 is DE-8");
+        assert_eq!(open(&[2; 32], &g, 5, &s), Err(SealError::Open));
+        assert_eq!(open(&[1; 32], &Hash([8; 32]), 5, &s), Err(SealError::Open));
+        assert_eq!(open(&[1; 32], &g, 6, &s), Err(SealError::Open));
+        assert!(matches!(open(&[1; 32], &g, 5, "%%%"), Err(SealError::Base64(_))));
+        let mut raw = STANDARD.decode(&s).unwrap();
+        raw[0] ^= 1;
+        assert_eq!(open(&[1; 32], &g, 5, &STANDARD.encode(raw)), Err(SealError::Open));
+        // Key formula.
+        let mut m = b"umpire/seal/1\0".to_vec();
+        m.extend([1u8; 32]);
+        m.extend([9u8; 32]);
+        assert_eq!(seal_key(&[1; 32], &g), sha256(&m).0);
+    }
+
+    #[test]
+    fn shared_secret_is_symmetric() {
+        for (a, b) in [(1u8, 2u8), (3, 4), (200, 17)] {
+            let (ka, kb) = (key(a), key(b));
+            let ab = shared_secret(&ka, &kb.verifying_key());
+            let ba = shared_secret(&kb, &ka.verifying_key());
+            assert_eq!(ab, ba);
+            assert_ne!(ab, [0; 32]);
+            // Same as X25519 with the clamped scalar and the base point.
+            let pub_a = curve25519_dalek::MontgomeryPoint::mul_base_clamped(ka.to_scalar_bytes());
+            assert_eq!(pub_a, ka.verifying_key().to_montgomery());
+        }
+    }
+
+    #[test]
+    fn seal_for_both_directions() {
+        let (a, b, c) = (key(1), key(2), key(3));
+        let g = Hash([4; 32]);
+        let s = seal_for(&a, &b.verifying_key(), &g, "german", "austrian", 7, b"hello partner");
+        assert_eq!(
+            open_for(&b, &a.verifying_key(), &g, "german", "austrian", 7, &s).unwrap(),
+            b"hello partner"
+        );
+        // The other way round.
+        let t = seal_for(&b, &a.verifying_key(), &g, "austrian", "german", 8, b"and back");
+        assert_eq!(open_for(&a, &b.verifying_key(), &g, "austrian", "german", 8, &t).unwrap(), b"and back");
+        // Wrong reader, wrong seats, wrong seq, wrong game.
+        assert_eq!(open_for(&c, &a.verifying_key(), &g, "german", "austrian", 7, &s), Err(SealError::Open));
+        assert_eq!(open_for(&b, &a.verifying_key(), &g, "austrian", "german", 7, &s), Err(SealError::Open));
+        assert_eq!(open_for(&b, &a.verifying_key(), &g, "german", "austrian", 8, &s), Err(SealError::Open));
+        assert_eq!(open_for(&b, &a.verifying_key(), &Hash([0; 32]), "german", "austrian", 7, &s), Err(SealError::Open));
+        // try_seal_for agrees with seal_for.
+        assert_eq!(try_seal_for(&a, &b.verifying_key(), &g, "german", "austrian", 7, b"hello partner").unwrap(), s);
+        // Seat separator: ("ab","c") and ("a","bc") give different keys.
+        let sh = shared_secret(&a, &b.verifying_key());
+        assert_ne!(seal_for_key(&sh, &g, "ab", "c"), seal_for_key(&sh, &g, "a", "bc"));
+    }
+
+    #[test]
+    fn weak_partner_refused() {
+        // The identity point (small order) as a verifying key.
+        let mut id = [0u8; 32];
+        id[0] = 1;
+        let weak = VerifyingKey::from_bytes(&id).unwrap();
+        assert!(weak.is_weak());
+        let a = key(1);
+        assert_eq!(try_seal_for(&a, &weak, &Hash([0; 32]), "a", "b", 1, b"x"), Err(SealError::BadPartner));
+        assert_eq!(open_for(&a, &weak, &Hash([0; 32]), "b", "a", 1, "AAAA"), Err(SealError::BadPartner));
+    }
 }
