@@ -1,8 +1,19 @@
 //! Sealed notes, to oneself and to a partner seat (DESIGN §2.6).
 //!
-//! Both kinds use ChaCha20-Poly1305 (no associated data) with the 12-byte nonce
-//! [`seq_nonce`]`(seq)` of the entry that carries the note; the output is the ciphertext
-//! followed by the 16-byte tag, as standard base64 with padding.
+//! Both kinds use ChaCha20-Poly1305 (no associated data) with the keys of DESIGN §2.6.
+//!
+//! **Deviation from DESIGN §2.6 (nonce).** The design uses the nonce `seq` (12 bytes,
+//! big-endian). A seat that signs two different entries at the same `seq` (a take-back
+//! under §2.7, or an entry re-signed after the opponent refused it, both sent by mail)
+//! would then encrypt two different notes under the same key and nonce: the XOR of the
+//! ciphertexts is the XOR of the plaintexts, and Poly1305's one-time key is reused. So the
+//! nonce is *synthetic* instead (deterministic, misuse-resistant):
+//! `nonce = SHA-256("umpire/seal-nonce/1\0" ‖ key ‖ seq_nonce(seq) ‖ plain)[0..12]`, and the
+//! sealed text is base64 (standard, padded) of `nonce(12) ‖ ciphertext ‖ tag(16)`.
+//! Opening decrypts with the carried nonce, then recomputes it from the plaintext and the
+//! expected `seq` and refuses a mismatch (so a note is still bound to its `seq`, and each
+//! (key, seq, plaintext) has exactly one valid sealed text). Equal nonces now only occur
+//! for equal plaintexts at the same seq, which give equal ciphertexts: nothing leaks.
 //!
 //! Seal-for uses X25519 between the author's Ed25519 secret scalar
 //! ([`SigningKey::to_scalar_bytes`], clamped as X25519 does) and the partner's public key in
@@ -32,7 +43,8 @@ pub enum SealError {
     BadPartner,
 }
 
-/// The 12-byte nonce: `seq` big-endian, padded left with zeros.
+/// `seq` big-endian, padded left with zeros to 12 bytes (DESIGN's nonce; here an input of
+/// the [`synthetic_nonce`]).
 pub fn seq_nonce(seq: u64) -> [u8; 12] {
     let mut n = [0u8; 12];
     n[4..].copy_from_slice(&seq.to_be_bytes());
@@ -44,19 +56,37 @@ pub fn seal_key(secret_seed: &[u8; 32], game_id: &Hash) -> [u8; 32] {
     tagged_hash("umpire/seal/1", &[secret_seed, game_id.as_bytes()]).0
 }
 
+/// The synthetic nonce: `SHA-256("umpire/seal-nonce/1\0" ‖ key ‖ seq_nonce(seq) ‖ plain)[0..12]`.
+pub fn synthetic_nonce(key: &[u8; 32], seq: u64, plain: &[u8]) -> [u8; 12] {
+    let h = tagged_hash("umpire/seal-nonce/1", &[key, &seq_nonce(seq), plain]);
+    let mut n = [0u8; 12];
+    n.copy_from_slice(&h.0[..12]);
+    n
+}
+
 fn encrypt(key: &[u8; 32], seq: u64, plain: &[u8]) -> String {
     let cipher = ChaCha20Poly1305::new(&(*key).into());
-    let nonce = Nonce::from(seq_nonce(seq));
+    let n = synthetic_nonce(key, seq, plain);
     // Encryption only fails for plaintexts over 256 GiB, far beyond any entry.
-    let ct = cipher.encrypt(&nonce, plain).expect("ChaCha20-Poly1305 plaintext too long");
-    STANDARD.encode(ct)
+    let ct = cipher.encrypt(&Nonce::from(n), plain).expect("ChaCha20-Poly1305 plaintext too long");
+    let mut out = n.to_vec();
+    out.extend(ct);
+    STANDARD.encode(out)
 }
 
 fn decrypt(key: &[u8; 32], seq: u64, sealed_b64: &str) -> Result<Vec<u8>, SealError> {
-    let ct = STANDARD.decode(sealed_b64.as_bytes()).map_err(|e| SealError::Base64(e.to_string()))?;
+    let raw = STANDARD.decode(sealed_b64.as_bytes()).map_err(|e| SealError::Base64(e.to_string()))?;
+    if raw.len() < 12 + 16 {
+        return Err(SealError::Open);
+    }
+    let (n, ct) = raw.split_at(12);
+    let n: [u8; 12] = n.try_into().expect("split at 12");
     let cipher = ChaCha20Poly1305::new(&(*key).into());
-    let nonce = Nonce::from(seq_nonce(seq));
-    cipher.decrypt(&nonce, ct.as_slice()).map_err(|_| SealError::Open)
+    let plain = cipher.decrypt(&Nonce::from(n), ct).map_err(|_| SealError::Open)?;
+    if synthetic_nonce(key, seq, &plain) != n {
+        return Err(SealError::Open);
+    }
+    Ok(plain)
 }
 
 /// Seal `plain` for oneself: key `SHA-256("umpire/seal/1\0" ‖ secret_seed ‖ game_id)`; returns base64.
@@ -163,9 +193,22 @@ mod tests {
         assert_eq!(open(&[1; 32], &Hash([8; 32]), 5, &s), Err(SealError::Open));
         assert_eq!(open(&[1; 32], &g, 6, &s), Err(SealError::Open));
         assert!(matches!(open(&[1; 32], &g, 5, "%%%"), Err(SealError::Base64(_))));
-        let mut raw = STANDARD.decode(&s).unwrap();
-        raw[0] ^= 1;
-        assert_eq!(open(&[1; 32], &g, 5, &STANDARD.encode(raw)), Err(SealError::Open));
+        for i in [0, 11, 12, 20] {
+            let mut raw = STANDARD.decode(&s).unwrap();
+            raw[i] ^= 1;
+            assert_eq!(open(&[1; 32], &g, 5, &STANDARD.encode(raw)), Err(SealError::Open));
+        }
+        assert_eq!(open(&[1; 32], &g, 5, "AAAA"), Err(SealError::Open));
+        // Deterministic; different plaintexts at one seq get different nonces.
+        assert_eq!(seal(&[1; 32], &g, 5, b"army-7 is DE-8"), s);
+        let t = seal(&[1; 32], &g, 5, b"army-7 is DE-9");
+        assert_ne!(STANDARD.decode(&s).unwrap()[..12], STANDARD.decode(&t).unwrap()[..12]);
+        // Layout: nonce ‖ ChaCha20-Poly1305(key, nonce, plain).
+        let raw = STANDARD.decode(&s).unwrap();
+        let key = seal_key(&[1; 32], &g);
+        assert_eq!(raw[..12], synthetic_nonce(&key, 5, b"army-7 is DE-8"));
+        let c = ChaCha20Poly1305::new(&key.into());
+        assert_eq!(c.encrypt(&Nonce::from(synthetic_nonce(&key, 5, b"army-7 is DE-8")), &b"army-7 is DE-8"[..]).unwrap(), raw[12..]);
         // Key formula.
         let mut m = b"umpire/seal/1\0".to_vec();
         m.extend([1u8; 32]);

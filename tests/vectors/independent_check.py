@@ -272,6 +272,12 @@ def seq_nonce(seq):
     return seq.to_bytes(12, "big")
 
 
+def seal_text(key, seq, plain):
+    """umpire's sealing: synthetic nonce, sealed = base64(nonce ‖ ciphertext ‖ tag)."""
+    nonce = tagged("umpire/seal-nonce/1", key, seq_nonce(seq), plain)[:12]
+    return nonce, base64.b64encode(nonce + aead_seal(key, nonce, plain)).decode()
+
+
 # ---------------------------------------------------------------- self-tests of the primitives
 # RFC 8439 §2.3.2 block function test vector.
 _k = bytes(range(32))
@@ -435,8 +441,9 @@ check("commitment in entry 2", digest.hex().encode() in entries[2])
 Sl = V["seal"]
 key = tagged("umpire/seal/1", keys[Sl["seat"]][0], gid)
 check("seal key", key.hex() == Sl["key"])
-check("seal nonce", seq_nonce(Sl["seq"]).hex() == Sl["nonce"])
-sealed = base64.b64encode(aead_seal(key, seq_nonce(Sl["seq"]), Sl["plain"].encode())).decode()
+check("seal seq nonce", seq_nonce(Sl["seq"]).hex() == Sl["seq_nonce"])
+nonce, sealed = seal_text(key, Sl["seq"], Sl["plain"].encode())
+check("seal synthetic nonce", nonce.hex() == Sl["synthetic_nonce"])
 check("seal ciphertext", sealed == Sl["sealed"])
 check("seal in entry 3", body_field(entries[3], "sealed") == sealed)
 
@@ -449,12 +456,16 @@ check("seal-for shared secret", shared_ab.hex() == F["shared_secret"])
 check("seal-for shared secret both ways", shared_ab == shared_ba)
 fkey = tagged("umpire/seal-for/1", shared_ab, gid, F["author_seat"].encode(), b"\0", F["partner_seat"].encode())
 check("seal-for key", fkey.hex() == F["key"])
-check("seal-for ciphertext",
-      base64.b64encode(aead_seal(fkey, seq_nonce(F["seq"]), F["plain"].encode())).decode() == F["sealed"])
+nonce, sealed = seal_text(fkey, F["seq"], F["plain"].encode())
+check("seal-for synthetic nonce", nonce.hex() == F["synthetic_nonce"])
+check("seal-for ciphertext", sealed == F["sealed"])
 
 D6 = V["private_draw"]
 r = tagged("umpire/draw/1", keys[D6["seat"]][0], gid, D6["draw_id"].encode())
 check("private draw r", r.hex() == D6["r"])
+dsalt = tagged("umpire/salt/1", keys[D6["seat"]][0], gid, D6["draw_id"].encode())
+check("private draw commitment salt", dsalt.hex() == D6["commit_salt"])
+check("private draw commitment digest", tagged("umpire/commit/1", dsalt, r.hex().encode()).hex() == D6["commit_digest"])
 check("private draw reveal", top(entries[D6["reveal_seq"]], "reveal") == D6["reveal"])
 pseed = tagged("umpire/private-dice/1", r, bytes.fromhex(D6["reveal"]))
 check("private draw seed", pseed.hex() == D6["seed"])
