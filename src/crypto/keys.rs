@@ -257,6 +257,11 @@ pub fn parse_public_text(text: &str) -> Result<VerifyingKey, KeyError> {
     if key.is_weak() {
         return Err(bad("weak (small-order) key"));
     }
+    // One encoding per point: refuse non-canonical encodings (y ≥ p, or x = 0 with the
+    // sign bit set).
+    if key.to_edwards().compress().to_bytes() != bytes {
+        return Err(bad("non-canonical point encoding"));
+    }
     Ok(key)
 }
 
@@ -296,6 +301,12 @@ mod tests {
         id[0] = 1;
         let t = format!("ed25519:{}", STANDARD.encode(id));
         assert!(matches!(parse_public_text(&t), Err(KeyError::BadPublic { .. })));
+        // A y >= p encoding (y = p + 1, a second spelling of y = 1) is refused.
+        let mut noncanon = [0xffu8; 32];
+        noncanon[0] = 0xee; // y = p + ... (>= p), sign bit clear
+        noncanon[31] = 0x7f;
+        let t = format!("ed25519:{}", STANDARD.encode(noncanon));
+        assert!(parse_public_text(&t).is_err());
         // Unpadded base64 refused.
         let good = SecretKey::from_seed("a", [1; 32]).public().to_text();
         assert!(parse_public_text(good.trim_end_matches('=')).is_err());

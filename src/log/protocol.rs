@@ -4,8 +4,8 @@
 //!
 //! Rules enforced here (DESIGN §2.4–2.5, with the choices the design leaves open):
 //! - Entry 0 is a genesis: seq 0, no game/prev/reveal/dice_from; its `seat` is one of its
-//!   `seats` and its signature verifies with that seat's key; seat names unique and
-//!   non-empty; keys valid and not weak (several seats may share a key); at least two
+//!   `seats` and its signature verifies with that seat's key; seat names unique, seat and
+//!   side names 1..=[`MAX_NAME_CHARS`] characters without control characters; keys valid and not weak (several seats may share a key); at least two
 //!   sides; `chain_length` in 1..=[`MAX_CHAIN_LENGTH`]; `scenario.sha256` is the SHA-256 of
 //!   `scenario.text`; its `chain` is the proposer's anchor.
 //! - Before play (some seat has not joined) only `join` entries are accepted, one per
@@ -28,6 +28,9 @@ use crate::crypto::{Hash, sha256};
 pub const DEFAULT_CHAIN_LENGTH: u64 = 65_536;
 /// Longest chain accepted from a genesis (computing a reveal costs `L` hashes).
 pub const MAX_CHAIN_LENGTH: u64 = 1 << 20;
+/// Longest seat or side name, in characters. Names hold no control characters (no NUL:
+/// the seal-for key separates the two seat names with a zero byte).
+pub const MAX_NAME_CHARS: usize = 64;
 
 /// A protocol violation, located at an entry.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -171,8 +174,12 @@ impl ProtocolState {
         let mut seats = Vec::with_capacity(decls.len());
         let mut names = BTreeSet::new();
         for decl in decls {
-            if decl.seat.is_empty() || decl.side.is_empty() {
-                return Err(bad("a seat or side name is empty"));
+            for name in [&decl.seat, &decl.side] {
+                if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+                    return Err(err(Problem::BadGenesis(format!(
+                        "seat and side names are 1 to {MAX_NAME_CHARS} characters without control characters: {name:?}"
+                    ))));
+                }
             }
             if !names.insert(decl.seat.as_str()) {
                 return Err(err(Problem::BadGenesis(format!("seat {:?} is declared twice", decl.seat))));

@@ -86,7 +86,7 @@ impl Game {
     }
     fn push(&mut self, st: &mut ProtocolState, e: Entry) -> Step {
         let step = st.accept(&e).unwrap();
-        if let Some(_) = e.draft.reveal {
+        if e.draft.reveal.is_some() {
             *self.used.entry(e.seat().to_string()).or_default() += 1;
         }
         self.entries.push(e);
@@ -168,6 +168,14 @@ fn genesis_problems() {
     let mut d = g.genesis_draft();
     d.body.seats.as_mut().unwrap()[1].key = "ed25519:AAAA".into();
     cases.push((d, "BadGenesis"));
+    for bad in ["", "a\0b", "tab\there", &"x".repeat(65)] {
+        let mut d = g.genesis_draft();
+        d.body.seats.as_mut().unwrap()[1].seat = bad.to_string();
+        cases.push((d, "BadGenesis"));
+        let mut d = g.genesis_draft();
+        d.body.seats.as_mut().unwrap()[1].side = bad.to_string();
+        cases.push((d, "BadGenesis"));
+    }
     let mut d = g.genesis_draft();
     d.seat = "green".into();
     cases.push((d, "UnknownSeat"));
