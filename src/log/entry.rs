@@ -7,7 +7,9 @@
 //! followed by `sig: ed25519:<base64 of the 64-byte signature>\n`, the signature being over
 //! `"umpire/entry/1\0" ‖ to_bytes()`. [`Draft::try_sign`] also parses its own output back
 //! and refuses a draft that would not round-trip (e.g. an `orders` value holding a YAML
-//! tag, or a null).
+//! tag, or a null); since parsing refuses any line that is exactly `---`, `try_sign` can
+//! never produce an entry that would break the log (tests feed it notes, seats and orders
+//! holding `---` lines, long folded lines and YAML-significant text).
 //!
 //! **Reading.** [`Entry::parse`]: size limit; CRLF → LF (nothing else is changed; a lone
 //! CR is refused); UTF-8; no line may be exactly `---`; the last line must be the `sig:`

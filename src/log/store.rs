@@ -356,6 +356,12 @@ mod tests {
         std::fs::write(&q, b"---\nhello\n").unwrap();
         assert!(matches!(read_log(&q), Err(StoreError::Entry { index: 0, .. })));
         assert!(matches!(read_log(&dir.path().join("none")), Err(StoreError::Io { .. })));
+        // Over the size limit (a sparse file: nothing is written).
+        let big = dir.path().join("big.log");
+        std::fs::File::create(&big).unwrap().set_len(MAX_LOG_BYTES + 1).unwrap();
+        assert!(matches!(read_log(&big), Err(StoreError::TooLarge { .. })));
+        assert!(matches!(LockedLog::open(&big), Err(StoreError::TooLarge { .. })));
+        std::fs::remove_file(&big).unwrap();
         // Empty file: no entries.
         std::fs::write(&q, b"").unwrap();
         assert!(read_log(&q).unwrap().is_empty());

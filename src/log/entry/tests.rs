@@ -266,3 +266,24 @@ fn try_sign_refuses_what_does_not_round_trip() {
     assert!(d.try_sign(&alice()).is_err());
 }
 
+
+#[test]
+fn folded_plain_scalars_never_make_a_separator_line() {
+    let mut d = orders_draft();
+    for s in [
+        "a".repeat(70) + " --- " + &"b".repeat(90),
+        "--- ".to_string() + &"b".repeat(90),
+        "x ".repeat(39) + "--- " + &"y".repeat(100),
+        "x ".repeat(39) + "---\n" + &"y".repeat(100),
+        "x ".repeat(39) + "... " + &"y".repeat(100),
+    ] {
+        d.seat = s.clone();
+        d.time = s.clone();
+        d.body.note = Some(s.clone());
+        d.body.orders = Some(yaml_serde::Value::String(s.clone()));
+        let e = d.clone().try_sign(&alice()).unwrap();
+        let text = String::from_utf8(e.bytes.clone()).unwrap();
+        assert!(!has_separator_line(&e.bytes), "{text}");
+        assert!(!text.lines().any(|l| l == "..."), "{text}");
+    }
+}
