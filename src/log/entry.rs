@@ -519,6 +519,21 @@ fn parse_unsigned(unsigned: &[u8]) -> Result<Draft, EntryError> {
             return Err(EntryError::Body(format!("`{}` is null", k.key)));
         }
     }
+    // Integers in one spelling only: plain decimal, no sign, no leading zero (YAML also
+    // reads `0x1f`, `+3`, `0o7`… as integers, and readers disagree on some of them).
+    let decimal = |v: &Option<String>| {
+        v.as_deref().is_some_and(|t| t == "0" || (!t.starts_with('0') && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())))
+    };
+    if let Some(k) = scan.top.iter().find(|k| k.key == "seq") {
+        if !decimal(&k.plain) {
+            return Err(EntryError::Header("`seq` must be a plain decimal integer".to_string()));
+        }
+    }
+    if let Some(k) = scan.body.iter().find(|k| k.key == "chain_length") {
+        if !decimal(&k.plain) {
+            return Err(EntryError::Body("`chain_length` must be a plain decimal integer".to_string()));
+        }
+    }
     let h: HeaderIn = yaml_serde::from_slice(unsigned).map_err(|e| {
         let msg = e.to_string();
         if msg.starts_with("body") { EntryError::Body(msg) } else { EntryError::Header(msg) }

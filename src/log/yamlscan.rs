@@ -21,6 +21,8 @@ pub const MAX_DEPTH: usize = 64;
 pub struct KeyInfo {
     pub key: String,
     pub null: bool,
+    /// The value's text if it is a plain (unquoted) scalar.
+    pub plain: Option<String>,
 }
 
 /// What the scan learned.
@@ -217,7 +219,8 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
                     *current = Some(key.clone());
                     let _ = which;
                 } else {
-                    value_done(&mut stack, &mut out, plain && is_null_plain(&value));
+                    let text = if plain { Some(String::from_utf8_lossy(&value).into_owned()) } else { None };
+                    value_done(&mut stack, &mut out, plain && is_null_plain(&value), text);
                 }
             }
             Ev::SeqStart { anchor, tag } | Ev::MapStart { anchor, tag } if anchor || tag => {
@@ -256,7 +259,7 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
             Ev::SeqEnd | Ev::MapEnd => {
                 stack.pop();
                 if !stack.is_empty() {
-                    value_done(&mut stack, &mut out, false);
+                    value_done(&mut stack, &mut out, false, None);
                 }
             }
         }
@@ -271,13 +274,13 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
 }
 
 /// A value (scalar or collection) has ended in the frame on top of the stack.
-fn value_done(stack: &mut [Frame], out: &mut Scan, null: bool) {
+fn value_done(stack: &mut [Frame], out: &mut Scan, null: bool, plain: Option<String>) {
     if let Some(Frame::Map { expect_key, which, current, .. }) = stack.last_mut() {
         *expect_key = true;
         if let Some(key) = current.take() {
             match which {
-                1 => out.top.push(KeyInfo { key, null }),
-                2 => out.body.push(KeyInfo { key, null }),
+                1 => out.top.push(KeyInfo { key, null, plain }),
+                2 => out.body.push(KeyInfo { key, null, plain }),
                 _ => {}
             }
         }
@@ -299,6 +302,8 @@ mod tests {
         assert_eq!(keys(&s.body), ["kind", "n", "m"]);
         assert!(s.body[1].null && !s.body[0].null && !s.body[2].null);
         assert!(s.top[3].null);
+        assert_eq!(s.top[0].plain.as_deref(), Some("1"));
+        assert_eq!(s.top[1].plain, None);
     }
 
     #[test]

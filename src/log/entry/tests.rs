@@ -186,6 +186,10 @@ fn parse_errors() {
         (good.replace("dice_from: blue", "dice_from: null"), "Header"),
         (good.replace("seq: 3", "seq: '3'"), "Header"),
         (good.replace("seq: 3", "seq: -3"), "Header"),
+        (good.replace("seq: 3", "seq: 0x3"), "Header"),
+        (good.replace("seq: 3", "seq: +3"), "Header"),
+        (good.replace("seq: 3", "seq: 03"), "Header"),
+        (good.replace("seq: 3", "seq: 0o3"), "Header"),
         (good.replace("seq: 3", "seq: 0"), "Header"),
         (good.lines().filter(|l| !l.starts_with("game:")).map(|l| format!("{l}\n")).collect(), "Header"),
         (good.replace("kind: orders", "kind: orderz"), "Body"),
@@ -285,5 +289,16 @@ fn folded_plain_scalars_never_make_a_separator_line() {
         let text = String::from_utf8(e.bytes.clone()).unwrap();
         assert!(!has_separator_line(&e.bytes), "{text}");
         assert!(!text.lines().any(|l| l == "..."), "{text}");
+    }
+}
+
+#[test]
+fn chain_length_in_one_spelling() {
+    let good = String::from_utf8(genesis_draft().to_bytes()).unwrap();
+    assert!(good.contains("  chain_length: 16\n"));
+    assert!(Entry::parse(&resign(&good)).is_ok());
+    for bad in ["0x10", "+16", "016", "'16'", "1_6"] {
+        let t = good.replace("  chain_length: 16\n", &format!("  chain_length: {bad}\n"));
+        assert!(matches!(Entry::parse(&resign(&t)), Err(EntryError::Body(_))), "{bad}");
     }
 }
