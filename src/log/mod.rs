@@ -3,5 +3,6 @@
 pub mod entry;
 pub mod protocol;
 pub mod store;
+pub mod yamlscan;
 
 pub use entry::{Body, Draft, Entry, EntryError, Kind};

@@ -2,19 +2,35 @@
 //! seats and keys fixed at genesis, joins, chain anchors and reveals, `dice_from`.
 //! Nothing here knows any game's rules; `engine::game` adds those.
 //!
-//! CONTRACT (skeleton): signatures are fixed; bodies are filled in by the protocol work.
+//! Rules enforced here (DESIGN §2.4–2.5, with the choices the design leaves open):
+//! - Entry 0 is a genesis: seq 0, no game/prev/reveal/dice_from; its `seat` is one of its
+//!   `seats` and its signature verifies with that seat's key; seat names unique, seat and
+//!   side names 1..=[`MAX_NAME_CHARS`] characters without control characters; keys valid and not weak (several seats may share a key); at least two
+//!   sides; `chain_length` in 1..=[`MAX_CHAIN_LENGTH`]; `scenario.sha256` is the SHA-256 of
+//!   `scenario.text`; its `chain` is the proposer's anchor.
+//! - Before play (some seat has not joined) only `join` entries are accepted, one per
+//!   unjoined seat, carrying `chain`, with no `reveal` and no `dice_from`.
+//! - In play, every entry carries `reveal` with `H(reveal)` equal to the seat's last chain
+//!   value (refused once the seat has revealed `chain_length` values) and `dice_from`
+//!   naming a seat of another side. No second genesis, no join.
+//! - [`ProtocolState::accept`] leaves the state unchanged on error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ed25519_dalek::VerifyingKey;
 
 use super::entry::{Entry, Kind, RulesetRef, ScenarioRef};
-use crate::crypto::Hash;
+use crate::crypto::chain::reveal_follows;
+use crate::crypto::keys::parse_public_text;
+use crate::crypto::{Hash, sha256};
 
 /// Default chain length `L`.
 pub const DEFAULT_CHAIN_LENGTH: u64 = 65_536;
 /// Longest chain accepted from a genesis (computing a reveal costs `L` hashes).
 pub const MAX_CHAIN_LENGTH: u64 = 1 << 20;
+/// Longest seat or side name, in characters. Names hold no control characters (no NUL:
+/// the seal-for key separates the two seat names with a zero byte).
+pub const MAX_NAME_CHARS: usize = 64;
 
 /// A protocol violation, located at an entry.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -130,7 +146,71 @@ impl ProtocolState {
     /// Start from entry 0: checks it is a well-formed genesis and that its signature
     /// verifies with the key of its own seat as declared inside it.
     pub fn from_genesis(entry: &Entry) -> Result<ProtocolState, ProtocolError> {
-        todo!()
+        let err = |problem| ProtocolError { seq: entry.seq(), problem };
+        let bad = |why: &str| err(Problem::BadGenesis(why.to_string()));
+        let d = &entry.draft;
+        if d.seq != 0 {
+            return Err(bad("seq is not 0"));
+        }
+        if d.game.is_some() || d.prev.is_some() || d.reveal.is_some() || d.dice_from.is_some() {
+            return Err(bad("entry 0 carries game, prev, reveal or dice_from"));
+        }
+        if d.body.kind != Kind::Genesis {
+            return Err(bad("entry 0 is not of kind genesis"));
+        }
+        d.body.check_shape().map_err(|e| err(Problem::BadBody(e)))?;
+        let b = &d.body;
+        let (Some(ruleset), Some(engine), Some(scenario), Some(decls), Some(nonce), Some(chain_length), Some(chain)) =
+            (&b.ruleset, &b.engine, &b.scenario, &b.seats, b.nonce, b.chain_length, b.chain)
+        else {
+            return Err(bad("missing genesis fields"));
+        };
+        if sha256(scenario.text.as_bytes()) != scenario.sha256 {
+            return Err(bad("scenario.sha256 is not the SHA-256 of scenario.text"));
+        }
+        if !(1..=MAX_CHAIN_LENGTH).contains(&chain_length) {
+            return Err(err(Problem::BadGenesis(format!("chain_length {chain_length} is not in 1..={MAX_CHAIN_LENGTH}"))));
+        }
+        let mut seats = Vec::with_capacity(decls.len());
+        let mut names = BTreeSet::new();
+        for decl in decls {
+            for name in [&decl.seat, &decl.side] {
+                if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+                    return Err(err(Problem::BadGenesis(format!(
+                        "seat and side names are 1 to {MAX_NAME_CHARS} characters without control characters: {name:?}"
+                    ))));
+                }
+            }
+            if !names.insert(decl.seat.as_str()) {
+                return Err(err(Problem::BadGenesis(format!("seat {:?} is declared twice", decl.seat))));
+            }
+            let key = parse_public_text(&decl.key)
+                .map_err(|e| err(Problem::BadGenesis(format!("seat {:?}: {e}", decl.seat))))?;
+            seats.push(Seat { seat: decl.seat.clone(), side: decl.side.clone(), key });
+        }
+        let sides: BTreeSet<&str> = seats.iter().map(|s| s.side.as_str()).collect();
+        if sides.len() < 2 {
+            return Err(bad("a game needs at least two sides"));
+        }
+        let Some(own) = seats.iter().find(|s| s.seat == d.seat) else {
+            return Err(err(Problem::UnknownSeat(d.seat.clone())));
+        };
+        if !entry.verify_signature(&own.key) {
+            return Err(err(Problem::BadSignature(d.seat.clone())));
+        }
+        let genesis = Genesis {
+            game_id: entry.hash,
+            ruleset: ruleset.clone(),
+            engine: engine.clone(),
+            scenario: scenario.clone(),
+            options: b.options.clone(),
+            seats,
+            nonce,
+            chain_length,
+        };
+        let mut chains = BTreeMap::new();
+        chains.insert(d.seat.clone(), SeatChain { anchor: chain, last: chain, revealed: 0 });
+        Ok(ProtocolState { genesis, chains, last_hash: entry.hash, last_seq: 0, all_joined: false })
     }
     /// Check and accept the next entry. On error the state is unchanged.
     ///
@@ -140,11 +220,107 @@ impl ProtocolState {
     /// `dice_from` (absent before play; present after the last join, naming a seat of
     /// another side), body shape for its kind.
     pub fn accept(&mut self, entry: &Entry) -> Result<Step, ProtocolError> {
-        todo!()
+        let d = &entry.draft;
+        let err = |problem| ProtocolError { seq: d.seq, problem };
+        let expected_seq = self.last_seq + 1;
+        if d.seq != expected_seq {
+            return Err(err(Problem::WrongSeq { expected: expected_seq, found: d.seq }));
+        }
+        match d.game {
+            Some(g) if g == self.genesis.game_id => {}
+            Some(g) => return Err(err(Problem::WrongGame { expected: self.genesis.game_id, found: g })),
+            None => return Err(err(Problem::BadBody("entry carries no `game`".to_string()))),
+        }
+        match d.prev {
+            Some(p) if p == self.last_hash => {}
+            Some(p) => {
+                return Err(err(Problem::WrongPrev { expected: self.last_hash, found: p, seq_before: self.last_seq }));
+            }
+            None => return Err(err(Problem::BadBody("entry carries no `prev`".to_string()))),
+        }
+        let Some(seat) = self.genesis.seat(&d.seat) else {
+            return Err(err(Problem::UnknownSeat(d.seat.clone())));
+        };
+        if !entry.verify_signature(&seat.key) {
+            return Err(err(Problem::BadSignature(d.seat.clone())));
+        }
+        d.body.check_shape().map_err(|e| err(Problem::BadBody(e)))?;
+        let kind = d.body.kind;
+        if kind == Kind::Genesis {
+            return Err(err(Problem::BadBody("a second genesis".to_string())));
+        }
+        if !self.all_joined {
+            // Before play: joins only.
+            if kind != Kind::Join {
+                return Err(err(Problem::NotStarted(self.unjoined())));
+            }
+            if self.chains.contains_key(&d.seat) {
+                return Err(err(Problem::AlreadyJoined(d.seat.clone())));
+            }
+            if d.reveal.is_some() {
+                return Err(err(Problem::BadJoin(format!(
+                    "the join of seat {:?} is its first entry and carries no reveal",
+                    d.seat
+                ))));
+            }
+            if d.dice_from.is_some() {
+                return Err(err(Problem::BadDiceFrom("no dice before play starts (a join has no dice_from)".to_string())));
+            }
+            let Some(anchor) = d.body.chain else {
+                return Err(err(Problem::BadJoin("a join carries the seat's `chain` anchor".to_string())));
+            };
+            // Accept: mutate only now.
+            self.chains.insert(d.seat.clone(), SeatChain { anchor, last: anchor, revealed: 0 });
+            self.all_joined = self.genesis.seats.iter().all(|s| self.chains.contains_key(&s.seat));
+            self.last_hash = entry.hash;
+            self.last_seq = d.seq;
+            return Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: None, in_play: false });
+        }
+        // In play.
+        if kind == Kind::Join {
+            return Err(err(Problem::BadJoin("play has started; no more joins".to_string())));
+        }
+        let Some(chain) = self.chains.get(&d.seat) else {
+            // Unreachable once all have joined; kept for safety.
+            return Err(err(Problem::NotStarted(self.unjoined())));
+        };
+        if chain.revealed >= self.genesis.chain_length {
+            return Err(err(Problem::ChainExhausted(d.seat.clone())));
+        }
+        let Some(reveal) = d.reveal else {
+            return Err(err(Problem::BadReveal {
+                seat: d.seat.clone(),
+                why: format!("missing reveal (value {} of the chain is due)", chain.revealed + 1),
+            }));
+        };
+        if !reveal_follows(&reveal, &chain.last) {
+            return Err(err(Problem::BadReveal {
+                seat: d.seat.clone(),
+                why: format!("H(reveal) is not the seat's previous chain value (reveal {} of the chain)", chain.revealed + 1),
+            }));
+        }
+        let Some(from) = &d.dice_from else {
+            return Err(err(Problem::BadDiceFrom("missing: every entry in play names a seat of another side".to_string())));
+        };
+        match self.genesis.side_of(from) {
+            None => return Err(err(Problem::BadDiceFrom(format!("{from:?} is not a seat of this game")))),
+            Some(side) if side == seat.side => {
+                return Err(err(Problem::BadDiceFrom(format!(
+                    "{from:?} is on the author's own side {side:?}; name a seat of another side"
+                ))));
+            }
+            Some(_) => {}
+        }
+        let chain = self.chains.get_mut(&d.seat).expect("checked above");
+        chain.last = reveal;
+        chain.revealed += 1;
+        self.last_hash = entry.hash;
+        self.last_seq = d.seq;
+        Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: Some(reveal), in_play: true })
     }
     /// Seats that have not joined yet.
     pub fn unjoined(&self) -> Vec<String> {
-        todo!()
+        self.genesis.seats.iter().filter(|s| !self.chains.contains_key(&s.seat)).map(|s| s.seat.clone()).collect()
     }
 }
 
@@ -168,6 +344,40 @@ pub enum Agreement {
 }
 
 /// Compare two copies of a log.
+///
+/// Entries are matched by `seq`. Each copy should have been checked with
+/// [`ProtocolState`] first (signatures), so a fork found here is proof of a double
+/// signing. Different genesis entries (or different `game` values) are `DifferentGames`.
 pub fn compare(a: &[Entry], b: &[Entry]) -> Agreement {
-    todo!()
+    fn game_of(log: &[Entry]) -> Option<Hash> {
+        let first = log.first()?;
+        if first.seq() == 0 { Some(first.hash) } else { first.draft.game }
+    }
+    let (Some(ga), Some(gb)) = (game_of(a), game_of(b)) else {
+        return Agreement::Prefix;
+    };
+    if ga != gb {
+        return Agreement::DifferentGames;
+    }
+    let by_seq: BTreeMap<u64, &Entry> = b.iter().map(|e| (e.seq(), e)).collect();
+    for ea in a {
+        let Some(eb) = by_seq.get(&ea.seq()) else { continue };
+        if ea.hash != eb.hash {
+            if ea.seq() == 0 {
+                return Agreement::DifferentGames;
+            }
+            return Agreement::Fork {
+                seq: ea.seq(),
+                hash_a: ea.hash,
+                hash_b: eb.hash,
+                seat_a: ea.seat().to_string(),
+                seat_b: eb.seat().to_string(),
+                equivocation: ea.seat() == eb.seat(),
+            };
+        }
+    }
+    Agreement::Prefix
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,34 @@
 //! The log file: entries separated by `---` lines; locked, atomic, durable append (DESIGN §2.3).
 //!
-//! CONTRACT (skeleton): signatures are fixed; bodies are filled in by the protocol work.
+//! **Format.** Each entry is preceded by a line `---`, so a non-empty log starts with
+//! `---\n`; an empty file is a log of no entries. [`split_log`] splits on lines that are
+//! exactly `---` (a `---\r` line, from a CRLF copy, counts too); entries themselves never
+//! hold such a line (see [`super::entry`]). CRLF is tolerated per entry by [`Entry::parse`].
+//!
+//! **Writing.** Every change writes the whole new log to a fresh temporary file in the same
+//! directory, fsyncs it, renames it over the log and fsyncs the directory. A crash at any
+//! point leaves the old log or the new one, never a torn one (a stray temporary file
+//! `.<name>.<pid>.<n>.tmp` may remain after a crash; it is never read).
+//!
+//! **Locking.** [`LockedLog`] holds an exclusive `std::fs::File::lock` on the log file.
+//! Because a rename replaces the file (a new inode), a lock on the old inode no longer
+//! protects the path. So:
+//! - [`LockedLog::open`] loops: open the path, lock it, then check (device and inode) that
+//!   the path still names the file it locked; if not (someone renamed a new log over it
+//!   meanwhile), drop it and retry.
+//! - [`LockedLog::append`] locks the temporary file *before* renaming it over the log and
+//!   keeps that lock, so the path is never unlocked while this `LockedLog` lives; waiters
+//!   on the old inode wake up, see that the path moved on, and retry.
+//! - Before writing, it checks that the path still names the locked file with the size it
+//!   read ([`StoreError::Changed`] otherwise: something wrote without the lock).
+//!
+//! **Fault injection.** [`LockedLog::set_crash_point`] makes the next write call
+//! `std::process::abort()` at a chosen point, for crash tests (the CLI may set it from a
+//! test-only environment variable; this library reads no environment).
 
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::entry::{Entry, EntryError};
 
@@ -26,24 +52,169 @@ pub enum StoreError {
     Changed { path: PathBuf, expected: usize, found: usize },
 }
 
+/// Where a write may be made to abort, for crash tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrashPoint {
+    /// The new log is fully written and fsynced to the temporary file, not yet renamed.
+    AfterTempWrite,
+    /// The temporary file has been renamed over the log; the directory is not yet fsynced.
+    AfterRename,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io { path: path.to_path_buf(), source }
+}
+
+fn is_separator(line: &[u8]) -> bool {
+    line == b"---" || line == b"---\r"
+}
+
 /// Split log text into entry byte strings (each without its `---` line).
+///
+/// Text before the first `---` line is dropped here; [`read_log`] refuses a log that has
+/// any (`NotALog`).
 pub fn split_log(bytes: &[u8]) -> Vec<&[u8]> {
-    todo!()
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None; // start of the current entry
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = bytes[pos..].iter().position(|&b| b == b'\n').map(|i| pos + i + 1).unwrap_or(bytes.len());
+        let line = &bytes[pos..end];
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        if is_separator(content) {
+            if let Some(s) = start {
+                out.push(&bytes[s..pos]);
+            }
+            start = Some(end);
+        }
+        pos = end;
+    }
+    if let Some(s) = start {
+        out.push(&bytes[s..]);
+    }
+    out
 }
 
 /// Join entries into log text: each preceded by `---\n`.
 pub fn join_log(entries: &[Entry]) -> Vec<u8> {
-    todo!()
+    let mut out = Vec::with_capacity(entries.iter().map(|e| e.bytes.len() + 4).sum());
+    for e in entries {
+        out.extend_from_slice(b"---\n");
+        out.extend_from_slice(&e.bytes);
+    }
+    out
+}
+
+/// Parse log text (the whole file) into entries.
+pub fn parse_log(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, StoreError> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
+        return Err(StoreError::NotALog { path: path.to_path_buf() });
+    }
+    split_log(bytes)
+        .into_iter()
+        .enumerate()
+        .map(|(index, b)| Entry::parse(b).map_err(|source| StoreError::Entry { path: path.to_path_buf(), index, source }))
+        .collect()
+}
+
+fn read_all(path: &Path, f: &mut std::fs::File) -> Result<Vec<u8>, StoreError> {
+    let size = f.metadata().map_err(io(path))?.len();
+    if size > MAX_LOG_BYTES {
+        return Err(StoreError::TooLarge { path: path.to_path_buf(), size, limit: MAX_LOG_BYTES });
+    }
+    let mut buf = Vec::with_capacity(size as usize);
+    f.take(MAX_LOG_BYTES + 1).read_to_end(&mut buf).map_err(io(path))?;
+    if buf.len() as u64 > MAX_LOG_BYTES {
+        return Err(StoreError::TooLarge { path: path.to_path_buf(), size: buf.len() as u64, limit: MAX_LOG_BYTES });
+    }
+    Ok(buf)
 }
 
 /// Read and parse every entry of a log file (form only; see `log::protocol` for the chain).
 pub fn read_log(path: &Path) -> Result<Vec<Entry>, StoreError> {
-    todo!()
+    let mut f = std::fs::File::open(path).map_err(io(path))?;
+    let bytes = read_all(path, &mut f)?;
+    parse_log(path, &bytes)
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        let d = std::fs::File::open(dir).map_err(io(dir))?;
+        d.sync_all().map_err(io(dir))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh temporary file next to `path`, holding `bytes`, fsynced. Returns its path and
+/// open handle (read + write).
+fn write_temp(path: &Path, bytes: &[u8], like: Option<&std::fs::Metadata>) -> Result<(PathBuf, std::fs::File), StoreError> {
+    let dir = parent_dir(path);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "log".to_string());
+    loop {
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        let f = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&tmp);
+        let mut f = match f {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io(&tmp)(e)),
+        };
+        let result = (|| {
+            if let Some(m) = like {
+                f.set_permissions(m.permissions()).map_err(io(&tmp))?;
+            }
+            f.write_all(bytes).map_err(io(&tmp))?;
+            f.sync_all().map_err(io(&tmp))?;
+            Ok(())
+        })();
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        return Ok((tmp, f));
+    }
 }
 
 /// Create a new log holding `entries` (fails if `path` exists), atomically and durably.
 pub fn create_log(path: &Path, entries: &[Entry]) -> Result<(), StoreError> {
-    todo!()
+    let (tmp, _f) = write_temp(path, &join_log(entries), None)?;
+    // A hard link is an atomic, exclusive create of the complete file.
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(StoreError::Exists { path: path.to_path_buf() });
+        }
+        Err(e) => return Err(io(path)(e)),
+    }
+    sync_dir(&parent_dir(path))
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// Exclusive access to a log for read–check–append: holds the lock on the log file
@@ -52,29 +223,188 @@ pub struct LockedLog {
     path: PathBuf,
     lock: std::fs::File,
     entries: Vec<Entry>,
+    /// Size of the file as read (or last written) under the lock.
+    size: u64,
+    crash: Option<CrashPoint>,
 }
 
 impl LockedLog {
     /// Lock `path` (blocking) and read it.
     pub fn open(path: &Path) -> Result<LockedLog, StoreError> {
-        todo!()
+        loop {
+            let mut f = std::fs::OpenOptions::new().read(true).open(path).map_err(io(path))?;
+            f.lock().map_err(io(path))?;
+            let locked = f.metadata().map_err(io(path))?;
+            match std::fs::metadata(path) {
+                Ok(now) if same_file(&locked, &now) => {}
+                // Replaced (or removed) between our open and our lock: try again.
+                Ok(_) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io(path)(e)),
+            }
+            let bytes = read_all(path, &mut f)?;
+            let entries = parse_log(path, &bytes)?;
+            return Ok(LockedLog { path: path.to_path_buf(), lock: f, entries, size: bytes.len() as u64, crash: None });
+        }
     }
     /// The entries as read under the lock.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
+    /// Make the next writes abort the process at `point` (crash tests); `None` disarms.
+    pub fn set_crash_point(&mut self, point: Option<CrashPoint>) {
+        self.crash = point;
+    }
     /// Append entries: write the whole new log to a temporary file in the same directory,
     /// fsync, rename over, fsync the directory. A crash leaves the old or the new log.
     pub fn append(&mut self, new: &[Entry]) -> Result<(), StoreError> {
-        todo!()
+        let mut all = self.entries.clone();
+        all.extend_from_slice(new);
+        self.write(all)
     }
     /// Replace the whole log (used by amendments that truncate); same atomicity.
     pub fn replace(&mut self, all: &[Entry]) -> Result<(), StoreError> {
-        todo!()
+        self.write(all.to_vec())
     }
     /// The path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    fn write(&mut self, all: Vec<Entry>) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let locked = self.lock.metadata().map_err(io(&path))?;
+        let unchanged = match std::fs::metadata(&path) {
+            Ok(now) => same_file(&locked, &now) && now.len() == self.size && locked.len() == self.size,
+            Err(_) => false,
+        };
+        if !unchanged {
+            let found = read_log(&path).map(|v| v.len()).unwrap_or(0);
+            return Err(StoreError::Changed { path, expected: self.entries.len(), found });
+        }
+        let bytes = join_log(&all);
+        let (tmp, tmp_file) = write_temp(&path, &bytes, Some(&locked))?;
+        // Lock the new file before it becomes the log, so the path is never unlocked.
+        if let Err(e) = tmp_file.lock() {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(&tmp)(e));
+        }
+        if self.crash == Some(CrashPoint::AfterTempWrite) {
+            std::process::abort();
+        }
+        if let Err(e) = std::fs::rename(&tmp, &path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(&path)(e));
+        }
+        // From here the new log is in place; hold its lock (the old one is released).
+        self.lock = tmp_file;
+        self.entries = all;
+        self.size = bytes.len() as u64;
+        if self.crash == Some(CrashPoint::AfterRename) {
+            std::process::abort();
+        }
+        sync_dir(&parent_dir(&path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crypto::keys::SecretKey;
+    use crate::log::entry::{Body, Draft, Kind};
+
+    fn entry(seq: u64) -> Entry {
+        let mut b = Body::new(Kind::Ack);
+        b.note = Some(format!("entry {seq}\n---\nnot a separator"));
+        Draft { game: None, seq: 0, prev: None, seat: format!("s{seq}"), reveal: None, dice_from: None, time: "t".into(), body: b }
+            .sign(&SecretKey::from_seed("a", [1; 32]))
+    }
+
+    #[test]
+    fn split_and_join() {
+        let es = vec![entry(1), entry(2), entry(3)];
+        let text = join_log(&es);
+        assert!(text.starts_with(b"---\n"));
+        let parts = split_log(&text);
+        assert_eq!(parts.len(), 3);
+        for (p, e) in parts.iter().zip(&es) {
+            assert_eq!(*p, e.bytes.as_slice());
+        }
+        assert!(split_log(b"").is_empty());
+        assert_eq!(split_log(b"---\n"), vec![&b""[..]]);
+        assert_eq!(split_log(b"x\n---\na\n---\r\nb"), vec![&b"a\n"[..], &b"b"[..]]);
+        // `----` and ` ---` are not separators.
+        assert_eq!(split_log(b"---\n----\n ---\n--- \n"), vec![&b"----\n ---\n--- \n"[..]]);
+    }
+
+    #[test]
+    fn read_and_create() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("game.log");
+        let es = vec![entry(1), entry(2)];
+        create_log(&p, &es).unwrap();
+        assert!(matches!(create_log(&p, &es), Err(StoreError::Exists { .. })));
+        assert_eq!(read_log(&p).unwrap(), es);
+        // CRLF copy.
+        let crlf = String::from_utf8(std::fs::read(&p).unwrap()).unwrap().replace('\n', "\r\n");
+        let q = dir.path().join("crlf.log");
+        std::fs::write(&q, crlf).unwrap();
+        assert_eq!(read_log(&q).unwrap(), es);
+        // Not a log; a broken entry.
+        std::fs::write(&q, b"hello\n").unwrap();
+        assert!(matches!(read_log(&q), Err(StoreError::NotALog { .. })));
+        std::fs::write(&q, b"---\nhello\n").unwrap();
+        assert!(matches!(read_log(&q), Err(StoreError::Entry { index: 0, .. })));
+        assert!(matches!(read_log(&dir.path().join("none")), Err(StoreError::Io { .. })));
+        // Over the size limit (a sparse file: nothing is written).
+        let big = dir.path().join("big.log");
+        std::fs::File::create(&big).unwrap().set_len(MAX_LOG_BYTES + 1).unwrap();
+        assert!(matches!(read_log(&big), Err(StoreError::TooLarge { .. })));
+        assert!(matches!(LockedLog::open(&big), Err(StoreError::TooLarge { .. })));
+        std::fs::remove_file(&big).unwrap();
+        // Empty file: no entries.
+        std::fs::write(&q, b"").unwrap();
+        assert!(read_log(&q).unwrap().is_empty());
+        // No temporary files left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn append_replace_and_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("game.log");
+        create_log(&p, &[entry(1)]).unwrap();
+        {
+            let mut l = LockedLog::open(&p).unwrap();
+            assert_eq!(l.entries().len(), 1);
+            l.append(&[entry(2)]).unwrap();
+            l.append(&[entry(3), entry(4)]).unwrap();
+            assert_eq!(l.entries().len(), 4);
+            assert_eq!(read_log(&p).unwrap().len(), 4);
+            l.replace(&[entry(1), entry(2)]).unwrap();
+            assert_eq!(read_log(&p).unwrap(), vec![entry(1), entry(2)]);
+            assert_eq!(l.path(), p.as_path());
+        }
+        // Someone writing without the lock is detected.
+        let mut l = LockedLog::open(&p).unwrap();
+        std::fs::write(&p, join_log(&[entry(7)])).unwrap();
+        assert!(matches!(l.append(&[entry(3)]), Err(StoreError::Changed { expected: 2, found: 1, .. })));
+        assert_eq!(read_log(&p).unwrap(), vec![entry(7)]);
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn permissions_are_kept() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("game.log");
+        create_log(&p, &[entry(1)]).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        LockedLog::open(&p).unwrap().append(&[entry(2)]).unwrap();
+        assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
     }
 }
 
