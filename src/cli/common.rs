@@ -168,7 +168,8 @@ pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from
         time: now(),
         body,
     };
-    let entry = draft.sign(key);
+    // `try_sign` re-parses the bytes: what the opponent's tool reads is what we checked.
+    let entry = draft.try_sign(key).map_err(|e| CliError::Other(format!("cannot make this entry: {e}")))?;
     // Never write an entry the opponent's tool would refuse.
     let mut check = game.clone();
     check.apply(&entry)?;

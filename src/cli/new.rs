@@ -113,7 +113,7 @@ pub fn make_genesis(plan: &GenesisPlan, seat: &str, key: &SecretKey) -> Result<c
     body.chain = Some(anchor(key, &plan.nonce, seat, plan.chain_length));
     body.note = plan.note.clone();
     let draft = Draft { game: None, seq: 0, prev: None, seat: seat.to_string(), reveal: None, dice_from: None, time: common::now(), body };
-    let entry = draft.sign(key);
+    let entry = draft.try_sign(key).map_err(|e| CliError::Other(format!("cannot make the genesis: {e}")))?;
     Game::from_genesis(&entry)?;
     Ok(entry)
 }

@@ -27,6 +27,9 @@ pub enum BotError {
     /// The seat's chain is used up.
     #[error("seat {0} has used its whole hash chain")]
     ChainExhausted(String),
+    /// The entry does not read back as written (e.g. a note the format cannot carry).
+    #[error("cannot make the entry: {0}")]
+    Unsignable(String),
     /// The game did not end within the entry budget.
     #[error("no result after {0} entries")]
     TooLong(u64),
@@ -129,7 +132,7 @@ pub fn sign_body(game: &Game, seat: &str, players: &mut Players, body: Body, tim
         time,
         body,
     };
-    Ok(draft.sign(players.key(seat)?))
+    draft.try_sign(players.key(seat)?).map_err(|e| BotError::Unsignable(e.to_string()))
 }
 
 /// The bot's own dice for one decision: from its seed, the seat and the seq.

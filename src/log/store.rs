@@ -407,19 +407,3 @@ mod tests {
         assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
     }
 }
-
-/// Where a test may make `append` abort the process (crash tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CrashPoint {
-    /// After the temporary file is written and synced, before the rename.
-    AfterTempWrite,
-    /// After the rename, before the directory sync.
-    AfterRename,
-}
-
-impl LockedLog {
-    /// Arm a crash point for the next append.
-    pub fn set_crash_point(&mut self, _p: Option<CrashPoint>) {
-        todo!()
-    }
-}
