@@ -145,6 +145,9 @@ pub struct HexInfo {
     /// East of the Meuse boundary (GE 3.8; matters for 8.7 and 11.2).
     #[serde(default)]
     pub east_of_meuse: bool,
+    /// Inside the "Paris in Danger" perimeter (GE 4.3, 10.4).
+    #[serde(default)]
+    pub paris_in_danger: bool,
 }
 
 /// A hexside feature. Absent = a plain hexside (borders have no effect).
@@ -296,6 +299,10 @@ impl Map {
     pub fn is_paris(&self, hex: HexId) -> bool {
         self.hexes.get(&hex).is_some_and(|i| i.paris)
     }
+    /// Is the hex inside the "Paris in Danger" perimeter (GE 4.3, 10.4)?
+    pub fn in_paris_danger_zone(&self, hex: HexId) -> bool {
+        self.hexes.get(&hex).is_some_and(|i| i.paris_in_danger)
+    }
     /// All Paris hexes.
     pub fn paris_hexes(&self) -> Vec<HexId> {
         self.hexes.iter().filter(|(_, i)| i.paris).map(|(h, _)| *h).collect()
@@ -446,6 +453,7 @@ impl Map {
                                 coastal: false,
                                 port: false,
                                 east_of_meuse: false,
+                                paris_in_danger: false,
                             },
                         );
                     }
@@ -494,6 +502,13 @@ impl Map {
         }
 
         // Flags.
+        let mut danger = Vec::new();
+        for item in &raw.paris_in_danger {
+            match parse_range(item) {
+                Ok(list) => danger.extend(list),
+                Err(m) => problems.push(format!("map.paris_in_danger: {m}")),
+            }
+        }
         let mut flag = |what: &str, list: &[HexId], set: &mut dyn FnMut(&mut HexInfo)| {
             for h in list {
                 match hexes.get_mut(h) {
@@ -508,6 +523,7 @@ impl Map {
             i.port = true;
         });
         flag("east_of_meuse", &raw.east_of_meuse, &mut |i| i.east_of_meuse = true);
+        flag("paris_in_danger", &danger, &mut |i| i.paris_in_danger = true);
 
         // Hexsides.
         let mut hexsides = BTreeMap::new();
@@ -685,6 +701,9 @@ pub struct MapFile {
     pub ports: Vec<HexId>,
     #[serde(default)]
     pub east_of_meuse: Vec<HexId>,
+    /// Hexes inside the "Paris in Danger" perimeter, as ids or ranges `2933..2938`.
+    #[serde(default)]
+    pub paris_in_danger: Vec<String>,
     #[serde(default)]
     pub rivers: Vec<RiverFile>,
     /// All-sea hexsides as `AAAA/BBBB` pairs.

@@ -212,6 +212,11 @@ fn paris_melun_and_control() {
     assert_eq!(s.initial_controller(h(3036)), Side::Allied);
     assert_eq!(s.initial_controller(h(2222)), Side::Allied);
     assert_eq!(s.out_of_command, [3235, 3334, 3333].map(h).into_iter().collect());
+    // Paris in Danger perimeter (representative): Paris and the ring two hexes round it.
+    assert!(m.paris_hexes().iter().all(|p| m.in_paris_danger_zone(*p)));
+    assert!(m.in_paris_danger_zone(h(2934)));
+    assert!(!m.in_paris_danger_zone(h(3334)));
+    assert!(!m.in_paris_danger_zone(h(3131)));
 }
 
 #[test]
