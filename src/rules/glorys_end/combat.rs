@@ -88,7 +88,8 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     if nations.len() > 1 {
         errs.push(v("GE 13.26", format!("Allied units of different nationalities ({}) may not attack together", nations.into_iter().collect::<Vec<_>>().join(", "))).hex(&t));
     }
-    if defenders.iter().any(|u| u.defended) {
+    // Units that retreated here this phase may be attacked again with the hex (GE-13.18).
+    if defenders.iter().any(|u| u.defended && !u.retreated) {
         errs.push(v("GE 13.6", "units in this hex were already attacked in this combat phase").hex(&t));
     }
     if kind == BattleKind::March {
