@@ -18,6 +18,8 @@ fn seed(game: u32, n: u32) -> Hash {
 fn two_hundred_random_marne_games() {
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let (mut rolls, mut decisions) = (0u32, 0u32);
+    let mut outcomes = std::collections::BTreeMap::new();
     for g in 0..games {
         let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
         GlorysEnd::check_invariants(&state).expect("invariants at setup");
@@ -27,6 +29,7 @@ fn two_hundred_random_marne_games() {
             step += 1;
             assert!(step < 5000, "game {g}: no outcome after 5000 entries");
             if GlorysEnd::pending_roll(&state).is_some() {
+                rolls += 1;
                 let mut dice = Dice::from_seed(&seed(g, step));
                 GlorysEnd::resolve(&mut state, &mut dice);
                 GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step} after resolve: {e}"));
@@ -45,8 +48,15 @@ fn two_hundred_random_marne_games() {
                 Ok(l) => l,
                 Err(r) => panic!("game {g} step {step}: bot orders refused: {:?}\n{}\n{}", r.violations, yaml_serde::to_string(&orders).unwrap_or_default(), GlorysEnd::describe(&state)),
             };
+            if legal.get().actions.iter().any(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Decide(_))) {
+                decisions += 1;
+            }
             GlorysEnd::apply(&mut state, &seat, legal);
             GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
         }
+        let o = GlorysEnd::outcome(&state).expect("outcome");
+        *outcomes.entry(format!("{o:?}").split(',').next().unwrap_or("").to_string()).or_insert(0u32) += 1;
     }
+    eprintln!("{games} games: {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
+    assert!(games == 0 || rolls > 0, "the bot never fought");
 }

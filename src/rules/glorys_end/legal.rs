@@ -154,12 +154,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     continue;
                 }
                 // Sometimes a march assault at good odds: that ends the entry.
-                if d.roll(3) == 0 {
+                if d.roll(2) == 0 {
                     let Some(at) = s.unit(&group[0]).and_then(|u| u.hex()) else { continue };
                     let targets: Vec<HexId> = s.board.neighbours(at).into_iter().filter(|n| s.occupant(*n) == Some(side.other())).collect();
                     if let Some(t) = pick(d, &targets)
                         && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
-                        && matches!(b.odds, Odds::Column { column, .. } if column >= 3)
+                        && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
                         && try_push(&mut s, side, &mut acts, ActionKind::MarchAssault(Assault { target: t, units: group.clone() }))
                     {
                         return Some(Orders { actions: acts });
@@ -169,22 +169,23 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Movement));
         }
         Phase::Combat => {
-            if d.roll(3) != 0 {
-                let enemy_hexes: Vec<HexId> = s.units.iter().filter(|u| u.side == side.other()).filter_map(|u| u.hex()).collect();
-                if let Some(t) = pick(d, &enemy_hexes) {
-                    let mut units: Vec<String> = s.units.iter().filter(|u| u.side == side && !u.moved && !u.attacked && !u.ooc && u.kind != Kind::Fortress && u.hex().is_some_and(|h| h.is_adjacent(t))).map(|u| u.id.clone()).collect();
-                    if side == SideId::Allied
-                        && let Some(first) = units.first().and_then(|id| s.unit(id)).map(|u| u.nation.clone())
-                    {
-                        units.retain(|id| s.unit(id).is_some_and(|u| u.nation == first));
-                    }
-                    if !units.is_empty()
-                        && let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units)
-                        && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
-                        && try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units }))
-                    {
-                        return Some(Orders { actions: acts });
-                    }
+            // Look at a few enemy hexes; attack the first with good enough odds.
+            let enemy_hexes: Vec<HexId> = s.units.iter().filter(|u| u.side == side.other()).filter_map(|u| u.hex()).collect();
+            let min_column = if d.roll(3) == 0 { 1 } else { 2 };
+            for _ in 0..8 {
+                let Some(t) = pick(d, &enemy_hexes) else { break };
+                let mut units: Vec<String> = s.units.iter().filter(|u| u.side == side && !u.moved && !u.attacked && !u.ooc && u.kind != Kind::Fortress && u.hex().is_some_and(|h| h.is_adjacent(t))).map(|u| u.id.clone()).collect();
+                if side == SideId::Allied
+                    && let Some(first) = units.first().and_then(|id| s.unit(id)).map(|u| u.nation.clone())
+                {
+                    units.retain(|id| s.unit(id).is_some_and(|u| u.nation == first));
+                }
+                if !units.is_empty()
+                    && let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units)
+                    && matches!(b.odds, Odds::Column { column, .. } if column >= min_column)
+                    && try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units }))
+                {
+                    return Some(Orders { actions: acts });
                 }
             }
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Combat));
