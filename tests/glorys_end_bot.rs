@@ -60,3 +60,58 @@ fn two_hundred_random_marne_games() {
     eprintln!("{games} games: {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
     assert!(games == 0 || rolls > 0, "the bot never fought");
 }
+
+/// Hostile orders never panic: random junk (unknown units, off-map hexes, absurd numbers,
+/// wrong seats) is validated along bot games; anything accepted keeps the invariants.
+#[test]
+fn junk_orders_never_panic() {
+    use umpire::rules::glorys_end::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
+    use umpire::geo::hex::HexId;
+    let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    for g in 0..10u32 {
+        let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
+        let mut chooser = Dice::from_seed(&seed(1000 + g, 0));
+        let mut step = 0u32;
+        while GlorysEnd::outcome(&state).is_none() && step < 3000 {
+            step += 1;
+            if GlorysEnd::pending_roll(&state).is_some() {
+                let mut dice = Dice::from_seed(&seed(1000 + g, step));
+                GlorysEnd::resolve(&mut state, &mut dice);
+            }
+            let ids: Vec<String> = state.units.iter().map(|u| u.id.clone()).chain(["XX-99".to_string(), String::new()]).collect();
+            let hexes: Vec<HexId> = state.board.hexes.keys().copied().chain([HexId::new(0, 0), HexId::new(99, 99), HexId::new(31, 99)]).collect();
+            for _ in 0..3 {
+                let mut acts = Vec::new();
+                for _ in 0..1 + chooser.roll(4) {
+                    let id = ids[chooser.roll(ids.len() as u32) as usize].clone();
+                    let h = hexes[chooser.roll(hexes.len() as u32) as usize];
+                    let n = [0u32, 1, 2, 3, u32::MAX][chooser.roll(5) as usize];
+                    let a = match chooser.roll(7) {
+                        0 => ActionKind::Move(Move { units: vec![id.clone(), id], path: vec![h, h] }),
+                        1 => ActionKind::Move(Move { units: vec![id], path: vec![h] }),
+                        2 => ActionKind::MarchAssault(Assault { target: h, units: vec![id] }),
+                        3 => ActionKind::Attack(Assault { target: h, units: vec![id] }),
+                        4 => ActionKind::Decide(Decide { losses: vec![Loss { unit: id.clone(), sl: n }, Loss { unit: id.clone(), sl: n }], retreat: Some(h), advance: vec![id] }),
+                        5 => ActionKind::Enter(Enter { unit: id, hex: h }),
+                        _ => ActionKind::EndPhase(if chooser.roll(2) == 0 { PhaseName::Movement } else { PhaseName::Combat }),
+                    };
+                    acts.push(Action(a));
+                }
+                let seat = ["german", "allied", "nobody"][chooser.roll(3) as usize];
+                let orders = Orders { actions: acts };
+                let _ = GlorysEnd::preview(&state, seat, &orders);
+                let _ = GlorysEnd::template(&state, seat);
+                if let Ok(legal) = GlorysEnd::validate(&state, seat, orders) {
+                    let mut probe = state.clone();
+                    GlorysEnd::apply(&mut probe, seat, legal);
+                    GlorysEnd::check_invariants(&probe).unwrap_or_else(|e| panic!("junk accepted broke invariants: {e}"));
+                }
+            }
+            let exp = GlorysEnd::expect(&state);
+            let Some(seat) = exp.awaits.first().map(|a| a.seat.clone()) else { break };
+            let Some(orders) = GlorysEnd::random_orders(&state, &seat, &mut chooser) else { continue };
+            let legal = GlorysEnd::validate(&state, &seat, orders).expect("bot orders validate");
+            GlorysEnd::apply(&mut state, &seat, legal);
+        }
+    }
+}

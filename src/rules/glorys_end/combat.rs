@@ -322,7 +322,7 @@ pub fn forced_allocation(state: &State, units: &[String], lp: u32) -> Option<Vec
 /// Check an allocation (GE-13.20, 14.2).
 pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(String, u32)]) -> Vec<Violation> {
     let mut errs = Vec::new();
-    let mut total = 0;
+    let mut total: u32 = 0;
     let mut seen = BTreeSet::new();
     for (id, sl) in losses {
         if !seen.insert(id.clone()) {
@@ -336,7 +336,7 @@ pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(Str
         if *sl == 0 || *sl > have {
             errs.push(v("GE 13.20", format!("the unit has {have} SL; it cannot lose {sl}")).unit(id));
         }
-        total += sl;
+        total = total.saturating_add(*sl);
     }
     let available: u32 = units.iter().filter_map(|id| state.unit(id)).map(|u| u.sl as u32).sum();
     let due = lp.min(available);
@@ -345,7 +345,7 @@ pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(Str
     }
     // GE-14.2: the fortress is the last SL lost.
     let mobile_sl: u32 = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| u.sl as u32).sum();
-    let mobile_lost: u32 = losses.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.mobile())).map(|(_, s)| *s).sum();
+    let mobile_lost: u32 = losses.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.mobile())).fold(0u32, |acc, (_, s)| acc.saturating_add(*s));
     let fort_lost = losses.iter().any(|(id, _)| state.unit(id).is_some_and(|u| !u.mobile()));
     if fort_lost && mobile_lost < mobile_sl {
         errs.push(v("GE 14.2", "the fortress must be the last defending SL lost"));
