@@ -3,7 +3,7 @@
 //! Either `base: marne` (the bundled scenario; then `units:` lists the only units kept,
 //! by id with `hex` and `sl`, values from the roster) or a small rectangular board of clear
 //! hexes (`rows: [28, 34]`, `cols: [26, 34]`; edges are the block's sides) with `terrain`,
-//! `cities`, `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
+//! `cities`, `places` (named towns), `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
 //! bracket values, `size`, `kind`). Then `turn`, `player`, `phase`, `control`.
 
 use std::collections::BTreeMap;
@@ -35,6 +35,9 @@ struct CaseState {
     cities: Vec<HexId>,
     #[serde(default)]
     paris: Vec<HexId>,
+    /// Named towns (supply sources, VP towns).
+    #[serde(default)]
+    places: BTreeMap<HexId, String>,
     #[serde(default)]
     rivers: Vec<CaseRiver>,
     #[serde(default)]
@@ -184,6 +187,11 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             i.city = true;
         }
     }
+    for (h, n) in &cs.places {
+        if let Some(i) = st.board.hexes.get_mut(h) {
+            i.name = Some(n.clone());
+        }
+    }
     for h in &cs.paris {
         if let Some(i) = st.board.hexes.get_mut(h) {
             i.paris = true;
@@ -280,7 +288,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
     }
     st.vp = BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]);
     let side = st.player;
-    let oos: Vec<(String, bool)> = st.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_at(&st, side, h)))).collect();
+    let src = supply::sources(&st, side);
+    let oos: Vec<(String, bool)> = st.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(&st, side, h, &src)))).collect();
     for (id, o) in oos {
         if let Some(u) = st.unit_mut(&id) {
             u.oos_at_start = o;

@@ -1,8 +1,10 @@
 //! Supply, the basics (GE-7.2, 7.3, 16.1): a line of at most five hexes to the side's
 //! supply edge of the scenario map (Marne: German north edge, Allied south edge), crossing
 //! passable hexsides and entering no hex with enemy units. The source hex counts, the unit's
-//! own hex does not. Town sources (7.3), fortress, coastal and port supply (7.7–7.9) are not
-//! yet implemented.
+//! own hex does not. A friendly-controlled town or city that itself traces a path of any length
+//! to that edge is a source too (7.3; reading: control as it is now, not at the start of the
+//! turn). Fortress supply for defence is in `combat.rs`; coastal and port supply (7.8, 7.9) are
+//! not yet implemented.
 
 use std::collections::BTreeSet;
 
@@ -21,12 +23,40 @@ pub fn supply_edge(side: SideId) -> Edge {
     }
 }
 
-/// Whether a unit of `side` at `from` can trace supply.
-pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
+/// Every hex that is a supply source for `side` now: its free edge hexes, and friendly towns
+/// and cities linked to them by a path of any length free of enemy units (GE-7.3).
+pub fn sources(state: &State, side: SideId) -> BTreeSet<HexId> {
     let edge = supply_edge(side);
     let enemy = |h: HexId| state.occupant(h) == Some(side.other());
-    let source = |h: HexId| state.board.on_edge(h, edge) && !enemy(h);
-    if source(from) {
+    let edges: Vec<HexId> = state.board.hexes.keys().copied().filter(|h| state.board.on_edge(*h, edge) && !enemy(*h)).collect();
+    let mut out: BTreeSet<HexId> = edges.iter().copied().collect();
+    // Flood from the edge through hexes without enemy units.
+    let mut seen: BTreeSet<HexId> = out.clone();
+    let mut frontier = edges;
+    while let Some(h) = frontier.pop() {
+        for n in state.board.neighbours(h) {
+            if !enemy(n) && seen.insert(n) {
+                frontier.push(n);
+            }
+        }
+    }
+    for h in seen {
+        if state.board.hex(h).is_some_and(|i| i.name.is_some()) && state.control(h) == Some(side) {
+            out.insert(h);
+        }
+    }
+    out
+}
+
+/// Whether a unit of `side` at `from` can trace supply.
+pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
+    supplied_with(state, side, from, &sources(state, side))
+}
+
+/// Supply against a precomputed source set.
+pub fn supplied_with(state: &State, side: SideId, from: HexId, sources: &BTreeSet<HexId>) -> bool {
+    let enemy = |h: HexId| state.occupant(h) == Some(side.other());
+    if sources.contains(&from) {
         return true;
     }
     let mut seen = BTreeSet::from([from]);
@@ -38,7 +68,7 @@ pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
                 if enemy(n) || !seen.insert(n) {
                     continue;
                 }
-                if source(n) {
+                if sources.contains(&n) {
                     return true;
                 }
                 next.push(n);

@@ -276,7 +276,8 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
 pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     state.phase = Phase::Movement;
     let side = state.player;
-    let oos: Vec<(String, bool)> = state.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_at(state, side, h)))).collect();
+    let src = supply::sources(state, side);
+    let oos: Vec<(String, bool)> = state.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(state, side, h, &src)))).collect();
     for (id, o) in oos {
         if let Some(u) = state.unit_mut(&id) {
             u.oos_at_start = o;
