@@ -188,3 +188,34 @@ pub fn block(rows: (u8, u8), cols: (u8, u8)) -> Vec<HexId> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Ruleset;
+    use crate::rules::glorys_end::GlorysEnd;
+
+    fn seats() -> Vec<SeatInfo> {
+        vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }]
+    }
+
+    #[test]
+    fn marne_state_round_trips() {
+        let s = GlorysEnd::setup(scenario::MARNE_YAML, None, &seats()).expect("setup");
+        GlorysEnd::check_invariants(&s).expect("invariants");
+        let json = serde_json::to_string(&s).expect("json");
+        let back: State = serde_json::from_str(&json).expect("json back");
+        assert_eq!(s, back);
+        let yaml = yaml_serde::to_string(&s).expect("yaml");
+        let back: State = yaml_serde::from_str(&yaml).expect("yaml back");
+        assert_eq!(s, back);
+        assert_eq!(s.turn, 8);
+        assert_eq!(s.player, SideId::Allied);
+        assert!(s.units.iter().filter(|u| u.ooc).all(|u| u.nation == "GB"));
+    }
+
+    #[test]
+    fn bad_scenario_is_an_error() {
+        assert!(GlorysEnd::setup("not: a scenario", None, &seats()).is_err());
+    }
+}
