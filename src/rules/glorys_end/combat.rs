@@ -117,6 +117,8 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     let def_cav_only = !defenders.is_empty() && defenders.iter().all(|u| u.kind == Kind::Cavalry);
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
     let fort_nations: BTreeSet<&str> = defenders.iter().filter(|u| u.kind == Kind::Fortress).map(|u| u.nation.as_str()).collect();
+    let att_src = supply::sources(state, side);
+    let def_src = supply::sources(state, side.other());
     let mut attack = 0;
     for u in &attackers {
         let vals = u.now();
@@ -127,7 +129,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         // GE-7.6: out-of-supply factors are halved, rounded down, per unit.
         let oos = match kind {
             BattleKind::March => u.oos_at_start,
-            BattleKind::Prepared => !supply::supplied(state, &u.id),
+            BattleKind::Prepared => !u.hex().is_some_and(|h| supply::supplied_with(state, side, h, &att_src)),
         };
         if oos {
             f /= 2;
@@ -143,7 +145,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         };
         // GE-7.7: a fortress, and same-nationality units with it, are supplied for defence.
         let fort_supplied = u.kind == Kind::Fortress || fort_nations.contains(u.nation.as_str());
-        if !fort_supplied && !supply::supplied(state, &u.id) {
+        if !fort_supplied && !u.hex().is_some_and(|h| supply::supplied_with(state, side.other(), h, &def_src)) {
             f /= 2;
         }
         defence += f;

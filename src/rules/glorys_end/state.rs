@@ -349,6 +349,10 @@ impl State {
     pub fn occupant(&self, h: HexId) -> Option<SideId> {
         self.units_at(h).next().map(|u| u.side)
     }
+    /// Which side occupies each occupied hex.
+    pub fn occupancy(&self) -> BTreeMap<HexId, SideId> {
+        self.units.iter().filter_map(|u| u.hex().map(|h| (h, u.side))).collect()
+    }
     /// Effective control (GE-4.7, 4.8): the occupying side, else the last side whose
     /// non-cavalry unit entered. Cavalry alone therefore controls only while present.
     pub fn control(&self, h: HexId) -> Option<SideId> {

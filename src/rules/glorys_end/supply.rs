@@ -27,7 +27,8 @@ pub fn supply_edge(side: SideId) -> Edge {
 /// and cities linked to them by a path of any length free of enemy units (GE-7.3).
 pub fn sources(state: &State, side: SideId) -> BTreeSet<HexId> {
     let edge = supply_edge(side);
-    let enemy = |h: HexId| state.occupant(h) == Some(side.other());
+    let occ = state.occupancy();
+    let enemy = |h: HexId| occ.get(&h) == Some(&side.other());
     let edges: Vec<HexId> = state.board.hexes.keys().copied().filter(|h| state.board.on_edge(*h, edge) && !enemy(*h)).collect();
     let mut out: BTreeSet<HexId> = edges.iter().copied().collect();
     // Flood from the edge through hexes without enemy units.
@@ -41,7 +42,8 @@ pub fn sources(state: &State, side: SideId) -> BTreeSet<HexId> {
         }
     }
     for h in seen {
-        if state.board.hex(h).is_some_and(|i| i.name.is_some()) && state.control(h) == Some(side) {
+        let control = occ.get(&h).copied().or_else(|| state.control.get(&h).copied());
+        if state.board.hex(h).is_some_and(|i| i.name.is_some()) && control == Some(side) {
             out.insert(h);
         }
     }
@@ -55,7 +57,8 @@ pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
 
 /// Supply against a precomputed source set.
 pub fn supplied_with(state: &State, side: SideId, from: HexId, sources: &BTreeSet<HexId>) -> bool {
-    let enemy = |h: HexId| state.occupant(h) == Some(side.other());
+    let occ = state.occupancy();
+    let enemy = |h: HexId| occ.get(&h) == Some(&side.other());
     if sources.contains(&from) {
         return true;
     }
