@@ -2,6 +2,7 @@
 //! and [`game::Game`], which replays a log's entries into a state.
 
 pub mod bot;
+pub mod cases;
 pub mod game;
 pub mod registry;
 

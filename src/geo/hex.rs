@@ -1,15 +1,38 @@
 //! Hex grids with 4-digit offset ids `AABB` (row `AA`, column `BB`), as printed on the
 //! GMT 1914 map, and their axial coordinates.
 //!
-//! CONTRACT (skeleton): signatures are fixed; bodies are filled in by the geometry work.
+//! Orientation (derived from the adjacencies quoted in the Glory's End text, digest B.3):
+//! rows run north→south, columns run east→west, and hexes in one row touch each other
+//! (columns ±1). Rows are staggered: from an **even** row the neighbours in the rows above
+//! and below are columns `BB−1` and `BB`; from an **odd** row they are `BB` and `BB+1`.
+//! In other words odd rows sit half a hex further west than even rows.
+//!
+//! Axial coordinates: `r = row`, `q = col − (row − row % 2) / 2`. With `s = −q − r` the
+//! hex distance is `(|Δq| + |Δr| + |Δs|) / 2`.
+//!
+//! Directions, clockwise with north at the top of the map (east is to the right, i.e.
+//! towards *lower* column numbers):
+//!
+//! | d | compass | axial step (Δq, Δr) |
+//! |---|---------|---------------------|
+//! | 0 | NE | (0, −1) |
+//! | 1 | E  | (−1, 0) |
+//! | 2 | SE | (−1, +1) |
+//! | 3 | SW | (0, +1) |
+//! | 4 | W  | (+1, 0) |
+//! | 5 | NW | (+1, −1) |
+//!
+//! `d` and `(d + 3) % 6` are opposite.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A hex by its printed 4-digit id (`2311` = row 23, column 11).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[serde(try_from = "String", into = "String")]
-#[schemars(with = "String")]
+///
+/// Serialised as a 4-character string (`"3130"`); deserialised from that string or from
+/// an integer (`3130`, as people write it unquoted in YAML).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "HexIdRepr", into = "String")]
 pub struct HexId {
     pub row: u8,
     pub col: u8,
@@ -19,26 +42,75 @@ pub struct HexId {
 /// `(d + 3) % 6` are opposite.
 pub type Direction = u8;
 
+/// Compass names of the six directions, indexed by [`Direction`].
+pub const DIRECTION_NAMES: [&str; 6] = ["NE", "E", "SE", "SW", "W", "NW"];
+
+/// Axial steps (Δq, Δr) indexed by [`Direction`].
+const AXIAL_STEPS: [(i32, i32); 6] = [(0, -1), (-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1)];
+
+/// The direction opposite `d`.
+pub fn opposite(d: Direction) -> Direction {
+    (d + 3) % 6
+}
+
 impl HexId {
     /// A hex from row and column (each 0..=99).
     pub fn new(row: u8, col: u8) -> HexId {
         HexId { row, col }
     }
+
+    /// Axial coordinates `(q, r)`.
+    pub fn axial(self) -> (i32, i32) {
+        let r = self.row as i32;
+        let q = self.col as i32 - (r - (r & 1)) / 2;
+        (q, r)
+    }
+
+    /// The hex at axial `(q, r)`, if its id is in 00..=99 for row and column.
+    pub fn from_axial(q: i32, r: i32) -> Option<HexId> {
+        if !(0..=99).contains(&r) {
+            return None;
+        }
+        let col = q + (r - (r & 1)) / 2;
+        if !(0..=99).contains(&col) {
+            return None;
+        }
+        Some(HexId { row: r as u8, col: col as u8 })
+    }
+
+    /// Cube coordinates `(q, r, s)` with `q + r + s = 0`.
+    pub fn cube(self) -> (i32, i32, i32) {
+        let (q, r) = self.axial();
+        (q, r, -q - r)
+    }
+
     /// The neighbour in direction `d` (may be off any map; `None` past 00/99).
     pub fn neighbour(self, d: Direction) -> Option<HexId> {
-        todo!()
+        let (dq, dr) = *AXIAL_STEPS.get(d as usize)?;
+        let (q, r) = self.axial();
+        HexId::from_axial(q + dq, r + dr)
     }
+
     /// The six neighbours that exist as ids, with their directions.
     pub fn neighbours(self) -> Vec<(Direction, HexId)> {
-        todo!()
+        (0..6u8).filter_map(|d| self.neighbour(d).map(|h| (d, h))).collect()
     }
+
     /// The direction from `self` to an adjacent `other`.
     pub fn direction_to(self, other: HexId) -> Option<Direction> {
-        todo!()
+        (0..6u8).find(|&d| self.neighbour(d) == Some(other))
     }
+
+    /// Whether `other` is one of the six neighbours.
+    pub fn is_adjacent(self, other: HexId) -> bool {
+        self.direction_to(other).is_some()
+    }
+
     /// Hex distance.
     pub fn distance(self, other: HexId) -> u32 {
-        todo!()
+        let (q1, r1, s1) = self.cube();
+        let (q2, r2, s2) = other.cube();
+        ((q1 - q2).unsigned_abs() + (r1 - r2).unsigned_abs() + (s1 - s2).unsigned_abs()) / 2
     }
 }
 
@@ -64,6 +136,25 @@ impl std::str::FromStr for HexId {
     }
 }
 
+/// What a hex id may be written as in a scenario or orders file.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum HexIdRepr {
+    Int(u64),
+    Str(String),
+}
+
+impl TryFrom<HexIdRepr> for HexId {
+    type Error = String;
+    fn try_from(r: HexIdRepr) -> Result<Self, Self::Error> {
+        match r {
+            HexIdRepr::Int(n) if n <= 9999 => Ok(HexId { row: (n / 100) as u8, col: (n % 100) as u8 }),
+            HexIdRepr::Int(n) => Err(format!("{n} is not a 4-digit hex id like 3130")),
+            HexIdRepr::Str(s) => s.parse(),
+        }
+    }
+}
+
 impl TryFrom<String> for HexId {
     type Error = String;
     fn try_from(s: String) -> Result<Self, Self::Error> {
@@ -74,5 +165,124 @@ impl TryFrom<String> for HexId {
 impl From<HexId> for String {
     fn from(h: HexId) -> String {
         h.to_string()
+    }
+}
+
+impl JsonSchema for HexId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HexId".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A hex by its printed 4-digit id AABB (row AA north to south, column BB east to west), as a string \"3130\" or an integer 3130.",
+            "anyOf": [
+                {"type": "string", "pattern": "^[0-9]{4}$"},
+                {"type": "integer", "minimum": 0, "maximum": 9999}
+            ]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> HexId {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn quoted_adjacencies_hold() {
+        for (a, b) in [("1820", "1919"), ("1820", "1920"), ("1520", "1620"), ("3621", "3720"), ("3921", "3922"), ("1839", "1939")] {
+            assert!(h(a).is_adjacent(h(b)), "{a} should touch {b}");
+            assert!(h(b).is_adjacent(h(a)), "{b} should touch {a}");
+            assert_eq!(h(a).distance(h(b)), 1);
+        }
+    }
+
+    #[test]
+    fn offset_rule_even_and_odd_rows() {
+        let mut even: Vec<HexId> = h("1820").neighbours().into_iter().map(|(_, x)| x).collect();
+        even.sort();
+        assert_eq!(even, vec![h("1719"), h("1720"), h("1819"), h("1821"), h("1919"), h("1920")]);
+        let mut odd: Vec<HexId> = h("1920").neighbours().into_iter().map(|(_, x)| x).collect();
+        odd.sort();
+        assert_eq!(odd, vec![h("1820"), h("1821"), h("1919"), h("1921"), h("2020"), h("2021")]);
+        assert!(!h("1820").is_adjacent(h("1921")));
+        assert!(!h("1920").is_adjacent(h("1819")));
+    }
+
+    #[test]
+    fn directions_are_clockwise_and_opposite() {
+        let c = h("3130");
+        assert_eq!(c.neighbour(1), Some(h("3129"))); // E = lower column
+        assert_eq!(c.neighbour(4), Some(h("3131"))); // W = higher column
+        assert_eq!(c.neighbour(0), Some(h("3030"))); // NE
+        assert_eq!(c.neighbour(5), Some(h("3031"))); // NW
+        assert_eq!(c.neighbour(2), Some(h("3230"))); // SE
+        assert_eq!(c.neighbour(3), Some(h("3231"))); // SW
+        for hex in [h("3130"), h("3231"), h("1820"), h("1919")] {
+            for d in 0..6u8 {
+                let n = hex.neighbour(d).unwrap();
+                assert_eq!(n.neighbour(opposite(d)), Some(hex));
+                assert_eq!(hex.direction_to(n), Some(d));
+                assert_eq!(n.direction_to(hex), Some((d + 3) % 6));
+            }
+        }
+        assert_eq!(hex_none(), None);
+    }
+
+    fn hex_none() -> Option<HexId> {
+        h("0000").neighbour(0)
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(h("3130").distance(h("3130")), 0);
+        assert_eq!(h("3130").distance(h("3135")), 5);
+        assert_eq!(h("3036").distance(h("3334")), 3);
+        assert_eq!(h("2020").distance(h("3020")), 10);
+        assert_eq!(h("2020").distance(h("2025")), 5);
+        // distance is symmetric and obeys the triangle inequality on a sample
+        let sample = [h("2222"), h("2735"), h("3130"), h("3801"), h("0099")];
+        for a in sample {
+            for b in sample {
+                assert_eq!(a.distance(b), b.distance(a));
+                for c in sample {
+                    assert!(a.distance(c) <= a.distance(b) + b.distance(c));
+                }
+            }
+        }
+        // a step in any direction is distance 1
+        for d in 0..6u8 {
+            assert_eq!(h("2525").distance(h("2525").neighbour(d).unwrap()), 1);
+        }
+    }
+
+    #[test]
+    fn axial_round_trip() {
+        for row in 0..100u8 {
+            for col in [0u8, 1, 50, 98, 99] {
+                let x = HexId::new(row, col);
+                let (q, r) = x.axial();
+                assert_eq!(HexId::from_axial(q, r), Some(x));
+            }
+        }
+        assert_eq!(h("0000").neighbours().len(), 2);
+    }
+
+    #[test]
+    fn serde_int_and_string() {
+        let a: HexId = yaml_serde::from_str("3130").unwrap();
+        let b: HexId = yaml_serde::from_str("\"3130\"").unwrap();
+        assert_eq!(a, h("3130"));
+        assert_eq!(a, b);
+        let c: HexId = serde_json::from_str("2311").unwrap();
+        assert_eq!(c, HexId::new(23, 11));
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"2311\"");
+        assert_eq!(serde_json::to_string(&HexId::new(5, 7)).unwrap(), "\"0507\"");
+        assert!(serde_json::from_str::<HexId>("12345").is_err());
+        assert!(serde_json::from_str::<HexId>("\"31a0\"").is_err());
+        assert!(serde_json::from_str::<HexId>("\"313\"").is_err());
     }
 }

@@ -1,23 +1,63 @@
 //! 1914: Glory's End (GMT), Western Front 1914 — ruleset `glorys-end`.
 //!
-//! CONTRACT (skeleton): the ruleset work replaces the bodies and the placeholder types.
+//! First slice: the Battle of the Marne (GE-16) with operational movement, march and
+//! prepared assaults, stacking, control and VP. Rules are found by section number: `movement`
+//! (GE-12), `combat` (GE-13), `stacking` (GE-6), `supply` (GE-7 basics), `vp` (GE-4.7/16.4),
+//! `turn` (GE-5 sequence and the action dispatcher), `tables` (CRT, odds). Players' docs:
+//! `docs/glorys-end/rules.md`.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+pub mod board;
+pub mod cases;
+pub mod combat;
+pub mod legal;
+pub mod map;
+pub mod movement;
+pub mod orders;
+pub mod scenario;
+pub mod setup;
+pub mod stacking;
+pub mod state;
+pub mod supply;
+pub mod tables;
+pub mod turn;
+pub mod view;
+pub mod vp;
 
 use crate::dice::Dice;
-use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo};
+use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+
+pub use orders::Orders;
+pub use state::State;
+use state::Stage;
 
 /// The ruleset.
 pub struct GlorysEnd;
 
-/// Placeholder game state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct State {}
-
-/// Placeholder orders.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Orders {}
+/// Check every action of an entry in order against a copy of the state; an illegal action
+/// is reported and skipped, later actions are checked as if the legal ones had been applied.
+pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
+    let mut errs = Vec::new();
+    let Some(side) = state.side_of(seat) else {
+        return vec![Violation::new("GE 3.1", format!("{seat} is not a seat of this game"))];
+    };
+    if orders.actions.is_empty() {
+        return vec![Violation::new("GE 5.1", "the orders hold no action")];
+    }
+    let mut s = state.clone();
+    for (i, a) in orders.actions.iter().enumerate() {
+        if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
+            errs.push(Violation::new("GE 13.3", format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1)));
+            break;
+        }
+        if let Err(e) = turn::step(&mut s, side, &a.0) {
+            errs.extend(e.into_iter().map(|mut v| {
+                v.message = format!("action {}: {}", i + 1, v.message);
+                v
+            }));
+        }
+    }
+    errs
+}
 
 impl Ruleset for GlorysEnd {
     type State = State;
@@ -25,43 +65,62 @@ impl Ruleset for GlorysEnd {
     const ID: &'static str = "glorys-end";
     const VERSION: &'static str = "0.1.0";
 
-    fn setup(_: &str, _: Option<&yaml_serde::Value>, _: &[SeatInfo]) -> Result<State, ScenarioError> {
-        todo!()
+    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        setup::from_text(text, seats)
     }
-    fn expect(_: &State) -> Expectation {
-        todo!()
+    fn expect(state: &State) -> Expectation {
+        view::expect(state)
     }
-    fn validate(_: &State, _: &str, _: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
-        todo!()
+    fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
+        let errs = check(state, seat, &orders);
+        if errs.is_empty() { Ok(Legal::accepted(orders)) } else { Err(Rejected { orders, violations: errs }) }
     }
-    fn apply(_: &mut State, _: &str, _: Legal<Orders>) -> Vec<Event> {
-        todo!()
+    fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
+        let Some(side) = state.side_of(seat) else { return vec![] };
+        let mut ev = Vec::new();
+        for a in &orders.get().actions {
+            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) {
+                break;
+            }
+            match turn::step(state, side, &a.0) {
+                Ok(e) => ev.extend(e),
+                Err(v) => ev.extend(v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}")))),
+            }
+        }
+        ev
     }
-    fn pending_roll(_: &State) -> Option<String> {
-        todo!()
+    fn pending_roll(state: &State) -> Option<String> {
+        state.battle.as_ref().filter(|b| b.stage == Stage::Roll).map(|b| b.describe())
     }
-    fn resolve(_: &mut State, _: &mut Dice) -> Vec<Event> {
-        todo!()
+    fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if Self::pending_roll(state).is_none() {
+            return vec![];
+        }
+        let die = dice.roll(6) + 1;
+        combat::roll(state, die)
     }
-    fn outcome(_: &State) -> Option<Outcome> {
-        todo!()
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
     }
-    fn view(_: &State, _: &str) -> State {
-        todo!()
+    /// No hidden information in this slice (hidden stacks, GE-13.8, are a later issue):
+    /// every seat sees the whole state.
+    fn view(state: &State, _seat: &str) -> State {
+        state.clone()
     }
-    fn random_orders(_: &State, _: &str, _: &mut Dice) -> Option<Orders> {
-        todo!()
+    fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
+        legal::random_orders(state, seat, chooser)
     }
-    fn template(_: &State, _: &str) -> String {
-        todo!()
+    fn template(state: &State, seat: &str) -> String {
+        view::template(state, seat)
     }
-    fn preview(_: &State, _: &str, _: &Orders) -> Vec<String> {
-        todo!()
+    fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
+        view::preview(state, seat, orders)
     }
-    fn describe(_: &State) -> String {
-        todo!()
+    fn describe(state: &State) -> String {
+        view::describe(state)
     }
-    fn check_invariants(_: &State) -> Result<(), String> {
-        todo!()
+    fn check_invariants(state: &State) -> Result<(), String> {
+        view::check_invariants(state)
     }
 }
+

@@ -1,0 +1,308 @@
+//! The compact prestate of Glory's End rule cases (`tests/cases/glorys-end/*.yaml`).
+//!
+//! Either `base: marne` (the bundled scenario; then `units:` lists the only units kept,
+//! by id with `hex` and `sl`, values from the roster) or a small rectangular board of clear
+//! hexes (`rows: [28, 34]`, `cols: [26, 34]`; edges are the block's sides) with `terrain`,
+//! `cities`, `places` (named towns), `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
+//! bracket values, `size`, `kind`). Then `turn`, `player`, `phase`, `control`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::board::{Board, HexInfo, River, Terrain};
+use super::scenario::Scenario;
+use super::setup;
+use super::state::{Kind, MoveState, Phase, Place, SideId, Size, State, Unit, Values};
+use super::supply;
+use super::GlorysEnd;
+use crate::engine::SeatInfo;
+use crate::engine::cases::CaseRuleset;
+use crate::geo::hex::HexId;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseState {
+    #[serde(default)]
+    base: Option<String>,
+    #[serde(default)]
+    rows: Option<(u8, u8)>,
+    #[serde(default)]
+    cols: Option<(u8, u8)>,
+    #[serde(default)]
+    terrain: BTreeMap<HexId, Terrain>,
+    #[serde(default)]
+    cities: Vec<HexId>,
+    #[serde(default)]
+    paris: Vec<HexId>,
+    /// Named towns (supply sources, VP towns).
+    #[serde(default)]
+    places: BTreeMap<HexId, String>,
+    #[serde(default)]
+    rivers: Vec<CaseRiver>,
+    #[serde(default)]
+    units: Vec<CaseUnit>,
+    #[serde(default)]
+    turn: Option<u8>,
+    #[serde(default)]
+    last_turn: Option<u8>,
+    #[serde(default)]
+    player: Option<SideId>,
+    #[serde(default)]
+    phase: Option<Phase>,
+    #[serde(default)]
+    control: BTreeMap<HexId, SideId>,
+    #[serde(default)]
+    towns: Vec<(HexId, SideId, i32)>,
+    #[serde(default)]
+    auto_win: Option<Vec<HexId>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseRiver {
+    a: HexId,
+    b: HexId,
+    #[serde(default = "major")]
+    kind: River,
+}
+
+fn major() -> River {
+    River::Major
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseUnit {
+    id: String,
+    #[serde(default)]
+    hex: Option<HexId>,
+    #[serde(default)]
+    arrives: Option<u8>,
+    #[serde(default)]
+    sl: Option<u8>,
+    #[serde(default)]
+    max: Option<u8>,
+    #[serde(default)]
+    a: Option<u32>,
+    #[serde(default)]
+    d: Option<u32>,
+    #[serde(default)]
+    m: Option<u32>,
+    #[serde(default)]
+    cav: Option<(u32, u32)>,
+    #[serde(default)]
+    size: Option<Size>,
+    #[serde(default)]
+    kind: Option<Kind>,
+    #[serde(default)]
+    ooc: bool,
+    #[serde(default)]
+    moved: bool,
+    #[serde(default)]
+    attacked: bool,
+}
+
+fn blank_unit(id: &str) -> Unit {
+    let nation = id.split('-').next().unwrap_or("DE").to_ascii_uppercase();
+    let side = if nation == "DE" { SideId::German } else { SideId::Allied };
+    Unit {
+        id: id.to_string(),
+        name: id.replace('-', " "),
+        side,
+        nation,
+        kind: Kind::Infantry,
+        size: Size::Corps,
+        max_sl: 4,
+        values: vec![],
+        start_sl: 1,
+        sl: 1,
+        place: Place::OffMap,
+        ooc: false,
+        moved: false,
+        attacked: false,
+        defended: false,
+        retreated: false,
+        oos_at_start: false,
+        move_state: MoveState::NotMoved,
+        mp_spent: 0,
+    }
+}
+
+/// Build a case's prestate.
+pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
+    let cs: CaseState = yaml_serde::from_value(value.clone()).map_err(|e| format!("case state: {e}"))?;
+    let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let mut st = match cs.base.as_deref() {
+        Some("marne") => {
+            let sc = Scenario::from_text(super::scenario::MARNE_YAML).map_err(|e| e.join("; "))?;
+            let mut st = setup::from_scenario(&sc, &seats);
+            if !cs.units.is_empty() {
+                let keep: Vec<&str> = cs.units.iter().map(|u| u.id.as_str()).collect();
+                st.units.retain(|u| keep.contains(&u.id.as_str()));
+            }
+            st
+        }
+        Some(other) => return Err(format!("unknown base {other:?}")),
+        None => {
+            let rows = cs.rows.unwrap_or((28, 34));
+            let cols = cs.cols.unwrap_or((26, 34));
+            let mut board = Board::default();
+            for h in setup::block(rows, cols) {
+                board.hexes.insert(h, HexInfo::default());
+            }
+            board.mark_edges();
+            let mut control = BTreeMap::new();
+            for h in board.hexes.keys() {
+                control.insert(*h, SideId::Allied);
+            }
+            State {
+                board,
+                units: vec![],
+                seats: BTreeMap::from([(SideId::German, "german".to_string()), (SideId::Allied, "allied".to_string())]),
+                turn: 8,
+                first_turn: 8,
+                last_turn: 12,
+                player: SideId::German,
+                phase: Phase::Movement,
+                initial_control: control.clone(),
+                control,
+                vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
+                ma_targets: vec![],
+                town_vp: vec![],
+                german_auto_win: vec![],
+                south_row: 31,
+                battle: None,
+                outcome: None,
+            }
+        }
+    };
+    for (h, t) in &cs.terrain {
+        if let Some(i) = st.board.hexes.get_mut(h) {
+            i.terrain = *t;
+        }
+    }
+    for h in &cs.cities {
+        if let Some(i) = st.board.hexes.get_mut(h) {
+            i.city = true;
+        }
+    }
+    for (h, n) in &cs.places {
+        if let Some(i) = st.board.hexes.get_mut(h) {
+            i.name = Some(n.clone());
+        }
+    }
+    for h in &cs.paris {
+        if let Some(i) = st.board.hexes.get_mut(h) {
+            i.paris = true;
+        }
+    }
+    for r in &cs.rivers {
+        st.board.set_side(r.a, r.b, Some(r.kind), false);
+    }
+    for cu in &cs.units {
+        let existing = st.units.iter().position(|u| u.id == cu.id);
+        let mut u = match existing {
+            Some(i) => st.units.remove(i),
+            None => blank_unit(&cu.id),
+        };
+        if let Some(k) = cu.kind {
+            u.kind = k;
+        }
+        if let Some(s) = cu.size {
+            u.size = s;
+        }
+        if let Some(m) = cu.max {
+            u.max_sl = m;
+        }
+        if existing.is_none() {
+            let max = cu.max.unwrap_or_else(|| cu.sl.unwrap_or(1).max(1));
+            u.max_sl = max;
+            let vals = Values { attack: cu.a.unwrap_or(0), defence: cu.d.unwrap_or(0), movement: cu.m.unwrap_or(4), vs_cavalry: cu.cav };
+            u.values = vec![vals; max as usize];
+            if u.kind == Kind::Fortress {
+                u.size = Size::None;
+            }
+        } else {
+            for v in u.values.iter_mut() {
+                if let Some(a) = cu.a {
+                    v.attack = a;
+                }
+                if let Some(d) = cu.d {
+                    v.defence = d;
+                }
+                if let Some(m) = cu.m {
+                    v.movement = m;
+                }
+            }
+        }
+        if let Some(sl) = cu.sl {
+            u.sl = sl;
+        }
+        if u.sl > u.max_sl {
+            return Err(format!("{}: {} SL exceeds the maximum {}", u.id, u.sl, u.max_sl));
+        }
+        u.start_sl = u.sl;
+        u.place = match (cu.hex, cu.arrives) {
+            (Some(h), _) => Place::Hex(h),
+            (None, Some(t)) => Place::Reinforcement(t),
+            (None, None) => return Err(format!("{}: give hex or arrives", u.id)),
+        };
+        u.ooc = cu.ooc;
+        u.moved = cu.moved;
+        u.attacked = cu.attacked;
+        if u.moved {
+            u.move_state = MoveState::Done;
+        }
+        st.units.push(u);
+    }
+    if let Some(t) = cs.turn {
+        st.turn = t;
+    }
+    if let Some(t) = cs.last_turn {
+        st.last_turn = t;
+    }
+    if let Some(p) = cs.player {
+        st.player = p;
+    }
+    if let Some(p) = cs.phase {
+        st.phase = p;
+    }
+    for u in &st.units {
+        if let Some(h) = u.hex()
+            && u.kind != Kind::Cavalry
+        {
+            st.control.insert(h, u.side);
+            st.initial_control.insert(h, u.side);
+        }
+    }
+    for (h, s) in &cs.control {
+        st.control.insert(*h, *s);
+        st.initial_control.insert(*h, *s);
+    }
+    if !cs.towns.is_empty() {
+        st.town_vp = cs.towns.clone();
+    }
+    if let Some(a) = cs.auto_win {
+        st.german_auto_win = a;
+    }
+    st.vp = BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]);
+    let side = st.player;
+    let src = supply::sources(&st, side);
+    let oos: Vec<(String, bool)> = st.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(&st, side, h, &src)))).collect();
+    for (id, o) in oos {
+        if let Some(u) = st.unit_mut(&id) {
+            u.oos_at_start = o;
+        }
+    }
+    Ok(st)
+}
+
+impl CaseRuleset for GlorysEnd {
+    fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
+        case_state(value)
+    }
+    fn case_faces(dice: &[u32]) -> Vec<u32> {
+        dice.iter().map(|d| d.saturating_sub(1)).collect()
+    }
+}

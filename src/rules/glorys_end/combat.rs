@@ -1,0 +1,546 @@
+//! Combat (GE-13): declaring a battle, odds and DRMs, applying results, loss allocation,
+//! retreat and advance after combat. Shared by march assaults (13.23) and prepared
+//! assaults (13.0–13.22).
+
+use std::collections::BTreeSet;
+
+use super::stacking;
+use super::state::{Battle, BattleKind, Kind, Place, RetreatNeed, SideId, Stage, State};
+use super::supply;
+use super::tables::{self, AUTOMATIC, CrtResult, Odds};
+use super::vp;
+use crate::engine::{Event, Violation};
+use crate::geo::hex::{Direction, HexId};
+
+/// Retreat directions per side: the retreat compass is not in the text (GE-13.19 gap).
+/// Reading: the German retreats north, north-east or east (towards his north-edge supply and
+/// home), the Allies south, south-west or west (towards their south-edge supply and Paris).
+pub fn retreat_directions(side: SideId) -> [Direction; 3] {
+    match side {
+        SideId::German => [0, 5, 1],
+        SideId::Allied => [3, 2, 4],
+    }
+}
+
+fn v(rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(rule, msg)
+}
+
+/// Check and fix a battle's participants, odds and DRMs (GE-13.3 steps 1–4).
+pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, units: &[String]) -> Result<Battle, Vec<Violation>> {
+    let mut errs = Vec::new();
+    let t = target.to_string();
+    if !state.board.in_play(target) {
+        return Err(vec![v("GE 13.5", "the target hex is not on the map").hex(&t)]);
+    }
+    let defenders: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side).collect();
+    if defenders.is_empty() {
+        errs.push(v("GE 13.4", "there is no enemy unit in the target hex").hex(&t));
+    }
+    if units.is_empty() {
+        errs.push(v("GE 13.5", "an attack needs at least one attacking unit").hex(&t));
+    }
+    let mut seen = BTreeSet::new();
+    let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
+    let mut nations = BTreeSet::new();
+    for id in units {
+        if !seen.insert(id.clone()) {
+            errs.push(v("GE 13.6", "a unit is listed twice in one attack").unit(id));
+            continue;
+        }
+        let Some(u) = state.unit(id) else {
+            errs.push(v("GE 13.5", format!("there is no unit {id}")).unit(id));
+            continue;
+        };
+        if u.side != side {
+            errs.push(v("GE 13.1", "only the phasing player's units attack").unit(id));
+            continue;
+        }
+        let Some(h) = u.hex() else {
+            errs.push(v("GE 13.5", "the unit is not on the map").unit(id));
+            continue;
+        };
+        if u.kind == Kind::Fortress {
+            errs.push(v("GE 14.2", "a fortress does not attack").unit(id));
+        }
+        if !h.is_adjacent(target) {
+            errs.push(v("GE 13.5", format!("{h} is not adjacent to the target {target}")).unit(id).hex(&t));
+        }
+        if u.attacked {
+            errs.push(v("GE 13.6", "the unit has already attacked this player turn").unit(id));
+        }
+        if u.ooc {
+            errs.push(v("GE 10.2", "an out-of-command unit may not attack").unit(id));
+        }
+        if kind == BattleKind::Prepared && u.moved {
+            errs.push(v("GE 13.22", "a unit that moved this player turn may not make a prepared assault").unit(id));
+        }
+        if kind == BattleKind::March && u.oos_at_start {
+            errs.push(v("GE 7.5", "a unit out of supply may not march-assault").unit(id));
+        }
+        if u.kind == Kind::Cavalry && fortress {
+            errs.push(v("GE 13.24", "cavalry may not attack a fortress").unit(id).hex(&t));
+        }
+        if u.side == SideId::Allied {
+            nations.insert(u.nation.clone());
+        }
+    }
+    if nations.len() > 1 {
+        errs.push(v("GE 13.26", format!("Allied units of different nationalities ({}) may not attack together", nations.into_iter().collect::<Vec<_>>().join(", "))).hex(&t));
+    }
+    // Units that retreated here this phase may be attacked again with the hex (GE-13.18).
+    if defenders.iter().any(|u| u.defended && !u.retreated) {
+        errs.push(v("GE 13.6", "units in this hex were already attacked in this combat phase").hex(&t));
+    }
+    if kind == BattleKind::March {
+        if fortress {
+            errs.push(v("GE 14.1", "a fortress hex can be attacked only by prepared assault").hex(&t));
+        }
+        if state.ma_targets.contains(&target) {
+            errs.push(v("GE 13.6", "this hex was already march-assaulted in this movement phase").hex(&t));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    Ok(compute(state, kind, side, target, units))
+}
+
+/// Odds and DRMs of a legal declaration.
+pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, units: &[String]) -> Battle {
+    let attackers: Vec<&super::state::Unit> = units.iter().filter_map(|id| state.unit(id)).collect();
+    let all_def: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side).collect();
+    let defenders: Vec<&super::state::Unit> = all_def.iter().copied().filter(|u| !u.retreated).collect();
+    let stragglers: Vec<String> = all_def.iter().filter(|u| u.retreated).map(|u| u.id.clone()).collect();
+    // GE-13.24: the bracketed cavalry factor is used against a cavalry-only force.
+    let att_cav_only = attackers.iter().all(|u| u.kind == Kind::Cavalry);
+    let def_cav_only = !defenders.is_empty() && defenders.iter().all(|u| u.kind == Kind::Cavalry);
+    let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
+    let fort_nations: BTreeSet<&str> = defenders.iter().filter(|u| u.kind == Kind::Fortress).map(|u| u.nation.as_str()).collect();
+    let att_src = supply::sources(state, side);
+    let def_src = supply::sources(state, side.other());
+    let mut attack = 0;
+    for u in &attackers {
+        let vals = u.now();
+        let mut f = match (u.kind, def_cav_only, vals.vs_cavalry) {
+            (Kind::Cavalry, true, Some((a, _))) => a,
+            _ => vals.attack,
+        };
+        // GE-7.6: out-of-supply factors are halved, rounded down, per unit.
+        let oos = match kind {
+            BattleKind::March => u.oos_at_start,
+            BattleKind::Prepared => !u.hex().is_some_and(|h| supply::supplied_with(state, side, h, &att_src)),
+        };
+        if oos {
+            f /= 2;
+        }
+        attack += f;
+    }
+    let mut defence = 0;
+    for u in &defenders {
+        let vals = u.now();
+        let mut f = match (u.kind, att_cav_only, vals.vs_cavalry) {
+            (Kind::Cavalry, true, Some((_, d))) => d,
+            _ => vals.defence,
+        };
+        // GE-7.7: a fortress, and same-nationality units with it, are supplied for defence.
+        let fort_supplied = u.kind == Kind::Fortress || fort_nations.contains(u.nation.as_str());
+        if !fort_supplied && !u.hex().is_some_and(|h| supply::supplied_with(state, side.other(), h, &def_src)) {
+            f /= 2;
+        }
+        defence += f;
+    }
+    let odds = tables::odds(attack, defence);
+    let odds_text = tables::odds_text(attack, defence);
+    let (mut drm, mut parts) = state.board.hex_drm(target);
+    // GE-13.15: the river DRM only if every attacker attacks across a river, once.
+    let all_river = !attackers.is_empty() && attackers.iter().all(|u| u.hex().is_some_and(|h| state.board.river(h, target).is_some()));
+    if all_river {
+        drm -= 1;
+        parts.push("river -1".into());
+    }
+    // GE-13.16: concentric +2, never in a march assault, never against a fortress.
+    if kind == BattleKind::Prepared && !fortress {
+        let dirs: BTreeSet<Direction> = attackers.iter().filter_map(|u| u.hex()).filter_map(|h| target.direction_to(h)).collect();
+        if concentric(&dirs) {
+            drm += 2;
+            parts.push("concentric +2".into());
+        }
+    }
+    if let Odds::Column { extra_drm, .. } = odds
+        && extra_drm > 0
+    {
+        drm += extra_drm;
+        parts.push(format!("odds above 5:1 +{extra_drm}"));
+    }
+    Battle {
+        kind,
+        attacker: side,
+        target,
+        attackers: units.to_vec(),
+        defenders: defenders.iter().map(|u| u.id.clone()).collect(),
+        stragglers,
+        attack,
+        defence,
+        odds,
+        odds_text,
+        drm,
+        drm_parts: parts,
+        fortress,
+        stage: Stage::Roll,
+        result: None,
+    }
+}
+
+/// GE-13.16: an opposite pair or an alternating triple of directions.
+pub fn concentric(dirs: &BTreeSet<Direction>) -> bool {
+    (0..3u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 3))) || (0..2u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 2)) && dirs.contains(&(i + 4)))
+}
+
+/// Start a declared battle: an automatic 2/0 applies at once, otherwise the roll is pending.
+pub fn start(state: &mut State, battle: Battle) -> Vec<Event> {
+    let mut ev = vec![Event::rule(
+        if battle.kind == BattleKind::March { "GE 13.23" } else { "GE 13.3" },
+        format!(
+            "{} by {} on {}: attack {} vs defence {}, odds {}, DRM {:+}{}",
+            battle.kind.name(),
+            battle.attackers.join(", "),
+            battle.target,
+            battle.attack,
+            battle.defence,
+            battle.odds_text,
+            battle.drm,
+            if battle.drm_parts.is_empty() { String::new() } else { format!(" ({})", battle.drm_parts.join(", ")) }
+        ),
+    )];
+    for id in &battle.attackers {
+        if let Some(u) = state.unit_mut(id) {
+            u.attacked = true;
+            if battle.kind == BattleKind::March {
+                u.move_state = super::state::MoveState::Done;
+            }
+        }
+    }
+    for id in battle.defenders.iter().chain(battle.stragglers.iter()) {
+        if let Some(u) = state.unit_mut(id) {
+            u.defended = true;
+        }
+    }
+    if battle.kind == BattleKind::March {
+        state.ma_targets.push(battle.target);
+    }
+    let automatic = battle.odds == Odds::Automatic;
+    state.battle = Some(battle);
+    if automatic {
+        ev.push(Event::rule("GE 13.11", "odds worse than 1:2: automatic 2/0, no roll"));
+        ev.extend(apply_result(state, AUTOMATIC));
+    }
+    ev
+}
+
+/// Roll for the pending battle and apply what needs no decision (GE-13.3 step 5).
+pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
+    let Some(b) = state.battle.clone() else { return vec![] };
+    let Odds::Column { column, .. } = b.odds else { return vec![] };
+    let mut ev = vec![Event::roll(format!("{} on {}: CRT roll", b.kind.name(), b.target), "d6", die)];
+    let fin = tables::final_roll(die, b.drm);
+    let res = tables::crt(column, fin);
+    ev.push(Event::rule("GE 13.12", format!("final roll {fin} on the {} column: {res}", tables::COLUMNS[column])));
+    ev.extend(apply_result(state, res));
+    ev
+}
+
+fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let Some(b) = state.battle.as_mut() else { return ev };
+    b.result = Some(res);
+    let target = b.target;
+    let stragglers = b.stragglers.clone();
+    // GE-13.18: units that retreated here this phase die if the hex takes any LP.
+    if res.defender_lp > 0 {
+        for id in stragglers {
+            if state.unit(&id).is_some_and(|u| u.place == Place::Hex(target)) {
+                ev.push(Event::rule("GE 13.18", format!("{id} retreated into {target} earlier this phase and is eliminated")));
+                ev.extend(vp::eliminate(state, &id));
+            }
+        }
+    }
+    let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress);
+    let retreat = if res.retreat {
+        // GE-14.1, 14.2: defenders in a fortress hex may ignore a mandatory retreat.
+        if fortress_hex { RetreatNeed::Optional } else { RetreatNeed::Mandatory }
+    } else if res.defender_lp > 0 {
+        RetreatNeed::Optional
+    } else {
+        RetreatNeed::None
+    };
+    if let Some(b) = state.battle.as_mut() {
+        b.stage = Stage::Defender { lp: res.defender_lp, retreat };
+    }
+    ev.extend(advance_stages(state));
+    ev
+}
+
+/// Defending units still in the battle.
+pub fn live_defenders(state: &State) -> Vec<String> {
+    let Some(b) = &state.battle else { return vec![] };
+    b.defenders.iter().filter(|id| state.unit(id).is_some_and(|u| u.place == Place::Hex(b.target))).cloned().collect()
+}
+
+/// Attacking units still in the battle.
+pub fn live_attackers(state: &State) -> Vec<String> {
+    let Some(b) = &state.battle else { return vec![] };
+    b.attackers.iter().filter(|id| state.unit(id).is_some_and(|u| matches!(u.place, Place::Hex(_)))).cloned().collect()
+}
+
+/// The only legal allocation of `lp` among `units`, if there is exactly one (GE-13.20,
+/// 14.2: a fortress is the last SL lost). `None` when the owner has a choice.
+pub fn forced_allocation(state: &State, units: &[String], lp: u32) -> Option<Vec<(String, u32)>> {
+    let mobile: Vec<&super::state::Unit> = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).collect();
+    let forts: Vec<&super::state::Unit> = units.iter().filter_map(|id| state.unit(id)).filter(|u| !u.mobile()).collect();
+    let m: u32 = mobile.iter().map(|u| u.sl as u32).sum();
+    if lp == 0 {
+        return Some(vec![]);
+    }
+    if lp >= m {
+        // Every mobile SL goes; what is left falls on the fortress (surplus ignored).
+        let mut out: Vec<(String, u32)> = mobile.iter().map(|u| (u.id.clone(), u.sl as u32)).collect();
+        let mut rest = lp - m;
+        for f in forts {
+            let take = rest.min(f.sl as u32);
+            if take > 0 {
+                out.push((f.id.clone(), take));
+            }
+            rest -= take;
+        }
+        return Some(out);
+    }
+    if mobile.len() == 1 {
+        return Some(vec![(mobile[0].id.clone(), lp)]);
+    }
+    None
+}
+
+/// Check an allocation (GE-13.20, 14.2).
+pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(String, u32)]) -> Vec<Violation> {
+    let mut errs = Vec::new();
+    let mut total: u32 = 0;
+    let mut seen = BTreeSet::new();
+    for (id, sl) in losses {
+        if !seen.insert(id.clone()) {
+            errs.push(v("GE 13.20", "a unit is listed twice in the losses").unit(id));
+        }
+        if !units.contains(id) {
+            errs.push(v("GE 13.20", "losses are taken only by units in this battle on your side").unit(id));
+            continue;
+        }
+        let have = state.unit(id).map_or(0, |u| u.sl as u32);
+        if *sl == 0 || *sl > have {
+            errs.push(v("GE 13.20", format!("the unit has {have} SL; it cannot lose {sl}")).unit(id));
+        }
+        total = total.saturating_add(*sl);
+    }
+    let available: u32 = units.iter().filter_map(|id| state.unit(id)).map(|u| u.sl as u32).sum();
+    let due = lp.min(available);
+    if total != due {
+        errs.push(v("GE 13.20", format!("the losses must total {due} SL (allocated {total})")));
+    }
+    // GE-14.2: the fortress is the last SL lost.
+    let mobile_sl: u32 = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| u.sl as u32).sum();
+    let mobile_lost: u32 = losses.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.mobile())).fold(0u32, |acc, (_, s)| acc.saturating_add(*s));
+    let fort_lost = losses.iter().any(|(id, _)| state.unit(id).is_some_and(|u| !u.mobile()));
+    if fort_lost && mobile_lost < mobile_sl {
+        errs.push(v("GE 14.2", "the fortress must be the last defending SL lost"));
+    }
+    errs
+}
+
+/// Where a retreat may end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RetreatTo {
+    Hex(HexId),
+    /// Off the map (Marne, GE-16.1), across the given edge hex's border.
+    OffMap { east_or_west: bool },
+}
+
+/// Legal retreat destinations for `units` of `side` leaving `from`, best preference tier
+/// only (GE-13.18, 13.19). Empty if none.
+pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String]) -> Vec<RetreatTo> {
+    let dirs = retreat_directions(side);
+    let enemy_in = |h: HexId| state.occupant(h) == Some(side.other());
+    let mut frontier = vec![from];
+    let mut seen = BTreeSet::from([from]);
+    let mut offmap = None;
+    for depth in 0..4 {
+        let mut cands = Vec::new();
+        for &f in &frontier {
+            for d in dirs {
+                match f.neighbour(d) {
+                    Some(n) if state.board.in_play(n) => {
+                        if state.board.passable(f, n) && !enemy_in(n) && seen.insert(n) {
+                            cands.push(n);
+                        }
+                    }
+                    _ => {
+                        if depth == 0 {
+                            offmap = Some(d == 1 || d == 4);
+                        }
+                    }
+                }
+            }
+        }
+        if cands.is_empty() {
+            break;
+        }
+        let holds: Vec<HexId> = cands.iter().copied().filter(|&n| stacking::can_end(state, n, side, units).is_empty()).collect();
+        if !holds.is_empty() {
+            let tier = |h: HexId| {
+                let adj = state.board.neighbours(h).into_iter().any(enemy_in) as u8;
+                let friends = state.units_at(h).any(|u| u.side == side) as u8;
+                adj * 2 + friends
+            };
+            let best = holds.iter().map(|&h| tier(h)).min().unwrap_or(0);
+            return holds.into_iter().filter(|&h| tier(h) == best).map(RetreatTo::Hex).collect();
+        }
+        // GE-13.19: every hex would overstack: keep retreating from them.
+        frontier = cands;
+    }
+    // GE-16.1: in the Marne a retreat may leave the map (reading: only when no hex on the map
+    // can take the stack).
+    match offmap {
+        Some(ew) => vec![RetreatTo::OffMap { east_or_west: ew }],
+        None => vec![],
+    }
+}
+
+/// Apply the current stage automatically while nobody has a choice; stop at a decision.
+pub fn advance_stages(state: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    loop {
+        let Some(b) = state.battle.clone() else { return ev };
+        match b.stage {
+            Stage::Roll => return ev,
+            Stage::Defender { lp, retreat } => {
+                let live = live_defenders(state);
+                let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
+                // Who survives the forced allocation?
+                let survivors: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32))).cloned().collect();
+                let mobile_survivors: Vec<String> = survivors.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
+                let opts = if mobile_survivors.is_empty() { vec![] } else { retreat_options(state, b.target, b.attacker.other(), &mobile_survivors) };
+                let auto_retreat = match retreat {
+                    RetreatNeed::None => Some(None),
+                    RetreatNeed::Optional => {
+                        if mobile_survivors.is_empty() || opts.iter().all(|o| matches!(o, RetreatTo::OffMap { .. })) { Some(None) } else { return ev }
+                    }
+                    RetreatNeed::Mandatory => match opts.len() {
+                        0 => Some(None),
+                        1 => Some(Some(opts[0].clone())),
+                        _ => return ev,
+                    },
+                };
+                let Some(r) = auto_retreat else { return ev };
+                ev.extend(apply_defender(state, &alloc, r, retreat == RetreatNeed::Mandatory));
+            }
+            Stage::Attacker { lp } => {
+                let live = live_attackers(state);
+                let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
+                let survivors: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32))).cloned().collect();
+                if can_advance(state, &survivors) {
+                    return ev;
+                }
+                ev.extend(apply_attacker(state, &alloc, &[]));
+            }
+        }
+    }
+}
+
+/// Whether any surviving attacker could advance into the emptied target (GE-13.21).
+pub fn can_advance(state: &State, survivors: &[String]) -> bool {
+    let Some(b) = &state.battle else { return false };
+    if state.occupant(b.target) == Some(b.attacker.other()) {
+        return false;
+    }
+    survivors.iter().any(|id| stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty())
+}
+
+/// Apply the defender's losses and retreat (GE-13.18–13.20), then move to the attacker's stage.
+pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Option<RetreatTo>, mandatory: bool) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let Some(b) = state.battle.clone() else { return ev };
+    for (id, sl) in losses {
+        ev.extend(vp::lose(state, id, *sl));
+    }
+    let survivors: Vec<String> = live_defenders(state).into_iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).collect();
+    if !survivors.is_empty() {
+        match retreat {
+            Some(RetreatTo::Hex(h)) => {
+                let cav_only = survivors.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
+                for id in &survivors {
+                    if let Some(u) = state.unit_mut(id) {
+                        u.place = Place::Hex(h);
+                        u.retreated = true;
+                    }
+                }
+                state.entered(h, b.attacker.other(), cav_only);
+                ev.push(Event::rule("GE 13.18", format!("{} retreat from {} to {h}", survivors.join(", "), b.target)));
+                // GE-14.5: retreating out of a fortress destroys it.
+                let forts: Vec<String> = state.units_at(b.target).filter(|u| u.kind == Kind::Fortress).map(|u| u.id.clone()).collect();
+                for f in forts {
+                    ev.push(Event::rule("GE 14.5", format!("the defenders leave fortress {f}: it is destroyed")));
+                    ev.extend(vp::eliminate(state, &f));
+                }
+            }
+            Some(RetreatTo::OffMap { east_or_west }) => {
+                for id in &survivors {
+                    // GE-16.1: off the map is out of play; Germans off the east or west edge count as eliminated.
+                    if b.attacker.other() == SideId::German && east_or_west {
+                        ev.push(Event::rule("GE 16.1", format!("{id} retreats off the east/west map edge and counts as eliminated")));
+                        ev.extend(vp::eliminate(state, id));
+                    } else if let Some(u) = state.unit_mut(id) {
+                        u.place = Place::OffMap;
+                        ev.push(Event::rule("GE 16.1", format!("{id} retreats off the map: out of play, not eliminated")));
+                    }
+                }
+            }
+            None if mandatory => {
+                for id in &survivors {
+                    ev.push(Event::rule("GE 13.19", format!("{id} has no legal retreat hex and is eliminated")));
+                    ev.extend(vp::eliminate(state, id));
+                }
+            }
+            None => {}
+        }
+    }
+    let res = b.result.unwrap_or(AUTOMATIC);
+    // GE-14.2: +2 attacker LP in a prepared assault on a fortress.
+    let extra = if b.fortress && b.kind == BattleKind::Prepared { 2 } else { 0 };
+    if extra > 0 {
+        ev.push(Event::rule("GE 14.2", "prepared assault on a fortress: attacker loses 2 more LP"));
+    }
+    if let Some(bb) = state.battle.as_mut() {
+        bb.stage = Stage::Attacker { lp: res.attacker_lp + extra };
+    }
+    ev
+}
+
+/// Apply the attacker's losses and advance (GE-13.20, 13.21) and close the battle.
+pub fn apply_attacker(state: &mut State, losses: &[(String, u32)], advance: &[String]) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let Some(b) = state.battle.clone() else { return ev };
+    for (id, sl) in losses {
+        ev.extend(vp::lose(state, id, *sl));
+    }
+    if !advance.is_empty() {
+        let cav_only = advance.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
+        for id in advance {
+            if let Some(u) = state.unit_mut(id) {
+                u.place = Place::Hex(b.target);
+            }
+        }
+        state.entered(b.target, b.attacker, cav_only);
+        ev.push(Event::rule("GE 13.21", format!("{} advance into {}", advance.join(", "), b.target)));
+    }
+    ev.push(Event::say(format!("{} on {} is over", b.kind.name(), b.target)));
+    state.battle = None;
+    ev
+}

@@ -1,0 +1,172 @@
+//! Operational movement (GE-12.1–12.9) and reinforcement entry (GE-16.3 reading).
+
+use super::stacking;
+use super::state::{Kind, MoveState, Phase, Place, SideId, State};
+use super::supply;
+use crate::engine::{Event, Violation};
+use crate::geo::hex::HexId;
+
+fn v(rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(rule, msg)
+}
+
+/// Check a move and, if legal, perform it.
+pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexId]) -> Result<Vec<Event>, Vec<Violation>> {
+    let mut errs = Vec::new();
+    if state.phase != Phase::Movement {
+        return Err(vec![v("GE 12.1", "units move only in their own operational movement phase")]);
+    }
+    if units.is_empty() {
+        return Err(vec![v("GE 12.1", "a move needs at least one unit")]);
+    }
+    let mut start = None;
+    for (i, id) in units.iter().enumerate() {
+        if units[..i].contains(id) {
+            errs.push(v("GE 12.5", "a unit is listed twice").unit(id));
+            continue;
+        }
+        let Some(u) = state.unit(id) else {
+            errs.push(v("GE 12.1", format!("there is no unit {id}")).unit(id));
+            continue;
+        };
+        if u.side != side {
+            errs.push(v("GE 12.1", "you may move only your own units").unit(id));
+            continue;
+        }
+        let Some(h) = u.hex() else {
+            errs.push(v("GE 12.1", "the unit is not on the map").unit(id));
+            continue;
+        };
+        if u.kind == Kind::Fortress {
+            errs.push(v("GE 14.2", "a fortress never moves").unit(id));
+        }
+        if u.attacked {
+            errs.push(v("GE 13.23", "a unit that attacked may not move further this player turn").unit(id));
+        } else if u.move_state == MoveState::Done {
+            errs.push(v("GE 12.6", "the unit finished its move: another unit or group has moved since").unit(id));
+        }
+        match start {
+            None => start = Some(h),
+            Some(s) if s != h => errs.push(v("GE 12.5", format!("units of one group must be in the same hex ({s} and {h})")).unit(id)),
+            _ => {}
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let Some(start) = start else { return Err(vec![v("GE 12.1", "nothing to move")]) };
+    // GE-12.5, 12.6: either all units are of the group now moving, or all have not moved yet
+    // (then they start the phase in this hex, i.e. stacked together).
+    let moving: Vec<bool> = units.iter().map(|id| state.unit(id).is_some_and(|u| u.move_state == MoveState::Moving)).collect();
+    let continuing = moving.iter().all(|m| *m);
+    if !continuing && moving.iter().any(|m| *m) {
+        return Err(vec![v("GE 12.5", "units that did not start the phase stacked together cannot move as one group").hex(start.to_string())]);
+    }
+    let mut path: Vec<HexId> = path.to_vec();
+    if path.first() == Some(&start) {
+        path.remove(0);
+    }
+    if path.is_empty() {
+        return Err(vec![v("GE 12.1", "the path enters no hex")]);
+    }
+    // Walk the path.
+    let fresh = units.iter().all(|id| state.unit(id).is_some_and(|u| u.mp_spent == 0));
+    let mut spent = 0u32;
+    let mut prev = start;
+    let min_left = units.iter().filter_map(|id| state.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
+    for (i, &h) in path.iter().enumerate() {
+        let hs = h.to_string();
+        if !prev.is_adjacent(h) {
+            errs.push(v("GE 12.1", format!("{h} is not adjacent to {prev}")).hex(&hs));
+            break;
+        }
+        let Some(cost) = state.board.entry_cost(prev, h) else {
+            errs.push(v("GE 12.3", format!("{h} cannot be entered from {prev}")).hex(&hs));
+            break;
+        };
+        if state.occupant(h) == Some(side.other()) {
+            errs.push(v("GE 12.4", format!("{h} holds enemy units and cannot be entered")).hex(&hs));
+            break;
+        }
+        spent += cost;
+        // GE-12.3: a fresh unit may always move one hex with all its MP.
+        let minimum = fresh && i == 0 && path.len() == 1;
+        if spent > min_left && !minimum {
+            let slow = units.iter().filter_map(|id| state.unit(id)).min_by_key(|u| u.mp_left()).map(|u| u.id.clone()).unwrap_or_default();
+            errs.push(v(if state.board.river(prev, h).is_some() { "GE 12.9" } else { "GE 12.8" }, format!("entering {h} brings the move to {spent} MP; the group has {min_left} MP left (slowest unit {slow}, GE 12.7)")).unit(slow).hex(&hs));
+            break;
+        }
+        errs.extend(stacking::can_pass(state, h, side, units));
+        if !errs.is_empty() {
+            break;
+        }
+        prev = h;
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let end = prev;
+    let e = stacking::can_end(state, end, side, units);
+    if !e.is_empty() {
+        return Err(e);
+    }
+    // Legal: finish the previous group if a new one starts (GE-12.2, 12.6).
+    if !continuing {
+        for u in state.units.iter_mut().filter(|u| u.move_state == MoveState::Moving) {
+            u.move_state = MoveState::Done;
+        }
+    }
+    let cav_only = units.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
+    let minimum = fresh && path.len() == 1 && spent > min_left;
+    for id in units {
+        if let Some(u) = state.unit_mut(id) {
+            u.move_state = MoveState::Moving;
+            u.moved = true;
+            if minimum { u.mp_spent = u.allowance().max(spent) } else { u.mp_spent += spent }
+            u.place = Place::Hex(end);
+        }
+    }
+    for &h in &path {
+        state.entered(h, side, cav_only);
+    }
+    let mut trail = vec![start.to_string()];
+    trail.extend(path.iter().map(|h| h.to_string()));
+    let note = if minimum { " — minimum move, all MP (GE 12.3)" } else { "" };
+    Ok(vec![Event::rule("GE 12.1", format!("{} move {} ({spent} MP){note}", units.join(", "), trail.join(" → ")))])
+}
+
+/// Place a reinforcement on the owner's supply edge before any unit moves this phase.
+/// Reading of GE-16.3 (which says "by strategic movement", a gap): the unit enters at the
+/// start of its owner's player turn on any supply-edge hex free of enemy units, counts for
+/// stacking, and then moves and fights normally (GE-8.5).
+pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Result<Vec<Event>, Vec<Violation>> {
+    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)]) };
+    if u.side != side {
+        return Err(vec![v("GE 8.5", "you may bring in only your own reinforcements").unit(id)]);
+    }
+    let Place::Reinforcement(turn) = u.place else { return Err(vec![v("GE 8.5", "the unit is not a waiting reinforcement").unit(id)]) };
+    let mut errs = Vec::new();
+    if turn > state.turn {
+        errs.push(v("GE 16.3", format!("the unit arrives on turn {turn}")).unit(id));
+    }
+    if state.phase != Phase::Movement || state.units.iter().any(|u| u.side == side && u.moved) {
+        errs.push(v("GE 8.1", "reinforcements enter at the start of the player turn, before any unit moves").unit(id));
+    }
+    let edge = supply::supply_edge(side);
+    if !state.board.on_edge(hex, edge) {
+        errs.push(v("GE 16.3", format!("reinforcements enter on the {} supply edge ({:?} edge)", side.title(), edge).to_lowercase()).unit(id).hex(hex.to_string()));
+    } else if state.occupant(hex) == Some(side.other()) {
+        errs.push(v("GE 8.5", "the entry hex holds enemy units").unit(id).hex(hex.to_string()));
+    } else {
+        errs.extend(stacking::can_end(state, hex, side, &[id.to_string()]));
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let cav = state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry);
+    if let Some(u) = state.unit_mut(id) {
+        u.place = Place::Hex(hex);
+    }
+    state.entered(hex, side, cav);
+    Ok(vec![Event::rule("GE 16.3", format!("{id} enters at {hex}"))])
+}

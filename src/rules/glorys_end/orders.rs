@@ -1,0 +1,124 @@
+//! Orders as players write them (parsed, not yet legal). The JSON Schema of [`Orders`] is
+//! `schemas/orders-glorys-end.json`.
+//!
+//! An entry's orders is a list of actions applied in order:
+//!
+//! ```yaml
+//! actions:
+//!   - enter: {unit: FR-7, hex: 3640}               # reinforcement on the supply edge
+//!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
+//!   - march_assault: {units: [DE-7, DE-9], target: 3332}
+//!   - end_phase: movement
+//!   - attack: {target: 3230, units: [DE-2, DE-4]}
+//!   - decide: {losses: [{unit: FR-9, sl: 1}], retreat: 3331}
+//!   - decide: {losses: [{unit: DE-7, sl: 1}], advance: [DE-9]}
+//!   - end_phase: combat
+//! ```
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::geo::hex::HexId;
+
+/// One entry's orders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// Applied in order; the entry ends at its first random action.
+    pub actions: Vec<Action>,
+}
+
+/// One action, written as a one-key map: `{move: {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Action(#[serde(with = "yaml_serde::with::singleton_map")] #[schemars(with = "ActionKind")] pub ActionKind);
+
+/// What an action does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ActionKind {
+    /// Place a reinforcement on the owner's supply edge (start of the player turn).
+    Enter(Enter),
+    /// Operational movement of one unit or group (GE-12).
+    Move(Move),
+    /// March assault by the unit or group that just moved (GE-13.23).
+    MarchAssault(Assault),
+    /// Prepared assault (GE-13).
+    Attack(Assault),
+    /// A decision after a combat roll: losses, retreat, advance (GE-13.18–13.21).
+    Decide(Decide),
+    /// End the movement phase or the combat phase (which ends the player turn).
+    EndPhase(PhaseName),
+}
+
+/// Which phase to end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    Movement,
+    Combat,
+}
+
+/// A reinforcement entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Enter {
+    pub unit: String,
+    #[schemars(with = "u32")]
+    pub hex: HexId,
+}
+
+/// A move: the hexes entered in order (the path may start with the current hex).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub units: Vec<String>,
+    #[schemars(with = "Vec<u32>")]
+    pub path: Vec<HexId>,
+}
+
+/// An attack on one hex.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Assault {
+    #[schemars(with = "u32")]
+    pub target: HexId,
+    pub units: Vec<String>,
+}
+
+/// SL a unit gives up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Loss {
+    pub unit: String,
+    pub sl: u32,
+}
+
+/// A combat decision.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Decide {
+    /// Loss allocation (GE-13.20).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<Loss>,
+    /// Defender: the retreat hex (GE-13.18, 13.19); omit to stay when retreat is optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u32>")]
+    pub retreat: Option<HexId>,
+    /// Attacker: units advancing into the emptied hex (GE-13.21).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advance: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parses_the_example() {
+        let o: Orders = yaml_serde::from_str("actions:\n  - move: {units: [DE-7], path: [3131, 3231]}\n  - end_phase: movement\n  - decide: {losses: [{unit: FR-9, sl: 1}], retreat: 3331}\n").unwrap();
+        assert_eq!(o.actions.len(), 3);
+        let back = yaml_serde::to_string(&o).unwrap();
+        let again: Orders = yaml_serde::from_str(&back).unwrap();
+        assert_eq!(o, again);
+    }
+}

@@ -1,0 +1,221 @@
+//! Building the starting state from a scenario (GE-16.2, 16.3) or from a rule case.
+
+use std::collections::BTreeMap;
+
+use super::board::{Board, Edge, HexInfo, River, Terrain};
+use super::map;
+use super::scenario::{self, Scenario, UnitSize, UnitType};
+use super::state::{Kind, MoveState, Phase, Place, SideId, Size, State, Unit, Values};
+use super::turn;
+use crate::engine::{ScenarioError, SeatInfo};
+use crate::geo::hex::HexId;
+
+/// The rules' side of a map side.
+pub fn side(s: map::Side) -> SideId {
+    match s {
+        map::Side::German => SideId::German,
+        map::Side::Allied => SideId::Allied,
+    }
+}
+
+/// The rules' board from the scenario's map.
+pub fn board(m: &map::Map) -> Board {
+    let mut b = Board::default();
+    for (h, i) in &m.hexes {
+        let terrain = match i.terrain {
+            map::Terrain::Clear => Terrain::Clear,
+            map::Terrain::Hills => Terrain::Hills,
+            map::Terrain::Forest => Terrain::Forest,
+            map::Terrain::Swamp => Terrain::Swamp,
+            map::Terrain::Mountain => Terrain::Mountain,
+        };
+        let edges = m
+            .edges_of(*h)
+            .into_iter()
+            .map(|e| match e {
+                map::Edge::North => Edge::North,
+                map::Edge::South => Edge::South,
+                map::Edge::East => Edge::East,
+                map::Edge::West => Edge::West,
+            })
+            .collect();
+        let passable_country = i.country != map::Country::Switzerland;
+        if !passable_country {
+            continue;
+        }
+        b.hexes.insert(
+            *h,
+            HexInfo {
+                terrain,
+                city: matches!(i.place, Some(map::Place { kind: map::PlaceKind::City, .. })),
+                name: i.place.as_ref().map(|p| p.name.clone()),
+                paris: i.paris,
+                extra_drm: 0,
+                edges,
+            },
+        );
+    }
+    for ((a, c), f) in &m.hexsides {
+        match f {
+            map::Hexside::MinorRiver => b.set_side(*a, *c, Some(River::Minor), false),
+            map::Hexside::MajorRiver => b.set_side(*a, *c, Some(River::Major), false),
+            map::Hexside::AllSea => b.set_side(*a, *c, None, true),
+        }
+    }
+    b
+}
+
+fn size(s: UnitSize) -> Size {
+    match s {
+        UnitSize::Corps => Size::Corps,
+        UnitSize::Division => Size::Division,
+        UnitSize::Brigade | UnitSize::Battalion => Size::Brigade,
+        UnitSize::None => Size::None,
+    }
+}
+
+/// The starting state of a checked scenario.
+pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
+    let mut units = Vec::new();
+    for u in &sc.units {
+        let kind = match u.unit_type {
+            UnitType::Cavalry => Kind::Cavalry,
+            UnitType::Fortress => Kind::Fortress,
+            _ => Kind::Infantry,
+        };
+        let values = u.values.iter().map(|v| Values { attack: v.attack, defence: v.defence, movement: v.movement, vs_cavalry: v.vs_cav.map(|c| (c.attack, c.defence)) }).collect();
+        let place = match u.placement {
+            scenario::Placement::Hex(h) => Place::Hex(h),
+            scenario::Placement::Reinforcement(a) => Place::Reinforcement(a.turn.min(255) as u8),
+        };
+        let ooc = matches!(place, Place::Hex(h) if sc.out_of_command.contains(&h));
+        units.push(Unit {
+            id: u.id.clone(),
+            name: u.name.clone(),
+            side: side(u.side),
+            nation: u.nationality.code().to_string(),
+            kind,
+            size: size(u.size),
+            max_sl: u.max_sl,
+            values,
+            start_sl: u.start_sl,
+            sl: u.start_sl,
+            place,
+            ooc,
+            moved: false,
+            attacked: false,
+            defended: false,
+            retreated: false,
+            oos_at_start: false,
+            move_state: MoveState::NotMoved,
+            mp_spent: 0,
+        });
+    }
+    // Forts are 1-SL fortress units with their defence factor (GE-14.2 basics).
+    for f in &sc.forts {
+        units.push(Unit {
+            id: f.id.clone(),
+            name: f.name.clone(),
+            side: side(f.nationality.side()),
+            nation: f.nationality.code().to_string(),
+            kind: Kind::Fortress,
+            size: Size::None,
+            max_sl: 1,
+            values: vec![Values { attack: 0, defence: f.defence, movement: 0, vs_cavalry: None }],
+            start_sl: 1,
+            sl: 1,
+            place: Place::Hex(f.hex),
+            ooc: false,
+            moved: false,
+            attacked: false,
+            defended: false,
+            retreated: false,
+            oos_at_start: false,
+            move_state: MoveState::NotMoved,
+            mp_spent: 0,
+        });
+    }
+    let board = board(&sc.map);
+    let mut control = BTreeMap::new();
+    for h in board.hexes.keys() {
+        control.insert(*h, side(sc.initial_controller(*h)));
+    }
+    let town_vp = sc.victory.towns.iter().filter_map(|t| t.hex.or_else(|| sc.map.find_place(&t.name)).map(|h| (h, side(t.side), t.value as i32))).collect();
+    let german_auto_win = sc.auto_win.iter().filter(|a| a.side == map::Side::German).flat_map(|a| a.hexes.iter().copied()).collect();
+    let south_row = sc.victory.units_beyond_row.first().map(|r| r.min_row.saturating_sub(1)).unwrap_or(31);
+    let mut seat_map = BTreeMap::new();
+    for s in seats {
+        if let Some(sd) = SideId::parse(&s.side) {
+            seat_map.entry(sd).or_insert_with(|| s.seat.clone());
+        }
+    }
+    let mut st = State {
+        board,
+        units,
+        seats: seat_map,
+        turn: sc.turns.first.min(255) as u8,
+        first_turn: sc.turns.first.min(255) as u8,
+        last_turn: sc.turns.last.min(255) as u8,
+        player: side(sc.turns.first_player),
+        phase: Phase::Movement,
+        initial_control: control.clone(),
+        control,
+        vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
+        ma_targets: vec![],
+        town_vp,
+        german_auto_win,
+        south_row,
+        battle: None,
+        outcome: None,
+    };
+    turn::start_player_turn(&mut st);
+    st
+}
+
+/// `setup`: parse, check, build.
+pub fn from_text(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+    let sc = Scenario::from_text(text).map_err(|problems| ScenarioError { problems })?;
+    Ok(from_scenario(&sc, seats))
+}
+
+/// The hex ids of a block of rows and columns (for case boards).
+pub fn block(rows: (u8, u8), cols: (u8, u8)) -> Vec<HexId> {
+    let mut v = Vec::new();
+    for r in rows.0..=rows.1 {
+        for c in cols.0..=cols.1 {
+            v.push(HexId::new(r, c));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Ruleset;
+    use crate::rules::glorys_end::GlorysEnd;
+
+    fn seats() -> Vec<SeatInfo> {
+        vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }]
+    }
+
+    #[test]
+    fn marne_state_round_trips() {
+        let s = GlorysEnd::setup(scenario::MARNE_YAML, None, &seats()).expect("setup");
+        GlorysEnd::check_invariants(&s).expect("invariants");
+        let json = serde_json::to_string(&s).expect("json");
+        let back: State = serde_json::from_str(&json).expect("json back");
+        assert_eq!(s, back);
+        let yaml = yaml_serde::to_string(&s).expect("yaml");
+        let back: State = yaml_serde::from_str(&yaml).expect("yaml back");
+        assert_eq!(s, back);
+        assert_eq!(s.turn, 8);
+        assert_eq!(s.player, SideId::Allied);
+        assert!(s.units.iter().filter(|u| u.ooc).all(|u| u.nation == "GB"));
+    }
+
+    #[test]
+    fn bad_scenario_is_an_error() {
+        assert!(GlorysEnd::setup("not: a scenario", None, &seats()).is_err());
+    }
+}

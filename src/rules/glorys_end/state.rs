@@ -1,0 +1,396 @@
+//! The game state: units, turn and phase, hex control, the VP ledger and a battle in progress.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::board::Board;
+use super::tables::{CrtResult, Odds};
+use crate::engine::Outcome;
+use crate::geo::hex::HexId;
+
+/// The two sides (GE-3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideId {
+    Allied,
+    German,
+}
+
+impl SideId {
+    /// The other side.
+    pub fn other(self) -> SideId {
+        match self {
+            SideId::Allied => SideId::German,
+            SideId::German => SideId::Allied,
+        }
+    }
+    /// `"allied"` / `"german"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SideId::Allied => "allied",
+            SideId::German => "german",
+        }
+    }
+    /// `"Allied"` / `"German"`.
+    pub fn title(self) -> &'static str {
+        match self {
+            SideId::Allied => "Allied",
+            SideId::German => "German",
+        }
+    }
+    /// From `"allied"` / `"german"`.
+    pub fn parse(s: &str) -> Option<SideId> {
+        match s.to_ascii_lowercase().as_str() {
+            "allied" | "allies" => Some(SideId::Allied),
+            "german" | "germany" => Some(SideId::German),
+            _ => None,
+        }
+    }
+}
+
+/// Unit type (GE-2.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Infantry,
+    Cavalry,
+    /// A fortress counter: works and garrison, 1 SL (GE-14.2).
+    Fortress,
+}
+
+/// Unit size (GE-2.8). Bracketed groups count as their size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    Corps,
+    Division,
+    Brigade,
+    None,
+}
+
+impl Size {
+    /// The printed symbol.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Size::Corps => "XXX",
+            Size::Division => "XX",
+            Size::Brigade => "X",
+            Size::None => "",
+        }
+    }
+}
+
+/// Combat and movement values at one SL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Values {
+    pub attack: u32,
+    pub defence: u32,
+    pub movement: u32,
+    /// Cavalry: (attack, defence) against a cavalry-only force (GE-13.24).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_cavalry: Option<(u32, u32)>,
+}
+
+/// Where a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// On the map.
+    Hex(HexId),
+    /// Waiting to enter from the given turn.
+    Reinforcement(u8),
+    /// Eliminated (counts for VP).
+    Eliminated,
+    /// Retreated off the map: out of play, not eliminated (GE-16.1).
+    OffMap,
+}
+
+/// How far a unit is in the current operational movement phase (GE-12.2, 12.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveState {
+    #[default]
+    NotMoved,
+    /// Part of the unit or group now moving.
+    Moving,
+    /// Finished for this phase.
+    Done,
+}
+
+/// One unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Order id: `DE-7`.
+    pub id: String,
+    /// Printed designation: `DE 7 XXX`.
+    pub name: String,
+    pub side: SideId,
+    /// `DE`, `FR`, `GB`, `BE`.
+    pub nation: String,
+    pub kind: Kind,
+    pub size: Size,
+    pub max_sl: u8,
+    /// Values per SL: `values[sl - 1]`.
+    pub values: Vec<Values>,
+    /// SL at the start of the scenario (for the VP ledger).
+    pub start_sl: u8,
+    pub sl: u8,
+    pub place: Place,
+    // ---- per player turn ----
+    /// Out of command (GE-10.2); cleared at the end of the player turn.
+    #[serde(default)]
+    pub ooc: bool,
+    /// Moved (OM) this player turn (GE-13.22).
+    #[serde(default)]
+    pub moved: bool,
+    /// Attacked (MA or PA) this player turn (GE-13.6, 13.22).
+    #[serde(default)]
+    pub attacked: bool,
+    /// Was attacked as a defender in the current combat phase (GE-13.6).
+    #[serde(default)]
+    pub defended: bool,
+    /// Retreated in the current combat phase (GE-13.18).
+    #[serde(default)]
+    pub retreated: bool,
+    /// Out of supply at the start of this movement phase (GE-7.5).
+    #[serde(default)]
+    pub oos_at_start: bool,
+    #[serde(default)]
+    pub move_state: MoveState,
+    /// MP spent this phase.
+    #[serde(default)]
+    pub mp_spent: u32,
+}
+
+impl Unit {
+    /// The hex, if on the map.
+    pub fn hex(&self) -> Option<HexId> {
+        match self.place {
+            Place::Hex(h) => Some(h),
+            _ => None,
+        }
+    }
+    /// Values at the current SL.
+    pub fn now(&self) -> Values {
+        let i = (self.sl.max(1) as usize - 1).min(self.values.len().saturating_sub(1));
+        self.values.get(i).copied().unwrap_or_default()
+    }
+    /// Movement allowance this phase: halved (rounded down) when OOC (GE-10.2).
+    pub fn allowance(&self) -> u32 {
+        let m = self.now().movement;
+        if self.ooc { m / 2 } else { m }
+    }
+    /// MP left.
+    pub fn mp_left(&self) -> u32 {
+        self.allowance().saturating_sub(self.mp_spent)
+    }
+    /// A corps-size unit for stacking (GE-6.1).
+    pub fn is_corps(&self) -> bool {
+        self.size == Size::Corps && self.kind != Kind::Fortress
+    }
+    /// SL that count for stacking (fortresses are free, GE-14.2).
+    pub fn stack_sl(&self) -> u32 {
+        if self.kind == Kind::Fortress { 0 } else { self.sl as u32 }
+    }
+    /// Mobile (not a fortress).
+    pub fn mobile(&self) -> bool {
+        self.kind != Kind::Fortress
+    }
+    /// `DE-7 (DE 7 XXX)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.id, self.name)
+    }
+}
+
+/// The two phases played in this slice (GE-5.2 E and F).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// E: operational movement and march assaults.
+    Movement,
+    /// F: prepared assaults.
+    Combat,
+}
+
+/// March or prepared assault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleKind {
+    March,
+    Prepared,
+}
+
+impl BattleKind {
+    /// `"march assault"` / `"prepared assault"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BattleKind::March => "march assault",
+            BattleKind::Prepared => "prepared assault",
+        }
+    }
+}
+
+/// Whether and how the defender retreats (GE-13.18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetreatNeed {
+    None,
+    Optional,
+    Mandatory,
+}
+
+/// Where a battle stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Waiting for the die.
+    Roll,
+    /// Waiting for the defender's loss allocation and retreat.
+    Defender { lp: u32, retreat: RetreatNeed },
+    /// Waiting for the attacker's loss allocation and advance.
+    Attacker { lp: u32 },
+}
+
+/// A battle in progress: everything certain is fixed at declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    pub kind: BattleKind,
+    pub attacker: SideId,
+    pub target: HexId,
+    pub attackers: Vec<String>,
+    pub defenders: Vec<String>,
+    /// Units in the hex that retreated there this phase: no defence, die if LP are taken.
+    pub stragglers: Vec<String>,
+    pub attack: u32,
+    pub defence: u32,
+    pub odds: Odds,
+    pub odds_text: String,
+    pub drm: i32,
+    pub drm_parts: Vec<String>,
+    /// A fortress defends: +2 attacker LP in a PA (GE-14.2).
+    pub fortress: bool,
+    pub stage: Stage,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<CrtResult>,
+}
+
+impl Battle {
+    /// `"prepared assault on 3230 at 3:1, DRM -1"`.
+    pub fn describe(&self) -> String {
+        let odds = match self.odds {
+            Odds::Automatic => format!("{} (automatic 2/0)", self.odds_text),
+            Odds::Column { .. } => self.odds_text.clone(),
+        };
+        format!("{} on {} at {}, DRM {:+}", self.kind.name(), self.target, odds, self.drm)
+    }
+}
+
+/// The whole game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub board: Board,
+    pub units: Vec<Unit>,
+    /// Seat names by side.
+    pub seats: BTreeMap<SideId, String>,
+    pub turn: u8,
+    pub first_turn: u8,
+    pub last_turn: u8,
+    /// The phasing side.
+    pub player: SideId,
+    pub phase: Phase,
+    /// Permanent control by entry (GE-4.7); occupation overrides it (see `control`).
+    pub control: BTreeMap<HexId, SideId>,
+    /// Control at the start, for `describe`.
+    pub initial_control: BTreeMap<HexId, SideId>,
+    /// VP from eliminations (GE-16.4), kept as a ledger.
+    pub vp: BTreeMap<SideId, i32>,
+    /// Hexes already march-assaulted in this movement phase (GE-13.6 reading).
+    #[serde(default)]
+    pub ma_targets: Vec<HexId>,
+    /// VP awarded for holding a town at the end: (hex, side, points).
+    pub town_vp: Vec<(HexId, SideId, i32)>,
+    /// Hexes whose control at the end of a German player turn wins for the German (GE-16.4).
+    pub german_auto_win: Vec<HexId>,
+    /// Row: German supplied units south of it score at the end (GE-16.4).
+    pub south_row: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<Battle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+/// Calendar: T8 = 4–6 Sep, 3 days a turn (digest E.4).
+pub fn dates(turn: u8) -> String {
+    // Day of year-ish counting from 14 Aug = T1.
+    let start = 14 + 3 * (turn as u32).saturating_sub(1);
+    let fmt = |d: u32| if d <= 31 { format!("{d} Aug") } else if d <= 61 { format!("{} Sep", d - 31) } else if d <= 92 { format!("{} Oct", d - 61) } else { format!("{} Nov", d - 92) };
+    let a = fmt(start);
+    let b = fmt(start + 2);
+    let (ad, am) = a.split_once(' ').unwrap_or(("", ""));
+    let (_, bm) = b.split_once(' ').unwrap_or(("", ""));
+    if am == bm { format!("{ad}–{b}") } else { format!("{a}–{b}") }
+}
+
+impl State {
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+    /// A unit by id, mutably.
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+    /// Units in a hex.
+    pub fn units_at(&self, h: HexId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.place == Place::Hex(h))
+    }
+    /// The side occupying a hex, if any.
+    pub fn occupant(&self, h: HexId) -> Option<SideId> {
+        self.units_at(h).next().map(|u| u.side)
+    }
+    /// Which side occupies each occupied hex.
+    pub fn occupancy(&self) -> BTreeMap<HexId, SideId> {
+        self.units.iter().filter_map(|u| u.hex().map(|h| (h, u.side))).collect()
+    }
+    /// Effective control (GE-4.7, 4.8): the occupying side, else the last side whose
+    /// non-cavalry unit entered. Cavalry alone therefore controls only while present.
+    pub fn control(&self, h: HexId) -> Option<SideId> {
+        self.occupant(h).or_else(|| self.control.get(&h).copied())
+    }
+    /// Units enter a hex: non-cavalry entry takes permanent control (GE-4.7, 4.8).
+    pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
+        if !cavalry_only {
+            self.control.insert(h, side);
+        }
+    }
+    /// The seat of a side.
+    pub fn seat(&self, side: SideId) -> String {
+        self.seats.get(&side).cloned().unwrap_or_else(|| side.name().to_string())
+    }
+    /// The side of a seat.
+    pub fn side_of(&self, seat: &str) -> Option<SideId> {
+        self.seats.iter().find(|(_, s)| s.as_str() == seat).map(|(k, _)| *k).or_else(|| SideId::parse(seat))
+    }
+    /// Stacking totals of a side in a hex: (SL, corps).
+    pub fn stack(&self, h: HexId, side: SideId, except: &[String]) -> (u32, u32) {
+        let mut sl = 0;
+        let mut corps = 0;
+        for u in self.units_at(h).filter(|u| u.side == side && !except.contains(&u.id)) {
+            sl += u.stack_sl();
+            corps += u.is_corps() as u32;
+        }
+        (sl, corps)
+    }
+    /// `"Turn 8 (4–6 Sep)"`.
+    pub fn turn_text(&self) -> String {
+        format!("Turn {} ({})", self.turn, dates(self.turn))
+    }
+    /// `"phase E: operational movement"`.
+    pub fn phase_text(&self) -> &'static str {
+        match self.phase {
+            Phase::Movement => "phase E: operational movement",
+            Phase::Combat => "phase F: prepared assault",
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The sequence of play (GE-5.2) as played in this slice, and the dispatcher that checks and
+//! applies each action of an entry in order.
+//!
+//! Per player turn: phases A–D (reinforcements/replacements, entrenchment, command, strategic
+//! movement) and G (attrition) are not yet implemented and are skipped with an event; E
+//! (operational movement with march assaults), F (prepared assaults) and H (victory check)
+//! are played.
+
+use super::combat::{self, RetreatTo};
+use super::movement;
+use super::orders::{ActionKind, Decide, PhaseName};
+use super::state::{BattleKind, MoveState, Phase, RetreatNeed, SideId, Stage, State};
+use super::supply;
+use super::vp;
+use crate::engine::{Event, Violation};
+
+fn v(rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(rule, msg)
+}
+
+/// The side that must act now (a decision, or the phasing player), `None` when a roll is
+/// pending or the game is over.
+pub fn actor(state: &State) -> Option<SideId> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    match &state.battle {
+        Some(b) => match b.stage {
+            Stage::Roll => None,
+            Stage::Defender { .. } => Some(b.attacker.other()),
+            Stage::Attacker { .. } => Some(b.attacker),
+        },
+        None => Some(state.player),
+    }
+}
+
+/// Check one action against `state` and, if legal, apply it.
+pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<Event>, Vec<Violation>> {
+    if state.outcome.is_some() {
+        return Err(vec![v("GE 16.4", "the game is over")]);
+    }
+    if let Some(b) = &state.battle
+        && b.stage == Stage::Roll
+    {
+        return Err(vec![v("GE 13.3", format!("the {} awaits its die roll: the entry ends at its first random action", b.kind.name()))]);
+    }
+    let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
+    if who != side {
+        let what = if state.battle.is_some() { "a combat decision" } else { "orders" };
+        return Err(vec![v("GE 5.1", format!("it is the {} player's turn to send {what}", who.title()))]);
+    }
+    if state.battle.is_some() {
+        let ActionKind::Decide(d) = action else {
+            return Err(vec![v("GE 13.17", "the battle's results must be decided first (a decide action)")]);
+        };
+        return decide(state, side, d);
+    }
+    match action {
+        ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
+        ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
+        ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
+        ActionKind::MarchAssault(a) => {
+            if state.phase != Phase::Movement {
+                return Err(vec![v("GE 13.23", "march assaults are made in the operational movement phase")]);
+            }
+            let mut errs = Vec::new();
+            let mut hex = None;
+            for id in &a.units {
+                if let Some(u) = state.unit(id) {
+                    if u.move_state == MoveState::Done && !u.attacked {
+                        errs.push(v("GE 13.23", "only the unit or group moving now may march-assault").unit(id));
+                    }
+                    if let Some(h) = u.hex() {
+                        if hex.is_some_and(|x| x != h) {
+                            errs.push(v("GE 13.23", "the march-assaulting units must be stacked together").unit(id));
+                        }
+                        hex = Some(h);
+                        // GE-13.23: enough MP left to enter the target as if it were empty.
+                        if h.is_adjacent(a.target) && u.side == side {
+                            match state.board.entry_cost(h, a.target) {
+                                Some(c) if c <= u.mp_left() => {}
+                                Some(c) => errs.push(v("GE 13.23", format!("entering {} would cost {c} MP; the unit has {} left", a.target, u.mp_left())).unit(id).hex(a.target.to_string())),
+                                None => errs.push(v("GE 13.23", format!("{} cannot be entered from {h}", a.target)).unit(id)),
+                            }
+                        }
+                    }
+                }
+            }
+            let moving_now: Vec<String> = state.units.iter().filter(|u| u.move_state == MoveState::Moving && u.side == side).map(|u| u.id.clone()).collect();
+            let all_moving = a.units.iter().all(|id| moving_now.contains(id));
+            let any_moving = a.units.iter().any(|id| moving_now.contains(id));
+            if any_moving && !all_moving {
+                errs.push(v("GE 13.23", "the march-assaulting force is exactly the moving unit or group"));
+            }
+            let battle = combat::declare(state, BattleKind::March, side, a.target, &a.units);
+            if let Err(e) = &battle {
+                errs.extend(e.iter().cloned());
+            }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let Ok(battle) = battle else { return Err(errs) };
+            if !any_moving {
+                for u in state.units.iter_mut().filter(|u| u.move_state == MoveState::Moving) {
+                    u.move_state = MoveState::Done;
+                }
+            }
+            Ok(combat::start(state, battle))
+        }
+        ActionKind::Attack(a) => {
+            if state.phase != Phase::Combat {
+                return Err(vec![v("GE 13.1", "prepared assaults are made in the prepared assault phase (end the movement phase first)")]);
+            }
+            let battle = combat::declare(state, BattleKind::Prepared, side, a.target, &a.units)?;
+            Ok(combat::start(state, battle))
+        }
+        ActionKind::EndPhase(p) => end_phase(state, *p),
+    }
+}
+
+fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec<Violation>> {
+    let Some(b) = state.battle.clone() else { return Err(vec![v("GE 13.17", "there is no combat decision to make")]) };
+    let losses: Vec<(String, u32)> = d.losses.iter().map(|l| (l.unit.clone(), l.sl)).collect();
+    let mut errs = Vec::new();
+    match b.stage {
+        Stage::Defender { lp, retreat } => {
+            if !d.advance.is_empty() {
+                errs.push(v("GE 13.21", "defenders never advance after combat"));
+            }
+            let live = combat::live_defenders(state);
+            let alloc = match combat::forced_allocation(state, &live, lp) {
+                Some(f) if losses.is_empty() => f,
+                _ => {
+                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
+                    losses.clone()
+                }
+            };
+            // Retreat options for the survivors of this allocation.
+            let mut probe = state.clone();
+            for (id, sl) in &alloc {
+                vp::lose(&mut probe, id, *sl);
+            }
+            let survivors: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
+            let opts = if survivors.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &survivors) };
+            let hexes: Vec<String> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+            let chosen = match (d.retreat, retreat) {
+                (Some(_), _) if survivors.is_empty() => {
+                    errs.push(v("GE 13.18", "no defending unit survives to retreat"));
+                    None
+                }
+                (Some(_), RetreatNeed::None) => {
+                    errs.push(v("GE 13.18", "the result allows no retreat (no R and no defender loss)"));
+                    None
+                }
+                (Some(h), _) => {
+                    if opts.contains(&RetreatTo::Hex(h)) {
+                        Some(RetreatTo::Hex(h))
+                    } else {
+                        errs.push(v("GE 13.19", format!("{h} is not a legal retreat hex of the best preference; choose {}", if hexes.is_empty() { "none (no retreat possible)".to_string() } else { hexes.join(" or ") })).hex(h.to_string()));
+                        None
+                    }
+                }
+                (None, RetreatNeed::Mandatory) if !survivors.is_empty() => {
+                    if opts.len() == 1 {
+                        Some(opts[0].clone())
+                    } else if opts.is_empty() {
+                        None
+                    } else {
+                        errs.push(v("GE 13.18", format!("the retreat is mandatory: choose {}", hexes.join(" or "))));
+                        None
+                    }
+                }
+                (None, _) => None,
+            };
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let mut ev = combat::apply_defender(state, &alloc, chosen, retreat == RetreatNeed::Mandatory);
+            ev.extend(combat::advance_stages(state));
+            Ok(ev)
+        }
+        Stage::Attacker { lp } => {
+            if d.retreat.is_some() {
+                errs.push(v("GE 13.18", "attackers never retreat"));
+            }
+            let live = combat::live_attackers(state);
+            let alloc = match combat::forced_allocation(state, &live, lp) {
+                Some(f) if losses.is_empty() => f,
+                _ => {
+                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
+                    losses.clone()
+                }
+            };
+            let mut probe = state.clone();
+            for (id, sl) in &alloc {
+                vp::lose(&mut probe, id, *sl);
+            }
+            if !d.advance.is_empty() {
+                if probe.occupant(b.target) == Some(side.other()) {
+                    errs.push(v("GE 13.21", "the defending hex is not empty: no advance").hex(b.target.to_string()));
+                }
+                let surv = combat::live_attackers(&probe);
+                for (i, id) in d.advance.iter().enumerate() {
+                    if !surv.contains(id) || d.advance[..i].contains(id) {
+                        errs.push(v("GE 13.21", "only surviving attackers of this battle advance, once each").unit(id));
+                    }
+                }
+                if errs.is_empty() {
+                    errs.extend(super::stacking::can_end(&probe, b.target, side, &d.advance));
+                }
+            }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            Ok(combat::apply_attacker(state, &alloc, &d.advance))
+        }
+        Stage::Roll => Err(vec![v("GE 13.3", "the die has not been rolled yet")]),
+    }
+}
+
+/// End phase E or F (GE-5.1: strictly in order).
+pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Violation>> {
+    match (state.phase, p) {
+        (Phase::Movement, PhaseName::Movement) => {
+            for u in state.units.iter_mut() {
+                u.move_state = MoveState::Done;
+                u.defended = false;
+                u.retreated = false;
+            }
+            state.phase = Phase::Combat;
+            Ok(vec![Event::rule("GE 5.2", format!("{} player: end of phase E; phase F: prepared assault", state.player.title()))])
+        }
+        (Phase::Combat, PhaseName::Combat) => Ok(end_player_turn(state)),
+        (Phase::Movement, PhaseName::Combat) => Err(vec![v("GE 5.1", "end the movement phase first (end_phase: movement)")]),
+        (Phase::Combat, PhaseName::Movement) => Err(vec![v("GE 5.1", "the movement phase is over; phases cannot be replayed")]),
+    }
+}
+
+/// Phases G and H, then the next player turn (or the end of the scenario).
+pub fn end_player_turn(state: &mut State) -> Vec<Event> {
+    let mut ev = vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
+    if state.player == SideId::German {
+        if let Some(o) = vp::german_auto_win(state) {
+            ev.push(Event::rule("GE 16.4", format!("{o:?}")));
+            state.outcome = Some(o);
+            return ev;
+        }
+    }
+    for u in state.units.iter_mut() {
+        u.ooc = false;
+        u.moved = false;
+        u.attacked = false;
+        u.defended = false;
+        u.retreated = false;
+        u.move_state = MoveState::NotMoved;
+        u.mp_spent = 0;
+    }
+    state.ma_targets.clear();
+    if state.player == SideId::German {
+        if state.turn >= state.last_turn {
+            let o = vp::final_outcome(state);
+            ev.push(Event::rule("GE 16.4", format!("the scenario ends: {o:?}")));
+            state.outcome = Some(o);
+            return ev;
+        }
+        state.turn += 1;
+        state.player = SideId::Allied;
+    } else {
+        state.player = SideId::German;
+    }
+    ev.extend(start_player_turn(state));
+    ev
+}
+
+/// Start a player turn: skipped phases, supply at the start of movement.
+pub fn start_player_turn(state: &mut State) -> Vec<Event> {
+    state.phase = Phase::Movement;
+    let side = state.player;
+    let src = supply::sources(state, side);
+    let oos: Vec<(String, bool)> = state.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(state, side, h, &src)))).collect();
+    for (id, o) in oos {
+        if let Some(u) = state.unit_mut(&id) {
+            u.oos_at_start = o;
+        }
+    }
+    vec![
+        Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title())),
+        Event::rule("GE 5.2", "phases A (reinforcements enter in phase E, see docs; replacements not yet implemented), B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),
+        Event::rule("GE 5.2", "phase E: operational movement"),
+    ]
+}

@@ -1,0 +1,228 @@
+//! What players read: the expectation, the state as text, templates, previews; and the
+//! invariants.
+
+use std::collections::BTreeMap;
+
+use super::combat::{self, RetreatTo};
+use super::stacking;
+use super::state::{Place, RetreatNeed, SideId, Stage, State};
+use super::turn;
+use super::vp;
+use super::Orders;
+use super::orders::ActionKind;
+use crate::engine::{Await, Expectation};
+
+/// `"FR-9 (3 SL), FR-42 (2 SL)"`.
+fn list_sl(state: &State, ids: &[String]) -> String {
+    ids.iter().filter_map(|id| state.unit(id)).map(|u| format!("{} ({} SL)", u.id, u.sl)).collect::<Vec<_>>().join(", ")
+}
+
+/// What the awaited seat must decide, in player words.
+pub fn decision_text(state: &State) -> Option<String> {
+    let b = state.battle.as_ref()?;
+    match b.stage {
+        Stage::Roll => None,
+        Stage::Defender { lp, retreat } => {
+            let live = combat::live_defenders(state);
+            let mut parts = Vec::new();
+            if combat::forced_allocation(state, &live, lp).is_none() {
+                parts.push(format!("allocate {lp} loss points among {} in {}", list_sl(state, &live), b.target));
+            }
+            let mobile: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
+            let opts: Vec<String> = combat::retreat_options(state, b.target, b.attacker.other(), &mobile).into_iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+            match retreat {
+                RetreatNeed::Mandatory => parts.push(format!("retreat (mandatory) to {}", opts.join(" or "))),
+                RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
+                _ => {}
+            }
+            Some(format!("{}: {} ({}: result {})", b.attacker.other().name(), parts.join("; then "), b.describe(), b.result.map(|r| r.to_string()).unwrap_or_default()))
+        }
+        Stage::Attacker { lp } => {
+            let live = combat::live_attackers(state);
+            let mut parts = Vec::new();
+            if combat::forced_allocation(state, &live, lp).is_none() {
+                parts.push(format!("allocate {lp} loss points among {}", list_sl(state, &live)));
+            }
+            parts.push(format!("advance into {} with any of {} (or none)", b.target, live.join(", ")));
+            Some(format!("{}: {}", b.attacker.name(), parts.join("; then ")))
+        }
+    }
+}
+
+/// Who may send what now.
+pub fn awaits(state: &State) -> Vec<Await> {
+    if state.outcome.is_some() {
+        return vec![];
+    }
+    if let Some(b) = &state.battle {
+        if b.stage == Stage::Roll {
+            let d = b.attacker.other();
+            return vec![Await { seat: state.seat(d), what: format!("your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)", b.describe()) }];
+        }
+        let who = turn::actor(state).unwrap_or(b.attacker);
+        return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
+    }
+    let what = match state.phase {
+        super::state::Phase::Movement => "move units and groups, march-assault, then end_phase: movement",
+        super::state::Phase::Combat => "declare prepared assaults one at a time, then end_phase: combat (ends the player turn)",
+    };
+    vec![Await { seat: state.seat(state.player), what: format!("{}: {what}", state.player.name()) }]
+}
+
+/// The expectation.
+pub fn expect(state: &State) -> Expectation {
+    Expectation { when: format!("{}, {} player turn, {}", state.turn_text(), state.player.title(), state.phase_text()), awaits: awaits(state) }
+}
+
+/// Stable, line-oriented text of the state.
+pub fn describe(state: &State) -> String {
+    let mut out = Vec::new();
+    out.push(format!("turn {} ({}) {} player turn, {}", state.turn, super::state::dates(state.turn), state.player.name(), state.phase_text()));
+    let (de, al) = vp::totals(state);
+    out.push(format!("vp german {} allied {} (ledger german {} allied {})", de, al, state.vp.get(&SideId::German).copied().unwrap_or(0), state.vp.get(&SideId::Allied).copied().unwrap_or(0)));
+    for u in &state.units {
+        let at = match u.place {
+            Place::Hex(h) => format!("at {h}"),
+            Place::Reinforcement(t) => format!("arrives turn {t}"),
+            Place::Eliminated => "eliminated".into(),
+            Place::OffMap => "off map".into(),
+        };
+        let mut flags = Vec::new();
+        if u.ooc {
+            flags.push("ooc");
+        }
+        if u.moved {
+            flags.push("moved");
+        }
+        if u.attacked {
+            flags.push("attacked");
+        }
+        if u.retreated {
+            flags.push("retreated");
+        }
+        let f = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join(" ")) };
+        out.push(format!("unit {} {} {}/{} SL {at}{f}", u.id, u.name, u.sl, u.max_sl));
+    }
+    let mut hexes: Vec<_> = state.control.keys().chain(state.initial_control.keys()).copied().collect();
+    hexes.sort();
+    hexes.dedup();
+    for h in hexes {
+        let now = state.control(h);
+        let was = state.initial_control.get(&h).copied();
+        if now != was {
+            let cav = if state.control.get(&h).copied() != now { " (cavalry, while present)" } else { "" };
+            out.push(format!("control {h} {} (was {}){cav}", now.map_or("none", |s| s.name()), was.map_or("none", |s| s.name())));
+        }
+    }
+    // Occupied hexes never listed in the control maps.
+    for u in &state.units {
+        if let Some(h) = u.hex()
+            && !state.control.contains_key(&h)
+            && !state.initial_control.contains_key(&h)
+        {
+            out.push(format!("control {h} {} (occupied)", u.side.name()));
+        }
+    }
+    if let Some(b) = &state.battle {
+        out.push(format!("battle {} stage {:?}", b.describe(), b.stage).replace('\n', " "));
+        if let Some(t) = decision_text(state) {
+            out.push(format!("awaiting {t}"));
+        }
+    }
+    if let Some(o) = &state.outcome {
+        out.push(format!("outcome {o:?}"));
+    }
+    out.dedup();
+    out.join("\n") + "\n"
+}
+
+/// A commented YAML skeleton of what `seat` is expected to send now.
+pub fn template(state: &State, seat: &str) -> String {
+    let side = state.side_of(seat);
+    let mut t = String::new();
+    t.push_str(&format!("# {}\n", expect(state).when));
+    for a in awaits(state) {
+        t.push_str(&format!("# awaits {}: {}\n", a.seat, a.what));
+    }
+    if side.is_none() || turn::actor(state) != side {
+        t.push_str("# nothing is expected of you now\nactions: []\n");
+        return t;
+    }
+    if state.battle.is_some() {
+        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex\n      # advance: []      # attacker: units advancing\n");
+        return t;
+    }
+    match state.phase {
+        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
+        super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
+    }
+    t
+}
+
+/// What is certain about orders: each move's path and MP, each attack's odds and DRMs.
+pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
+    let Some(side) = state.side_of(seat) else { return vec![format!("{seat} is not a seat")] };
+    let mut s = state.clone();
+    let mut out = Vec::new();
+    for (i, a) in orders.actions.iter().enumerate() {
+        if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) {
+            out.push(format!("action {}: not reached (a roll is pending)", i + 1));
+            continue;
+        }
+        match turn::step(&mut s, side, &a.0) {
+            Ok(ev) => {
+                let pending = match (&a.0, &s.battle) {
+                    (ActionKind::MarchAssault(_) | ActionKind::Attack(_), Some(b)) if b.stage == Stage::Roll => format!(" — roll pending: {}", b.describe()),
+                    _ => String::new(),
+                };
+                out.push(format!("action {}: {}{pending}", i + 1, ev.iter().map(|e| e.text.clone()).collect::<Vec<_>>().join("; ")));
+            }
+            Err(v) => out.push(format!("action {}: refused: {}", i + 1, v.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))),
+        }
+    }
+    out
+}
+
+/// Stacking, map, SL, one side per hex, VP ledger.
+pub fn check_invariants(state: &State) -> Result<(), String> {
+    let mut by_hex: BTreeMap<_, Vec<&super::state::Unit>> = BTreeMap::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for u in &state.units {
+        if !ids.insert(&u.id) {
+            return Err(format!("unit id {} twice", u.id));
+        }
+        match u.place {
+            Place::Hex(h) => {
+                if !state.board.in_play(h) {
+                    return Err(format!("{} is on {h}, not on the map", u.id));
+                }
+                if u.sl == 0 || u.sl > u.max_sl {
+                    return Err(format!("{} has {} SL (max {})", u.id, u.sl, u.max_sl));
+                }
+                by_hex.entry(h).or_default().push(u);
+            }
+            Place::Eliminated => {
+                if u.sl != 0 {
+                    return Err(format!("{} eliminated with SL", u.id));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (h, us) in &by_hex {
+        let side = us[0].side;
+        if us.iter().any(|u| u.side != side) {
+            return Err(format!("both sides in {h}"));
+        }
+        let sl: u32 = us.iter().map(|u| u.stack_sl()).sum();
+        let corps = us.iter().filter(|u| u.is_corps()).count() as u32;
+        if sl > stacking::MAX_SL || corps > stacking::MAX_CORPS {
+            return Err(format!("stacking broken in {h}: {sl} SL, {corps} corps"));
+        }
+    }
+    let (de, al) = vp::recompute_ledger(state);
+    if state.vp.get(&SideId::German).copied().unwrap_or(0) != de || state.vp.get(&SideId::Allied).copied().unwrap_or(0) != al {
+        return Err(format!("VP ledger {:?} differs from recomputed german {de} allied {al}", state.vp));
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! 200 random bot games of the Marne, from setup to outcome: every bot order validates and
+//! the invariants hold after every step.
+
+use umpire::crypto::Hash;
+use umpire::dice::Dice;
+use umpire::engine::{Ruleset, SeatInfo};
+use umpire::rules::glorys_end::GlorysEnd;
+use umpire::rules::glorys_end::scenario::MARNE_YAML;
+
+fn seed(game: u32, n: u32) -> Hash {
+    let mut b = [0u8; 32];
+    b[..4].copy_from_slice(&game.to_le_bytes());
+    b[4..8].copy_from_slice(&n.to_le_bytes());
+    Hash(b)
+}
+
+#[test]
+fn two_hundred_random_marne_games() {
+    let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let (mut rolls, mut decisions) = (0u32, 0u32);
+    let mut outcomes = std::collections::BTreeMap::new();
+    for g in 0..games {
+        let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
+        GlorysEnd::check_invariants(&state).expect("invariants at setup");
+        let mut chooser = Dice::from_seed(&seed(g, 0));
+        let mut step = 0u32;
+        while GlorysEnd::outcome(&state).is_none() {
+            step += 1;
+            assert!(step < 5000, "game {g}: no outcome after 5000 entries");
+            if GlorysEnd::pending_roll(&state).is_some() {
+                rolls += 1;
+                let mut dice = Dice::from_seed(&seed(g, step));
+                GlorysEnd::resolve(&mut state, &mut dice);
+                GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step} after resolve: {e}"));
+            }
+            let exp = GlorysEnd::expect(&state);
+            if GlorysEnd::outcome(&state).is_some() {
+                break;
+            }
+            assert!(!exp.awaits.is_empty(), "game {g}: nothing awaited but no outcome");
+            let seat = exp.awaits[0].seat.clone();
+            let Some(orders) = GlorysEnd::random_orders(&state, &seat, &mut chooser) else {
+                // Nothing to decide: an ack.
+                continue;
+            };
+            let legal = match GlorysEnd::validate(&state, &seat, orders.clone()) {
+                Ok(l) => l,
+                Err(r) => panic!("game {g} step {step}: bot orders refused: {:?}\n{}\n{}", r.violations, yaml_serde::to_string(&orders).unwrap_or_default(), GlorysEnd::describe(&state)),
+            };
+            if legal.get().actions.iter().any(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Decide(_))) {
+                decisions += 1;
+            }
+            GlorysEnd::apply(&mut state, &seat, legal);
+            GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
+        }
+        let o = GlorysEnd::outcome(&state).expect("outcome");
+        *outcomes.entry(format!("{o:?}").split(',').next().unwrap_or("").to_string()).or_insert(0u32) += 1;
+    }
+    eprintln!("{games} games: {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
+    assert!(games == 0 || rolls > 0, "the bot never fought");
+}
+
+/// Hostile orders never panic: random junk (unknown units, off-map hexes, absurd numbers,
+/// wrong seats) is validated along bot games; anything accepted keeps the invariants.
+#[test]
+fn junk_orders_never_panic() {
+    use umpire::rules::glorys_end::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
+    use umpire::geo::hex::HexId;
+    let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    for g in 0..10u32 {
+        let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
+        let mut chooser = Dice::from_seed(&seed(1000 + g, 0));
+        let mut step = 0u32;
+        while GlorysEnd::outcome(&state).is_none() && step < 3000 {
+            step += 1;
+            if GlorysEnd::pending_roll(&state).is_some() {
+                let mut dice = Dice::from_seed(&seed(1000 + g, step));
+                GlorysEnd::resolve(&mut state, &mut dice);
+            }
+            let ids: Vec<String> = state.units.iter().map(|u| u.id.clone()).chain(["XX-99".to_string(), String::new()]).collect();
+            let hexes: Vec<HexId> = state.board.hexes.keys().copied().chain([HexId::new(0, 0), HexId::new(99, 99), HexId::new(31, 99)]).collect();
+            for _ in 0..3 {
+                let mut acts = Vec::new();
+                for _ in 0..1 + chooser.roll(4) {
+                    let id = ids[chooser.roll(ids.len() as u32) as usize].clone();
+                    let h = hexes[chooser.roll(hexes.len() as u32) as usize];
+                    let n = [0u32, 1, 2, 3, u32::MAX][chooser.roll(5) as usize];
+                    let a = match chooser.roll(7) {
+                        0 => ActionKind::Move(Move { units: vec![id.clone(), id], path: vec![h, h] }),
+                        1 => ActionKind::Move(Move { units: vec![id], path: vec![h] }),
+                        2 => ActionKind::MarchAssault(Assault { target: h, units: vec![id] }),
+                        3 => ActionKind::Attack(Assault { target: h, units: vec![id] }),
+                        4 => ActionKind::Decide(Decide { losses: vec![Loss { unit: id.clone(), sl: n }, Loss { unit: id.clone(), sl: n }], retreat: Some(h), advance: vec![id] }),
+                        5 => ActionKind::Enter(Enter { unit: id, hex: h }),
+                        _ => ActionKind::EndPhase(if chooser.roll(2) == 0 { PhaseName::Movement } else { PhaseName::Combat }),
+                    };
+                    acts.push(Action(a));
+                }
+                let seat = ["german", "allied", "nobody"][chooser.roll(3) as usize];
+                let orders = Orders { actions: acts };
+                let _ = GlorysEnd::preview(&state, seat, &orders);
+                let _ = GlorysEnd::template(&state, seat);
+                if let Ok(legal) = GlorysEnd::validate(&state, seat, orders) {
+                    let mut probe = state.clone();
+                    GlorysEnd::apply(&mut probe, seat, legal);
+                    GlorysEnd::check_invariants(&probe).unwrap_or_else(|e| panic!("junk accepted broke invariants: {e}"));
+                }
+            }
+            let exp = GlorysEnd::expect(&state);
+            let Some(seat) = exp.awaits.first().map(|a| a.seat.clone()) else { break };
+            let Some(orders) = GlorysEnd::random_orders(&state, &seat, &mut chooser) else { continue };
+            let legal = GlorysEnd::validate(&state, &seat, orders).expect("bot orders validate");
+            GlorysEnd::apply(&mut state, &seat, legal);
+        }
+    }
+}

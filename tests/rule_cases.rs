@@ -1,0 +1,30 @@
+//! Runs every rule case under `tests/cases/<ruleset>/*.yaml` (DESIGN §5) and names each
+//! failing file.
+
+use umpire::dice::Dice;
+use umpire::engine::cases::{RuleCase, run_case};
+use umpire::rules::glorys_end::GlorysEnd;
+
+#[test]
+fn glorys_end_rule_cases() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/glorys-end");
+    let mut files: Vec<_> = std::fs::read_dir(dir).expect("cases dir").filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect();
+    files.sort();
+    assert!(!files.is_empty(), "no rule cases found");
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let text = std::fs::read_to_string(f).expect("read case");
+        let case: RuleCase = match yaml_serde::from_str(&text) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{name}: does not parse: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = run_case::<GlorysEnd>(&case, &mut |faces| Dice::forced(faces)) {
+            failures.push(format!("{name} ({}): {e}", case.rule));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rule cases failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
+}
