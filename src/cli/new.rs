@@ -191,7 +191,12 @@ fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>, CliError>
 /// `umpire join`.
 pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
     let entries = common::read_entry_file(&a.game)?;
-    let is_log = common::read_limited(&a.game, 8)?.starts_with(b"---");
+    let is_log = {
+        use std::io::Read;
+        let mut head = [0u8; 3];
+        let n = std::fs::File::open(&a.game).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+        n == 3 && &head == b"---"
+    };
     let log: PathBuf = if is_log { a.game.clone() } else { a.output.clone() };
     if !is_log {
         // An entry file: start a local log from it (genesis, perhaps with earlier joins).

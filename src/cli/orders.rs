@@ -83,9 +83,15 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
         OrdersCommand::Template { log, seat, key } => {
             let game = common::load_game(&log)?;
             check_seat(&game, &seat)?;
+            // The schema goes beside the log, where the orders file is usually written.
+            let name = format!("orders-{}.schema.json", game.ruleset.id());
+            let schema_path = log.parent().map(|p| p.join(&name)).unwrap_or_else(|| name.clone().into());
+            let schema = serde_json::to_string_pretty(&game.ruleset.orders_schema()).map_err(|e| CliError::Other(e.to_string()))?;
+            if std::fs::read_to_string(&schema_path).ok().as_deref() != Some(schema.as_str()) {
+                std::fs::write(&schema_path, &schema).map_err(|e| CliError::Other(format!("{}: {e}", schema_path.display())))?;
+            }
+            println!("# yaml-language-server: $schema=./{name}");
             let state = state_for(&game, &seat, key.as_deref())?;
-            println!("# yaml-language-server: $schema=https://umpire.invalid/schemas/orders-{}.json", game.ruleset.id());
-            println!("# local copy of the schema: schemas/orders-{}.json", game.ruleset.id());
             print!("{}", state.template(&seat));
             Ok(0)
         }

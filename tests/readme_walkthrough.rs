@@ -1,0 +1,88 @@
+//! The README's "Playing a game by email", run for real: two players, two directories, one
+//! machine, the real binary with a fixed clock.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn umpire(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_umpire")).args(args).current_dir(dir).env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z").env_remove("UMPIRE_TEST_CRASH").output().expect("run umpire")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let o = umpire(dir, args);
+    assert!(o.status.success(), "umpire {args:?} failed: {}", text(&o));
+    text(&o)
+}
+
+#[test]
+fn two_players_by_email_as_the_readme_says() {
+    let t = tempfile::tempdir().unwrap();
+    let alice = t.path().join("alice");
+    let bob = t.path().join("bob");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::create_dir_all(&bob).unwrap();
+    ok(&alice, &["key", "new", "alice"]);
+    ok(&bob, &["key", "new", "bob"]);
+    std::fs::copy(alice.join("alice.pub"), bob.join("alice.pub")).unwrap();
+    std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
+
+    // Alice proposes; bob joins from the genesis entry file; alice takes the join.
+    let out = ok(&alice, &["new", "--scenario", "glorys-end/marne", "--seat", "german=alice.pub", "--seat", "allied=bob.pub", "--as", "german", "--key", "alice.key", "-o", "game.log"]);
+    assert!(out.contains("umpire join"), "{out}");
+    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
+    let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);
+    assert!(out.contains("play starts"), "{out}");
+    std::fs::copy(bob.join("game.log.1.yaml"), alice.join("game.log.1.yaml")).unwrap();
+    ok(&alice, &["apply", "game.log", "game.log.1.yaml"]);
+
+    // Both copies agree; the Allies move first (GE 5.2).
+    for dir in [&alice, &bob] {
+        let s = ok(dir, &["status", "game.log"]);
+        assert!(s.contains("waiting for allied"), "{s}");
+        let j: serde_json::Value = serde_json::from_str(&ok(dir, &["status", "game.log", "--json"])).unwrap();
+        assert_eq!(j["awaiting"][0]["seat"], "allied");
+    }
+
+    // The template, and a bad order refused with its rule.
+    let tpl = ok(&bob, &["orders", "template", "game.log", "--as", "allied"]);
+    assert!(tpl.starts_with("# yaml-language-server: $schema="), "{tpl}");
+    std::fs::write(bob.join("bad.yaml"), "actions:\n  - move: {units: [FR-1], path: [3232]}\n").unwrap();
+    let o = umpire(&bob, &["orders", "check", "game.log", "bad.yaml", "--as", "allied"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("GE 12.4"), "entering an enemy-held hex cites GE 12.4: {}", text(&o));
+    std::fs::write(bob.join("garbled.yaml"), "actions:\n  - mvoe: {}\n").unwrap();
+    let o = umpire(&bob, &["orders", "check", "game.log", "garbled.yaml", "--as", "allied"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("cannot parse"), "{}", text(&o));
+
+    // The README's example orders: legal, signed, sent, applied.
+    std::fs::write(bob.join("orders.yaml"), "actions:\n  - move: {units: [FR-11], path: [3329, 3328]}\n  - end_phase: movement\n  - attack: {target: 3232, units: [FR-1, FR-10]}\n").unwrap();
+    let out = ok(&bob, &["orders", "check", "game.log", "orders.yaml", "--as", "allied"]);
+    assert!(out.contains("orders are legal"), "{out}");
+    let out = ok(&bob, &["orders", "sign", "game.log", "orders.yaml", "--as", "allied", "--key", "bob.key"]);
+    assert!(out.contains("game.log.2.yaml"), "{out}");
+    assert!(out.contains("awaiting the dice"), "the attack waits for german's reveal: {out}");
+    std::fs::copy(bob.join("game.log.2.yaml"), alice.join("game.log.2.yaml")).unwrap();
+    let out = ok(&alice, &["apply", "game.log", "game.log.2.yaml", "--as", "german", "--key", "alice.key"]);
+    assert!(out.contains("your next entry reveals the dice"), "alice sees the roll before answering: {out}");
+    assert!(out.contains("CRT roll"), "{out}");
+
+    // Alice resigns (her entry also reveals the owed die); bob applies; both logs verify and agree.
+    ok(&alice, &["resign", "game.log", "--as", "german", "--key", "alice.key"]);
+    std::fs::copy(alice.join("game.log.3.yaml"), bob.join("game.log.3.yaml")).unwrap();
+    let out = ok(&bob, &["apply", "game.log", "game.log.3.yaml"]);
+    assert!(out.contains("GAME OVER: allied wins"), "{out}");
+    assert!(out.contains("d6 rolled"), "the resolved die is reported: {out}");
+    std::fs::copy(alice.join("game.log"), bob.join("alices.log")).unwrap();
+    let v = ok(&bob, &["verify", "game.log", "--against", "alices.log"]);
+    assert!(v.contains("OK: the log verifies") && v.contains("random events: 1"), "{v}");
+    assert_eq!(std::fs::read(alice.join("game.log")).unwrap(), std::fs::read(bob.join("game.log")).unwrap());
+    // Nothing more can be signed after the end.
+    let o = umpire(&bob, &["offer-draw", "game.log", "--as", "allied", "--key", "bob.key"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("game is over"), "{}", text(&o));
+}
