@@ -1,49 +1,14 @@
 //! The engine refuses entries that are out of turn, whatever the ruleset says of their orders.
 
-use std::collections::BTreeMap;
+mod common;
 
-use umpire::crypto::keys::SecretKey;
-use umpire::crypto::{sha256, tagged_hash};
+use umpire::crypto::sha256;
 use umpire::engine::bot::{self, Players};
 use umpire::engine::game::{Game, GameError};
-use umpire::log::entry::{Body, Draft, Kind, RulesetRef, ScenarioRef, SeatDecl};
+use umpire::log::entry::{Body, Kind};
 
-fn key(name: &str) -> SecretKey {
-    SecretKey::from_seed(name, tagged_hash("test-key", &[name.as_bytes()]).0)
-}
-
-/// A Marne game after genesis and join, with bots for both seats.
 fn started() -> (Game, Players) {
-    let (a, b) = (key("alice"), key("bob"));
-    let text = umpire::scenarios::find("glorys-end/marne").unwrap().text;
-    let nonce = sha256(b"nonce");
-    let chain_length = 64;
-    let anchor = |k: &SecretKey, seat: &str| {
-        let s = umpire::crypto::chain::chain_seed(&k.seed(), nonce.as_bytes(), seat);
-        umpire::crypto::chain::chain_value(&s, chain_length, 0).unwrap()
-    };
-    let mut body = Body::new(Kind::Genesis);
-    body.ruleset = Some(RulesetRef { id: "glorys-end".into(), version: "0.1.0".into() });
-    body.engine = Some("test".into());
-    body.scenario = Some(ScenarioRef { name: "glorys-end/marne".into(), sha256: sha256(text.as_bytes()), text: text.into() });
-    body.seats = Some(vec![
-        SeatDecl { seat: "german".into(), side: "german".into(), key: a.public().to_text() },
-        SeatDecl { seat: "allied".into(), side: "allied".into(), key: b.public().to_text() },
-    ]);
-    body.nonce = Some(nonce);
-    body.chain_length = Some(chain_length);
-    body.chain = Some(anchor(&a, "german"));
-    let g = Draft { game: None, seq: 0, prev: None, seat: "german".into(), reveal: None, dice_from: None, time: "t".into(), body }.sign(&a);
-    let mut game = Game::from_genesis(&g).unwrap();
-    let mut keys = BTreeMap::new();
-    keys.insert("german".to_string(), a);
-    keys.insert("allied".to_string(), b.clone());
-    let mut players = Players::new(keys);
-    let mut join = Body::new(Kind::Join);
-    join.chain = Some(anchor(&b, "allied"));
-    let j = bot::sign_body(&game, "allied", &mut players, join, "t".into()).unwrap();
-    game.apply(&j).unwrap();
-    (game, players)
+    common::started_marne(0, 64)
 }
 
 fn orders(yaml: &str) -> Body {
