@@ -150,7 +150,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         }
     }
     let mut st = State {
-        board,
+        board: board.into(),
         units,
         seats: seat_map,
         turn: sc.turns.first.min(255) as u8,

@@ -289,7 +289,9 @@ impl Battle {
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    pub board: Board,
+    /// The play area: shared, never changed during play, so copies of the state are cheap.
+    #[serde(with = "shared_board")]
+    pub board: std::sync::Arc<Board>,
     pub units: Vec<Unit>,
     /// Seat names by side.
     pub seats: BTreeMap<SideId, String>,
@@ -392,5 +394,21 @@ impl State {
             Phase::Movement => "phase E: operational movement",
             Phase::Combat => "phase F: prepared assault",
         }
+    }
+}
+
+/// Serialise the shared board as a plain board.
+mod shared_board {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Board;
+
+    pub fn serialize<S: Serializer>(b: &Arc<Board>, s: S) -> Result<S::Ok, S::Error> {
+        b.as_ref().serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Board>, D::Error> {
+        Board::deserialize(d).map(Arc::new)
     }
 }
