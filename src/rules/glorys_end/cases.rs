@@ -169,6 +169,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 control,
                 vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
                 ma_targets: vec![],
+                elim_vp: super::state::marne_eliminations(),
                 town_vp: vec![],
                 german_auto_win: vec![],
                 south_row: 31,
