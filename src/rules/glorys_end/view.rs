@@ -204,11 +204,7 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
                 }
                 by_hex.entry(h).or_default().push(u);
             }
-            Place::Eliminated => {
-                if u.sl != 0 {
-                    return Err(format!("{} eliminated with SL", u.id));
-                }
-            }
+            Place::Eliminated if u.sl != 0 => return Err(format!("{} eliminated with SL", u.id)),
             _ => {}
         }
     }
