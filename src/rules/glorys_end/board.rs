@@ -96,13 +96,14 @@ pub struct Side {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Board {
     pub hexes: BTreeMap<HexId, HexInfo>,
-    /// Hexsides with features, keyed `"AABB-CCDD"` with the smaller id first.
-    pub sides: BTreeMap<String, Side>,
+    /// Hexsides with features, keyed `AABBCCDD` (the two ids as one number, smaller first).
+    pub sides: BTreeMap<u32, Side>,
 }
 
-fn side_key(a: HexId, b: HexId) -> String {
+fn side_key(a: HexId, b: HexId) -> u32 {
     let (x, y) = if a <= b { (a, b) } else { (b, a) };
-    format!("{x}-{y}")
+    let id = |h: HexId| h.row as u32 * 100 + h.col as u32;
+    id(x) * 10_000 + id(y)
 }
 
 impl Board {
@@ -157,7 +158,8 @@ impl Board {
     }
     /// Hexes in play adjacent to `h` across passable hexsides.
     pub fn neighbours(&self, h: HexId) -> Vec<HexId> {
-        h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| self.in_play(n) && self.passable(h, n)).collect()
+        // The ids come from `h.neighbours()`, so only the hexside itself needs checking.
+        h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| self.in_play(n) && !self.sides.get(&side_key(h, n)).is_some_and(|s| s.prohibited)).collect()
     }
     /// Whether `h` is a Paris hex.
     pub fn is_paris(&self, h: HexId) -> bool {

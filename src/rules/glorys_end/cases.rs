@@ -157,7 +157,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 control.insert(*h, SideId::Allied);
             }
             State {
-                board,
+                board: board.into(),
                 units: vec![],
                 seats: BTreeMap::from([(SideId::German, "german".to_string()), (SideId::Allied, "allied".to_string())]),
                 turn: 8,
@@ -169,6 +169,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 control,
                 vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
                 ma_targets: vec![],
+                elim_vp: super::state::marne_eliminations(),
                 town_vp: vec![],
                 german_auto_win: vec![],
                 south_row: 31,
@@ -178,27 +179,27 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
     };
     for (h, t) in &cs.terrain {
-        if let Some(i) = st.board.hexes.get_mut(h) {
+        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
             i.terrain = *t;
         }
     }
     for h in &cs.cities {
-        if let Some(i) = st.board.hexes.get_mut(h) {
+        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
             i.city = true;
         }
     }
     for (h, n) in &cs.places {
-        if let Some(i) = st.board.hexes.get_mut(h) {
+        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
             i.name = Some(n.clone());
         }
     }
     for h in &cs.paris {
-        if let Some(i) = st.board.hexes.get_mut(h) {
+        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
             i.paris = true;
         }
     }
     for r in &cs.rivers {
-        st.board.set_side(r.a, r.b, Some(r.kind), false);
+        std::sync::Arc::make_mut(&mut st.board).set_side(r.a, r.b, Some(r.kind), false);
     }
     for cu in &cs.units {
         let existing = st.units.iter().position(|u| u.id == cu.id);

@@ -122,3 +122,23 @@ mod tests {
         assert_eq!(o, again);
     }
 }
+
+#[cfg(test)]
+mod schema_tests {
+    use crate::engine::Ruleset;
+    use crate::rules::glorys_end::GlorysEnd;
+
+    #[test]
+    fn schema_names_the_actions() {
+        let s = serde_json::to_string(&GlorysEnd::orders_schema()).expect("schema");
+        for k in ["move", "march_assault", "attack", "decide", "end_phase", "enter"] {
+            assert!(s.contains(&format!("\"{k}\"")), "schema lacks {k}");
+        }
+    }
+
+    #[test]
+    fn json_orders_parse_too() {
+        let o: super::Orders = serde_json::from_str(r#"{"actions":[{"move":{"units":["DE-7"],"path":[3131,"3231"]}},{"end_phase":"movement"}]}"#).expect("json");
+        assert_eq!(o.actions.len(), 2);
+    }
+}

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::board::{Board, Edge, HexInfo, River, Terrain};
 use super::map;
 use super::scenario::{self, Scenario, UnitSize, UnitType};
-use super::state::{Kind, MoveState, Phase, Place, SideId, Size, State, Unit, Values};
+use super::state::{ElimVp, Kind, MoveState, Per, Phase, Place, SideId, Size, State, Unit, Values};
 use super::turn;
 use crate::engine::{ScenarioError, SeatInfo};
 use crate::geo::hex::HexId;
@@ -150,7 +150,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         }
     }
     let mut st = State {
-        board,
+        board: board.into(),
         units,
         seats: seat_map,
         turn: sc.turns.first.min(255) as u8,
@@ -162,6 +162,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         control,
         vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
         ma_targets: vec![],
+        elim_vp: sc.victory.eliminations.iter().map(|e| ElimVp { scorer: side(e.scorer), victims: e.victims.iter().map(|n| n.code().to_string()).collect(), per: match e.per { scenario::VpPer::Corps => Per::Corps, scenario::VpPer::Division => Per::Division, scenario::VpPer::Sl => Per::Sl }, value: e.value as i32 }).collect(),
         town_vp,
         german_auto_win,
         south_row,

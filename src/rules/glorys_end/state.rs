@@ -289,7 +289,9 @@ impl Battle {
 /// The whole game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    pub board: Board,
+    /// The play area: shared, never changed during play, so copies of the state are cheap.
+    #[serde(with = "shared_board")]
+    pub board: std::sync::Arc<Board>,
     pub units: Vec<Unit>,
     /// Seat names by side.
     pub seats: BTreeMap<SideId, String>,
@@ -308,6 +310,9 @@ pub struct State {
     /// Hexes already march-assaulted in this movement phase (GE-13.6 reading).
     #[serde(default)]
     pub ma_targets: Vec<HexId>,
+    /// VP for eliminations, from the scenario's schedule (GE-16.4).
+    #[serde(default = "marne_eliminations")]
+    pub elim_vp: Vec<ElimVp>,
     /// VP awarded for holding a town at the end: (hex, side, points).
     pub town_vp: Vec<(HexId, SideId, i32)>,
     /// Hexes whose control at the end of a German player turn wins for the German (GE-16.4).
@@ -318,6 +323,39 @@ pub struct State {
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+/// What an elimination award counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Per {
+    /// Each corps-size unit eliminated.
+    Corps,
+    /// Each division-size unit eliminated.
+    Division,
+    /// Each SL lost.
+    Sl,
+}
+
+/// One line of the elimination VP schedule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElimVp {
+    pub scorer: SideId,
+    /// Nationalities whose losses score (`DE`, `FR`, `GB`).
+    pub victims: Vec<String>,
+    pub per: Per,
+    pub value: i32,
+}
+
+/// The Marne schedule (GE-16.4), the default for rule cases.
+pub fn marne_eliminations() -> Vec<ElimVp> {
+    let e = |scorer, victim: &str, per, value| ElimVp { scorer, victims: vec![victim.to_string()], per, value };
+    vec![
+        e(SideId::Allied, "DE", Per::Corps, 2),
+        e(SideId::German, "GB", Per::Sl, 1),
+        e(SideId::German, "FR", Per::Corps, 2),
+        e(SideId::German, "FR", Per::Division, 1),
+    ]
 }
 
 /// Calendar: T8 = 4–6 Sep, 3 days a turn (digest E.4).
@@ -392,5 +430,21 @@ impl State {
             Phase::Movement => "phase E: operational movement",
             Phase::Combat => "phase F: prepared assault",
         }
+    }
+}
+
+/// Serialise the shared board as a plain board.
+mod shared_board {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Board;
+
+    pub fn serialize<S: Serializer>(b: &Arc<Board>, s: S) -> Result<S::Ok, S::Error> {
+        b.as_ref().serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Board>, D::Error> {
+        Board::deserialize(d).map(Arc::new)
     }
 }

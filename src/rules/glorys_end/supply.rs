@@ -23,27 +23,51 @@ pub fn supply_edge(side: SideId) -> Edge {
     }
 }
 
+/// Index of a hex in a flat table of all ids (fast sets in debug builds).
+fn ix(h: HexId) -> usize {
+    h.row as usize * 100 + h.col as usize
+}
+
+/// Enemy occupation of every hex, as a flat table.
+fn enemy_table(state: &State, side: SideId) -> Vec<bool> {
+    let mut t = vec![false; 10_000];
+    for u in &state.units {
+        if u.side != side
+            && let Some(h) = u.hex()
+        {
+            t[ix(h)] = true;
+        }
+    }
+    t
+}
+
 /// Every hex that is a supply source for `side` now: its free edge hexes, and friendly towns
 /// and cities linked to them by a path of any length free of enemy units (GE-7.3).
 pub fn sources(state: &State, side: SideId) -> BTreeSet<HexId> {
     let edge = supply_edge(side);
-    let occ = state.occupancy();
-    let enemy = |h: HexId| occ.get(&h) == Some(&side.other());
-    let edges: Vec<HexId> = state.board.hexes.keys().copied().filter(|h| state.board.on_edge(*h, edge) && !enemy(*h)).collect();
+    let enemy = enemy_table(state, side);
+    let edges: Vec<HexId> = state.board.hexes.keys().copied().filter(|h| state.board.on_edge(*h, edge) && !enemy[ix(*h)]).collect();
     let mut out: BTreeSet<HexId> = edges.iter().copied().collect();
     // Flood from the edge through hexes without enemy units.
-    let mut seen: BTreeSet<HexId> = out.clone();
+    let mut seen = vec![false; 10_000];
+    for h in &edges {
+        seen[ix(*h)] = true;
+    }
     let mut frontier = edges;
+    let mut towns = Vec::new();
     while let Some(h) = frontier.pop() {
+        if state.board.hex(h).is_some_and(|i| i.name.is_some()) {
+            towns.push(h);
+        }
         for n in state.board.neighbours(h) {
-            if !enemy(n) && seen.insert(n) {
+            if !enemy[ix(n)] && !seen[ix(n)] {
+                seen[ix(n)] = true;
                 frontier.push(n);
             }
         }
     }
-    for h in seen {
-        let control = occ.get(&h).copied().or_else(|| state.control.get(&h).copied());
-        if state.board.hex(h).is_some_and(|i| i.name.is_some()) && control == Some(side) {
+    for h in towns {
+        if state.control(h) == Some(side) {
             out.insert(h);
         }
     }
@@ -57,20 +81,20 @@ pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
 
 /// Supply against a precomputed source set.
 pub fn supplied_with(state: &State, side: SideId, from: HexId, sources: &BTreeSet<HexId>) -> bool {
-    let occ = state.occupancy();
-    let enemy = |h: HexId| occ.get(&h) == Some(&side.other());
     if sources.contains(&from) {
         return true;
     }
-    let mut seen = BTreeSet::from([from]);
+    let enemy = |h: HexId| state.occupant(h) == Some(side.other());
+    let mut seen = vec![from];
     let mut frontier = vec![from];
     for _ in 0..LINE {
         let mut next = Vec::new();
         for h in frontier {
             for n in state.board.neighbours(h) {
-                if enemy(n) || !seen.insert(n) {
+                if seen.contains(&n) || enemy(n) {
                     continue;
                 }
+                seen.push(n);
                 if sources.contains(&n) {
                     return true;
                 }

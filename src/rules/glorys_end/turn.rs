@@ -239,12 +239,12 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
 /// Phases G and H, then the next player turn (or the end of the scenario).
 pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     let mut ev = vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
-    if state.player == SideId::German {
-        if let Some(o) = vp::german_auto_win(state) {
-            ev.push(Event::rule("GE 16.4", format!("{o:?}")));
-            state.outcome = Some(o);
-            return ev;
-        }
+    if state.player == SideId::German
+        && let Some(o) = vp::german_auto_win(state)
+    {
+        ev.push(Event::rule("GE 16.4", format!("{o:?}")));
+        state.outcome = Some(o);
+        return ev;
     }
     for u in state.units.iter_mut() {
         u.ooc = false;

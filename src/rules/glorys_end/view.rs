@@ -149,6 +149,9 @@ pub fn template(state: &State, seat: &str) -> String {
         return t;
     }
     if state.battle.is_some() {
+        if let Some(d) = decision_text(state) {
+            t.push_str(&format!("# decide: {d}\n"));
+        }
         t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex\n      # advance: []      # attacker: units advancing\n");
         return t;
     }
@@ -201,11 +204,7 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
                 }
                 by_hex.entry(h).or_default().push(u);
             }
-            Place::Eliminated => {
-                if u.sl != 0 {
-                    return Err(format!("{} eliminated with SL", u.id));
-                }
-            }
+            Place::Eliminated if u.sl != 0 => return Err(format!("{} eliminated with SL", u.id)),
             _ => {}
         }
     }

@@ -1,43 +1,55 @@
 //! Victory points of the Battle of the Marne (GE-16.4) and the German automatic win.
 //!
-//! The elimination ledger: German corps eliminated +2 Allied; French corps +2 and French
-//! divisions +1 German; +1 German per British SL lost. At the end of T12: Allied points for
+//! The elimination ledger follows the scenario's schedule (Marne: German corps eliminated +2
+//! Allied; French corps +2 and French divisions +1 German; +1 German per British SL lost). At the end of T12: Allied points for
 //! the listed towns held, German +1 per supplied German unit south of row 31.
 
-use super::state::{Kind, Place, SideId, Size, State};
+use super::state::{Kind, Per, Place, SideId, Size, State};
 use super::supply;
 use crate::engine::{Event, Outcome};
 
-/// VP a side gains when `unit` is eliminated (not counting British SL, scored per SL).
-fn elimination_vp(nation: &str, size: Size, kind: Kind) -> Option<(SideId, i32)> {
+/// VP gained when a unit of `nation`, `size`, `kind` is eliminated (per-SL awards excluded).
+fn elimination_vp(state: &State, nation: &str, size: Size, kind: Kind) -> Vec<(SideId, i32)> {
     if kind == Kind::Fortress {
-        return None;
+        return vec![];
     }
-    match (nation, size) {
-        ("DE", Size::Corps) => Some((SideId::Allied, 2)),
-        ("FR", Size::Corps) => Some((SideId::German, 2)),
-        ("FR", Size::Division) => Some((SideId::German, 1)),
-        _ => None,
-    }
+    state
+        .elim_vp
+        .iter()
+        .filter(|e| e.victims.iter().any(|v| v == nation))
+        .filter(|e| matches!((e.per, size), (Per::Corps, Size::Corps) | (Per::Division, Size::Division)))
+        .map(|e| (e.scorer, e.value))
+        .collect()
+}
+
+/// VP per SL lost by a unit of `nation` (e.g. British SL, GE-16.4).
+fn sl_vp(state: &State, nation: &str) -> Vec<(SideId, i32)> {
+    state.elim_vp.iter().filter(|e| e.per == Per::Sl && e.victims.iter().any(|v| v == nation)).map(|e| (e.scorer, e.value)).collect()
+}
+
+fn add(state: &mut State, side: SideId, pts: i32) {
+    *state.vp.entry(side).or_insert(0) += pts;
 }
 
 /// A unit loses `n` SL (eliminated at 0).
 pub fn lose(state: &mut State, id: &str, n: u32) -> Vec<Event> {
     let mut ev = Vec::new();
-    let Some(u) = state.unit_mut(id) else { return ev };
+    let Some(u) = state.unit(id) else { return ev };
     let n = n.min(u.sl as u32);
     if n == 0 {
         return ev;
     }
-    let gb = u.nation == "GB";
     if n >= u.sl as u32 {
         return eliminate(state, id);
     }
-    u.sl -= n as u8;
-    ev.push(Event::rule("GE 13.20", format!("{} loses {n} SL ({}/{} SL left)", u.label(), u.sl, u.max_sl)));
-    if gb {
-        *state.vp.entry(SideId::German).or_insert(0) += n as i32;
-        ev.push(Event::rule("GE 16.4", format!("German +{n} VP for British SL lost")));
+    let nation = u.nation.clone();
+    if let Some(u) = state.unit_mut(id) {
+        u.sl -= n as u8;
+        ev.push(Event::rule("GE 13.20", format!("{} loses {n} SL ({}/{} SL left)", u.label(), u.sl, u.max_sl)));
+    }
+    for (side, pts) in sl_vp(state, &nation) {
+        add(state, side, pts * n as i32);
+        ev.push(Event::rule("GE 16.4", format!("{} +{} VP for {nation} SL lost", side.title(), pts * n as i32)));
     }
     ev
 }
@@ -54,12 +66,14 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
     u.place = Place::Eliminated;
     let (nation, size, kind, label) = (u.nation.clone(), u.size, u.kind, u.label());
     ev.push(Event::rule("GE 13.20", format!("{label} is eliminated")));
-    if nation == "GB" && sl > 0 {
-        *state.vp.entry(SideId::German).or_insert(0) += sl;
-        ev.push(Event::rule("GE 16.4", format!("German +{sl} VP for British SL lost")));
+    if sl > 0 && kind != Kind::Fortress {
+        for (side, pts) in sl_vp(state, &nation) {
+            add(state, side, pts * sl);
+            ev.push(Event::rule("GE 16.4", format!("{} +{} VP for {nation} SL lost", side.title(), pts * sl)));
+        }
     }
-    if let Some((side, pts)) = elimination_vp(&nation, size, kind) {
-        *state.vp.entry(side).or_insert(0) += pts;
+    for (side, pts) in elimination_vp(state, &nation, size, kind) {
+        add(state, side, pts);
         ev.push(Event::rule("GE 16.4", format!("{} +{pts} VP for {label}", side.title())));
     }
     ev
@@ -68,20 +82,23 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
 /// The ledger recomputed from the units (for the invariant check).
 pub fn recompute_ledger(state: &State) -> (i32, i32) {
     let (mut de, mut al) = (0, 0);
+    let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
     for u in &state.units {
+        if u.kind == Kind::Fortress {
+            continue;
+        }
         let lost_sl = match u.place {
             Place::Eliminated => u.start_sl as i32,
-            Place::OffMap => u.start_sl as i32 - u.sl as i32,
-            Place::Hex(_) => u.start_sl as i32 - u.sl as i32,
+            Place::OffMap | Place::Hex(_) => u.start_sl as i32 - u.sl as i32,
             Place::Reinforcement(_) => 0,
         };
-        if u.nation == "GB" {
-            de += lost_sl;
+        for (side, pts) in sl_vp(state, &u.nation) {
+            add(side, pts * lost_sl);
         }
-        if u.place == Place::Eliminated
-            && let Some((side, pts)) = elimination_vp(&u.nation, u.size, u.kind)
-        {
-            if side == SideId::German { de += pts } else { al += pts }
+        if u.place == Place::Eliminated {
+            for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
+                add(side, pts);
+            }
         }
     }
     (de, al)
