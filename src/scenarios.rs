@@ -25,3 +25,12 @@ pub const ALL: &[Bundled] = &[Bundled {
 pub fn find(name: &str) -> Option<&'static Bundled> {
     ALL.iter().find(|b| b.name == name)
 }
+
+/// The seats of a bundled scenario's game, as (seat, side): one seat per side.
+pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
+    match b.ruleset {
+        // The Allied player moves first on the Marne, but the German proposes in the demo.
+        "glorys-end" => vec![("german", "german"), ("allied", "allied")],
+        _ => Vec::new(),
+    }
+}

@@ -2,6 +2,7 @@
 //! clock or the environment; everything it does goes through the library.
 
 mod apply;
+mod bench;
 mod common;
 mod demo;
 mod endings;
@@ -10,6 +11,7 @@ mod new;
 mod orders;
 mod replay;
 mod schema;
+mod selfplay;
 mod status;
 mod verify;
 
@@ -79,6 +81,10 @@ pub enum Command {
     Show(replay::ShowArgs),
     /// Play a complete bot game in a directory: keys, genesis, join, turns, dice, verify.
     Demo(demo::DemoArgs),
+    /// Play many bot games through the whole protocol, checking invariants and verifying each.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Measure verify, apply, orders check and start-up, as ratios within one run.
+    Bench(bench::BenchArgs),
     /// Write the JSON Schemas (entries, scenarios, orders, rule cases).
     Schema(schema::SchemaArgs),
 }
@@ -119,6 +125,8 @@ pub fn run(cli: Cli) -> Result<i32, CliError> {
         Command::Replay(a) => replay::run_replay(a),
         Command::Show(a) => replay::run_show(a),
         Command::Demo(a) => demo::run(a),
+        Command::Selfplay(a) => selfplay::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Schema(a) => schema::run(a),
     }
 }

@@ -171,3 +171,45 @@ pub fn play_out(
     }
     Ok(())
 }
+
+/// Start a game of a bundled scenario between bots: genesis by the first seat, joins by the
+/// others, keys and nonce derived from `seed` (so the same seed gives the same game).
+/// `time` stamps the entries.
+pub fn start_game(scenario: &crate::scenarios::Bundled, seats: &[(&str, &str)], seed: u64, chain_length: u64, time: &str) -> Result<(Game, Players), BotError> {
+    use crate::crypto::sha256;
+    use crate::log::entry::{RulesetRef, ScenarioRef, SeatDecl};
+    let ruleset = super::RulesetId::from_id(scenario.ruleset).ok_or_else(|| BotError::Unsignable(format!("unknown ruleset {}", scenario.ruleset)))?;
+    let nonce = tagged_hash("umpire/bot-nonce/1", &[&seed.to_be_bytes()]);
+    let mut keys = BTreeMap::new();
+    let mut decls = Vec::new();
+    for (seat, side) in seats {
+        let k = SecretKey::from_seed(seat, tagged_hash("umpire/bot-key/1", &[seat.as_bytes(), &seed.to_be_bytes()]).0);
+        decls.push(SeatDecl { seat: seat.to_string(), side: side.to_string(), key: k.public().to_text() });
+        keys.insert(seat.to_string(), k);
+    }
+    let anchor = |k: &SecretKey, seat: &str| {
+        let s = chain_seed(&k.seed(), nonce.as_bytes(), seat);
+        chain_value(&s, chain_length, 0).expect("index 0 is in range")
+    };
+    let first = seats.first().map(|s| s.0).unwrap_or_default();
+    let mut body = Body::new(Kind::Genesis);
+    body.ruleset = Some(RulesetRef { id: ruleset.id().into(), version: ruleset.version().into() });
+    body.engine = Some(format!("umpire {}", env!("CARGO_PKG_VERSION")));
+    body.scenario = Some(ScenarioRef { name: scenario.name.into(), sha256: sha256(scenario.text.as_bytes()), text: scenario.text.into() });
+    body.seats = Some(decls);
+    body.nonce = Some(nonce);
+    body.chain_length = Some(chain_length);
+    body.chain = Some(anchor(&keys[first], first));
+    let genesis = Draft { game: None, seq: 0, prev: None, seat: first.into(), reveal: None, dice_from: None, time: time.into(), body }
+        .try_sign(&keys[first])
+        .map_err(|e| BotError::Unsignable(e.to_string()))?;
+    let mut game = Game::from_genesis(&genesis)?;
+    let mut players = Players::new(keys);
+    for (seat, _) in seats.iter().skip(1) {
+        let mut join = Body::new(Kind::Join);
+        join.chain = Some(anchor(players.key(seat)?, seat));
+        let e = sign_body(&game, seat, &mut players, join, time.into())?;
+        game.apply(&e)?;
+    }
+    Ok((game, players))
+}
