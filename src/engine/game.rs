@@ -441,7 +441,16 @@ impl Game {
             let exp_after = "its next entry reveals the dice of entry";
             return vec![(p.dice_from.clone(), format!("{exp_after} {} ({}); send orders if it has a decision to make after the roll, else `umpire ack`", p.seq, p.what))];
         }
-        self.state.expect().awaits.into_iter().map(|a| (a.seat, a.what)).collect()
+        // Rulesets often start `what` with the seat's name; the caller prints the seat already.
+        self.state
+            .expect()
+            .awaits
+            .into_iter()
+            .map(|a| {
+                let what = a.what.strip_prefix(&format!("{}: ", a.seat)).map(str::to_string).unwrap_or(a.what);
+                (a.seat, what)
+            })
+            .collect()
     }
 }
 
