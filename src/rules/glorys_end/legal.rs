@@ -97,7 +97,7 @@ fn random_path(s: &State, from: HexId, len: usize, side: SideId, d: &mut Dice) -
     let mut path = Vec::new();
     let mut at = from;
     for _ in 0..len {
-        let ns: Vec<HexId> = s.board.neighbours(at).into_iter().filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from).collect();
+        let ns: Vec<HexId> = s.board.neighbours(at).iter().copied().filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from).collect();
         let Some(n) = pick(d, &ns) else { break };
         path.push(n);
         at = n;
@@ -156,7 +156,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 // Sometimes a march assault at good odds: that ends the entry.
                 if d.roll(2) == 0 {
                     let Some(at) = s.unit(&group[0]).and_then(|u| u.hex()) else { continue };
-                    let targets: Vec<HexId> = s.board.neighbours(at).into_iter().filter(|n| s.occupant(*n) == Some(side.other())).collect();
+                    let targets: Vec<HexId> = s.board.neighbours(at).iter().copied().filter(|n| s.occupant(*n) == Some(side.other())).collect();
                     if let Some(t) = pick(d, &targets)
                         && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
                         && matches!(b.odds, Odds::Column { column, .. } if column >= 2)

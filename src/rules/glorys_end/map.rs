@@ -222,6 +222,32 @@ pub struct Map {
 }
 
 impl Map {
+    /// A map with no hexes.
+    pub fn empty() -> Map {
+        Map { hexes: BTreeMap::new(), hexsides: BTreeMap::new(), river_names: BTreeMap::new(), edges: BTreeMap::new(), vp_hexes: BTreeMap::new() }
+    }
+    /// A rectangular block of clear French hexes (rule cases): the smallest row is the north
+    /// edge, the largest the south edge, the smallest column the east edge, the largest the
+    /// west edge.
+    pub fn block(rows: (u8, u8), cols: (u8, u8)) -> Map {
+        let mut m = Map::empty();
+        for e in Edge::ALL {
+            m.edges.insert(e, BTreeSet::new());
+        }
+        for r in rows.0..=rows.1 {
+            for c in cols.0..=cols.1 {
+                let h = HexId::new(r, c);
+                let info = HexInfo { terrain: Terrain::Clear, country: Country::France, place: None, paris: false, coastal: false, port: false, east_of_meuse: false, paris_in_danger: false };
+                m.hexes.insert(h, info);
+                for (e, on) in [(Edge::North, r == rows.0), (Edge::South, r == rows.1), (Edge::East, c == cols.0), (Edge::West, c == cols.1)] {
+                    if on {
+                        m.edges.entry(e).or_default().insert(h);
+                    }
+                }
+            }
+        }
+        m
+    }
     /// Is the hex on the map?
     pub fn contains(&self, hex: HexId) -> bool {
         self.hexes.contains_key(&hex)

@@ -164,6 +164,31 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A unit at full strength (`max_sl`), fresh for the player turn.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: &str, name: &str, side: SideId, nation: &str, kind: Kind, size: Size, max_sl: u8, values: Vec<Values>, place: Place) -> Unit {
+        Unit {
+            id: id.to_string(),
+            name: name.to_string(),
+            side,
+            nation: nation.to_string(),
+            kind,
+            size,
+            max_sl,
+            values,
+            start_sl: max_sl,
+            sl: max_sl,
+            place,
+            ooc: false,
+            moved: false,
+            attacked: false,
+            defended: false,
+            retreated: false,
+            oos_at_start: false,
+            move_state: MoveState::NotMoved,
+            mp_spent: 0,
+        }
+    }
     /// The hex, if on the map.
     pub fn hex(&self) -> Option<HexId> {
         match self.place {

@@ -276,13 +276,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
 pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     state.phase = Phase::Movement;
     let side = state.player;
-    let src = supply::sources(state, side);
-    let oos: Vec<(String, bool)> = state.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(state, side, h, &src)))).collect();
-    for (id, o) in oos {
-        if let Some(u) = state.unit_mut(&id) {
-            u.oos_at_start = o;
-        }
-    }
+    supply::mark_start_of_movement(state);
     vec![
         Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title())),
         Event::rule("GE 5.2", "phases A (reinforcements enter in phase E, see docs; replacements not yet implemented), B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),

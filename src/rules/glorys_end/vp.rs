@@ -114,12 +114,12 @@ pub fn end_points(state: &State) -> (i32, i32, Vec<String>) {
             notes.push(format!("{} holds {h}: +{pts}", side.title()));
         }
     }
-    let src = supply::sources(state, SideId::German);
+    let sup = supply::Supply::of(state, SideId::German);
     for u in &state.units {
         if u.side == SideId::German
             && let Some(h) = u.hex()
             && h.row > state.south_row
-            && supply::supplied_with(state, SideId::German, h, &src)
+            && sup.at(h)
         {
             de += 1;
             notes.push(format!("German supplied {} at {h}: +1", u.id));
