@@ -29,6 +29,10 @@ pub struct Board {
     slot: Vec<u16>,
     /// Dense index → passable neighbours in play, in direction order.
     nbrs: Vec<Vec<HexId>>,
+    /// The same as dense indices.
+    nbr_ix: Vec<Vec<u16>>,
+    /// Dense index → a town or city is there.
+    towns: Vec<bool>,
     /// Dense index → bit set of the edges it lies on (`Edge as u8`).
     edges: Vec<u8>,
 }
@@ -71,9 +75,11 @@ impl Board {
             slot[id_slot(*h)] = i as u16;
         }
         let in_play = |h: HexId| slot[id_slot(h)] != NONE;
-        let nbrs = ids.iter().map(|&h| h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| in_play(n) && map.hexside(h, n) != Some(Hexside::AllSea)).collect()).collect();
+        let nbrs: Vec<Vec<HexId>> = ids.iter().map(|&h| h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| in_play(n) && map.hexside(h, n) != Some(Hexside::AllSea)).collect()).collect();
+        let nbr_ix = nbrs.iter().map(|v: &Vec<HexId>| v.iter().map(|n| slot[id_slot(*n)]).collect()).collect();
+        let towns = ids.iter().map(|&h| map.place(h).is_some()).collect();
         let edges = ids.iter().map(|&h| Edge::ALL.into_iter().filter(|e| map.is_edge(h, *e)).fold(0u8, |b, e| b | edge_bit(e))).collect();
-        Board { map, ids, slot, nbrs, edges }
+        Board { map, ids, slot, nbrs, nbr_ix, towns, edges }
     }
     /// The map.
     pub fn map(&self) -> &Map {
@@ -144,13 +150,25 @@ impl Board {
             None => &[],
         }
     }
+    /// Passable neighbours of the hex with dense index `i`, as dense indices.
+    pub fn neighbours_ix(&self, i: usize) -> &[u16] {
+        &self.nbr_ix[i]
+    }
+    /// Whether the hex with dense index `i` holds a town or city.
+    pub fn is_town_ix(&self, i: usize) -> bool {
+        self.towns[i]
+    }
+    /// Whether the hex with dense index `i` lies on `edge`.
+    pub fn on_edge_ix(&self, i: usize, edge: Edge) -> bool {
+        self.edges[i] & edge_bit(edge) != 0
+    }
     /// Whether `h` lies on `edge`.
     pub fn on_edge(&self, h: HexId, edge: Edge) -> bool {
         self.index(h).is_some_and(|i| self.edges[i] & edge_bit(edge) != 0)
     }
     /// Whether a town or city is in the hex (GE-7.3 sources).
     pub fn is_town(&self, h: HexId) -> bool {
-        self.map.place(h).is_some()
+        self.index(h).is_some_and(|i| self.towns[i])
     }
 }
 

@@ -57,6 +57,9 @@ struct CaseState {
     towns: Vec<(HexId, SideId, i32)>,
     #[serde(default)]
     auto_win: Option<Vec<HexId>>,
+    /// Replacement SL on the tracks (`{FR: 3}`); the Marne's income schedule applies.
+    #[serde(default)]
+    replacements: Option<BTreeMap<String, u32>>,
 }
 
 #[derive(Deserialize)]
@@ -145,7 +148,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 last_turn: 12,
                 player: SideId::German,
                 phase: Phase::Movement,
-                initial_control: control.clone(),
+                initial_control: control.clone().into(),
                 control,
                 vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
                 ma_targets: vec![],
@@ -153,6 +156,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 town_vp: vec![],
                 german_auto_win: vec![],
                 south_row: 31,
+                replacements: BTreeMap::new(),
+                replacement_grants: super::state::marne_grants(),
+                belgium_violated: true,
                 battle: None,
                 outcome: None,
             }
@@ -261,15 +267,18 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             && u.kind != Kind::Cavalry
         {
             st.control.insert(h, u.side);
-            st.initial_control.insert(h, u.side);
+            std::sync::Arc::make_mut(&mut st.initial_control).insert(h, u.side);
         }
     }
     for (h, s) in &cs.control {
         st.control.insert(*h, *s);
-        st.initial_control.insert(*h, *s);
+        std::sync::Arc::make_mut(&mut st.initial_control).insert(*h, *s);
     }
     if !cs.towns.is_empty() {
         st.town_vp = cs.towns.clone();
+    }
+    if let Some(r) = cs.replacements {
+        st.replacements = r;
     }
     if let Some(a) = cs.auto_win {
         st.german_auto_win = a;

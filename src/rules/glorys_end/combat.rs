@@ -72,6 +72,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.ooc {
             errs.push(v("GE 10.2", "an out-of-command unit may not attack").unit(id));
         }
+        if u.replaced {
+            errs.push(v("GE 8.7", "a unit that received replacements this turn may not attack").unit(id));
+        }
         if kind == BattleKind::Prepared && u.moved {
             errs.push(v("GE 13.22", "a unit that moved this player turn may not make a prepared assault").unit(id));
         }

@@ -13,6 +13,7 @@ pub mod legal;
 pub mod map;
 pub mod movement;
 pub mod orders;
+pub mod replacements;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;

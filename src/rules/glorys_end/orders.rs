@@ -6,6 +6,7 @@
 //! ```yaml
 //! actions:
 //!   - enter: {unit: FR-7, hex: 3640}               # reinforcement on the supply edge
+//!   - replace: {unit: FR-9}                        # 1 replacement SL (phase A)
 //!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
 //!   - march_assault: {units: [DE-7, DE-9], target: 3332}
 //!   - end_phase: movement
@@ -39,6 +40,8 @@ pub struct Action(#[serde(with = "yaml_serde::with::singleton_map")] #[schemars(
 pub enum ActionKind {
     /// Place a reinforcement on the owner's supply edge (start of the player turn).
     Enter(Enter),
+    /// Spend one replacement SL on a reduced infantry unit (phase A, GE-8.7).
+    Replace(Replace),
     /// Operational movement of one unit or group (GE-12).
     Move(Move),
     /// March assault by the unit or group that just moved (GE-13.23).
@@ -66,6 +69,13 @@ pub struct Enter {
     pub unit: String,
     #[schemars(with = "u32")]
     pub hex: HexId,
+}
+
+/// A replacement: the unit regains 1 SL from its nationality's track.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Replace {
+    pub unit: String,
 }
 
 /// A move: the hexes entered in order (the path may start with the current hex).

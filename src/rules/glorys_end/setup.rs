@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::board::Board;
 use super::map;
 use super::scenario::{self, Scenario, UnitSize, UnitType};
-use super::state::{ElimVp, Kind, Per, Phase, Place, SideId, Size, State, Unit, Values};
+use super::state::{ElimVp, Grant, Kind, Per, Phase, Place, SideId, Size, State, Unit, Values};
 use super::turn;
 use crate::engine::{ScenarioError, SeatInfo};
 use crate::geo::hex::HexId;
@@ -76,7 +76,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         last_turn: sc.turns.last.min(255) as u8,
         player: side(sc.turns.first_player),
         phase: Phase::Movement,
-        initial_control: control.clone(),
+        initial_control: control.clone().into(),
         control,
         vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
         ma_targets: vec![],
@@ -84,6 +84,9 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         town_vp,
         german_auto_win,
         south_row,
+        replacements: sc.replacements.start.iter().filter(|(_, sl)| **sl > 0).map(|(n, sl)| (n.code().to_string(), *sl)).collect(),
+        replacement_grants: sc.replacements.grants.iter().map(|g| Grant { nation: g.nationality.code().to_string(), from: g.from_turn.min(255) as u8, to: g.to_turn.map(|t| t.min(255) as u8), per_turn: g.per_turn }).collect(),
+        belgium_violated: sc.special.belgium_violated,
         battle: None,
         outcome: None,
     };

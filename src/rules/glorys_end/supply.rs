@@ -51,54 +51,47 @@ impl<'a> Supply<'a> {
             }
         }
         let edge = supply_edge(side);
-        let ix = |h: HexId| b.index(h).unwrap_or(0);
         // Sources: edge hexes free of enemy units, and friendly towns linked to them (7.3).
         let mut source = vec![false; n];
         let mut seen = vec![false; n];
-        let mut frontier: Vec<HexId> = Vec::new();
-        for (i, &h) in b.hex_ids().iter().enumerate() {
-            if b.on_edge(h, edge) && !enemy[i] {
+        let mut frontier: Vec<usize> = Vec::new();
+        for i in 0..n {
+            if b.on_edge_ix(i, edge) && !enemy[i] {
                 source[i] = true;
                 seen[i] = true;
-                frontier.push(h);
+                frontier.push(i);
             }
         }
-        while let Some(h) = frontier.pop() {
-            let i = ix(h);
-            if b.is_town(h) {
-                // Control now (GE-4.7): the occupant, else the last entry.
-                let friendly = occupied_by_friend[i] || (!enemy[i] && state.control.get(&h) == Some(&side));
-                if friendly {
-                    source[i] = true;
-                }
+        let ids = b.hex_ids();
+        while let Some(i) = frontier.pop() {
+            // Control now (GE-4.7): the occupant, else the last entry.
+            if b.is_town_ix(i) && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side)) {
+                source[i] = true;
             }
-            for &m in b.neighbours(h) {
-                let j = ix(m);
+            for &j in b.neighbours_ix(i) {
+                let j = j as usize;
                 if !enemy[j] && !seen[j] {
                     seen[j] = true;
-                    frontier.push(m);
+                    frontier.push(j);
                 }
             }
         }
         // Lines: breadth-first from every source through hexes without enemy units.
         let mut dist = vec![u32::MAX; n];
-        let mut ring: Vec<HexId> = Vec::new();
-        for (i, &h) in b.hex_ids().iter().enumerate() {
-            if source[i] {
-                dist[i] = 0;
-                ring.push(h);
-            }
+        let mut ring: Vec<usize> = (0..n).filter(|&i| source[i]).collect();
+        for &i in &ring {
+            dist[i] = 0;
         }
         for d in 1..=LINE {
             let mut next = Vec::new();
-            for h in ring {
-                for &m in b.neighbours(h) {
-                    let j = ix(m);
+            for i in ring {
+                for &j in b.neighbours_ix(i) {
+                    let j = j as usize;
                     if dist[j] == u32::MAX {
                         dist[j] = d;
                         // A line continues only through hexes free of enemy units.
                         if !enemy[j] {
-                            next.push(m);
+                            next.push(j);
                         }
                     }
                 }

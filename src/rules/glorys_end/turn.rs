@@ -8,6 +8,7 @@
 
 use super::combat::{self, RetreatTo};
 use super::movement;
+use super::replacements;
 use super::orders::{ActionKind, Decide, PhaseName};
 use super::state::{BattleKind, MoveState, Phase, RetreatNeed, SideId, Stage, State};
 use super::supply;
@@ -58,6 +59,7 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
+        ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
         ActionKind::MarchAssault(a) => {
             if state.phase != Phase::Movement {
@@ -118,6 +120,23 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     }
 }
 
+/// The loss allocation to apply (the forced one when none is given, GE-13.20) and the state
+/// after it; a refused allocation adds its violations to `errs`.
+fn allocate(state: &State, live: &[String], lp: u32, losses: &[(String, u32)], errs: &mut Vec<Violation>) -> (Vec<(String, u32)>, State) {
+    let alloc = match combat::forced_allocation(state, live, lp) {
+        Some(f) if losses.is_empty() => f,
+        _ => {
+            errs.extend(combat::check_allocation(state, live, lp, losses));
+            losses.to_vec()
+        }
+    };
+    let mut probe = state.clone();
+    for (id, sl) in &alloc {
+        vp::lose(&mut probe, id, *sl);
+    }
+    (alloc, probe)
+}
+
 fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec<Violation>> {
     let Some(b) = state.battle.clone() else { return Err(vec![v("GE 13.17", "there is no combat decision to make")]) };
     let losses: Vec<(String, u32)> = d.losses.iter().map(|l| (l.unit.clone(), l.sl)).collect();
@@ -127,19 +146,8 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if !d.advance.is_empty() {
                 errs.push(v("GE 13.21", "defenders never advance after combat"));
             }
-            let live = combat::live_defenders(state);
-            let alloc = match combat::forced_allocation(state, &live, lp) {
-                Some(f) if losses.is_empty() => f,
-                _ => {
-                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
-                    losses.clone()
-                }
-            };
+            let (alloc, probe) = allocate(state, &combat::live_defenders(state), lp, &losses, &mut errs);
             // Retreat options for the survivors of this allocation.
-            let mut probe = state.clone();
-            for (id, sl) in &alloc {
-                vp::lose(&mut probe, id, *sl);
-            }
             let survivors: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
             let opts = if survivors.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &survivors) };
             let hexes: Vec<String> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
@@ -183,18 +191,7 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if d.retreat.is_some() {
                 errs.push(v("GE 13.18", "attackers never retreat"));
             }
-            let live = combat::live_attackers(state);
-            let alloc = match combat::forced_allocation(state, &live, lp) {
-                Some(f) if losses.is_empty() => f,
-                _ => {
-                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
-                    losses.clone()
-                }
-            };
-            let mut probe = state.clone();
-            for (id, sl) in &alloc {
-                vp::lose(&mut probe, id, *sl);
-            }
+            let (alloc, probe) = allocate(state, &combat::live_attackers(state), lp, &losses, &mut errs);
             if !d.advance.is_empty() {
                 if probe.occupant(b.target) == Some(side.other()) {
                     errs.push(v("GE 13.21", "the defending hex is not empty: no advance").hex(b.target.to_string()));
@@ -248,6 +245,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     }
     for u in state.units.iter_mut() {
         u.ooc = false;
+        u.replaced = false;
         u.moved = false;
         u.attacked = false;
         u.defended = false;
@@ -277,9 +275,11 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     state.phase = Phase::Movement;
     let side = state.player;
     supply::mark_start_of_movement(state);
-    vec![
-        Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title())),
-        Event::rule("GE 5.2", "phases A (reinforcements enter in phase E, see docs; replacements not yet implemented), B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),
+    let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
+    ev.extend(replacements::income(state));
+    ev.extend([
+        Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phases B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),
         Event::rule("GE 5.2", "phase E: operational movement"),
-    ]
+    ]);
+    ev
 }

@@ -63,7 +63,7 @@ pub fn awaits(state: &State) -> Vec<Await> {
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
-        super::state::Phase::Movement => "move units and groups, march-assault, then end_phase: movement",
+        super::state::Phase::Movement => "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement",
         super::state::Phase::Combat => "declare prepared assaults one at a time, then end_phase: combat (ends the player turn)",
     };
     vec![Await { seat: state.seat(state.player), what: format!("{}: {what}", state.player.name()) }]
@@ -80,6 +80,9 @@ pub fn describe(state: &State) -> String {
     out.push(format!("turn {} ({}) {} player turn, {}", state.turn, super::state::dates(state.turn), state.player.name(), state.phase_text()));
     let (de, al) = vp::totals(state);
     out.push(format!("vp german {} allied {} (ledger german {} allied {})", de, al, state.vp.get(&SideId::German).copied().unwrap_or(0), state.vp.get(&SideId::Allied).copied().unwrap_or(0)));
+    if !state.replacements.is_empty() {
+        out.push(format!("replacements {}", state.replacements.iter().map(|(n, sl)| format!("{n} {sl}")).collect::<Vec<_>>().join(", ")));
+    }
     for u in &state.units {
         let at = match u.place {
             Place::Hex(h) => format!("at {h}"),
@@ -90,6 +93,9 @@ pub fn describe(state: &State) -> String {
         let mut flags = Vec::new();
         if u.ooc {
             flags.push("ooc");
+        }
+        if u.replaced {
+            flags.push("replaced");
         }
         if u.moved {
             flags.push("moved");
@@ -156,7 +162,7 @@ pub fn template(state: &State, seat: &str) -> String {
         return t;
     }
     match state.phase {
-        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
+        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
         super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
     }
     t
