@@ -159,6 +159,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 replacements: BTreeMap::new(),
                 replacement_grants: super::state::marne_grants(),
                 belgium_violated: true,
+                // Block prestates roll no command & control unless a case starts in phase C.
+                command_from: 99,
+                command: None,
                 battle: None,
                 outcome: None,
             }

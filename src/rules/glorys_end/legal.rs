@@ -267,6 +267,18 @@ fn strength(b: &super::state::Battle) -> i32 {
     }
 }
 
+/// Replacements (GE-8.7): reduced infantry, those out of contact first.
+fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
+    let mut reduced: Vec<(bool, String)> = s.units.iter().filter(|u| u.side == side && u.kind == Kind::Infantry && u.sl < u.max_sl && !u.replaced && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)).filter_map(|u| u.hex().map(|h| (adjacent_to_enemy(s, h, side), u.id.clone()))).collect();
+    reduced.sort();
+    for (_, id) in reduced {
+        if one_in(d, 4) {
+            continue;
+        }
+        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id }));
+    }
+}
+
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
 pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> {
     let side = state.side_of(seat)?;
@@ -275,6 +287,14 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
     }
     let mut s = state.clone();
     let mut acts = Vec::new();
+    if let Some(super::state::CommandStage::Pick { count }) = s.command {
+        // Out of command where it hurts most: stacks in contact first, then at random.
+        let mut stacks: Vec<(bool, u32, HexId)> = s.command_stacks().into_iter().map(|h| (!adjacent_to_enemy(&s, h, s.player), d.roll(1000), h)).collect();
+        stacks.sort();
+        let hexes: Vec<HexId> = stacks.into_iter().take(count as usize).map(|(_, _, h)| h).collect();
+        try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
+        return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
+    }
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;
         try_push(&mut s, side, &mut acts, a);
@@ -282,6 +302,10 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         return Some(Orders { actions: acts });
     }
     match s.phase {
+        Phase::Command => {
+            spend_replacements(&mut s, side, &mut acts, d);
+            try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
+        }
         Phase::Movement => {
             let waiting: Vec<String> = s.units.iter().filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(t) if t <= s.turn)).map(|u| u.id.clone()).collect();
             let edge = supply::supply_edge(side);
@@ -296,16 +320,8 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     }
                 }
             }
-            // Replacements (GE-8.7): reduced infantry, those out of contact first.
             if !s.units.iter().any(|u| u.side == side && u.moved) {
-                let mut reduced: Vec<(bool, String)> = s.units.iter().filter(|u| u.side == side && u.kind == Kind::Infantry && u.sl < u.max_sl && !u.replaced && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)).filter_map(|u| u.hex().map(|h| (adjacent_to_enemy(&s, h, side), u.id.clone()))).collect();
-                reduced.sort();
-                for (_, id) in reduced {
-                    if one_in(d, 4) {
-                        continue;
-                    }
-                    try_push(&mut s, side, &mut acts, ActionKind::Replace(super::orders::Replace { unit: id }));
-                }
+                spend_replacements(&mut s, side, &mut acts, d);
             }
             let field = goal_field(&s, side);
             // Stacks that have not moved, in random order; each considered once.

@@ -210,10 +210,10 @@ pub fn side_key(a: HexId, b: HexId) -> (HexId, HexId) {
 pub struct Map {
     pub hexes: BTreeMap<HexId, HexInfo>,
     /// Hexside features keyed by [`side_key`]. Serialised as a list of `[a, b, feature]`.
-    #[serde(with = "hexside_list")]
+    #[serde(with = "hexside_map")]
     pub hexsides: BTreeMap<(HexId, HexId), Hexside>,
     /// River names per hexside, for messages (`"Marne"`).
-    #[serde(with = "hexside_names", default)]
+    #[serde(with = "hexside_map", default)]
     pub river_names: BTreeMap<(HexId, HexId), String>,
     pub edges: BTreeMap<Edge, BTreeSet<HexId>>,
     /// VP hexes (filled from the scenario's VP schedule).
@@ -745,28 +745,16 @@ fn default_country() -> Country {
     Country::France
 }
 
-mod hexside_list {
+/// Maps keyed by hexside, serialised as a list of `[a, b, value]`.
+mod hexside_map {
     use super::*;
     use serde::{Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(m: &BTreeMap<(HexId, HexId), Hexside>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, V: Serialize>(m: &BTreeMap<(HexId, HexId), V>, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(m.iter().map(|((a, b), k)| (a, b, k)))
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), Hexside>, D::Error> {
-        let v: Vec<(HexId, HexId, Hexside)> = Vec::deserialize(d)?;
-        Ok(v.into_iter().map(|(a, b, k)| (side_key(a, b), k)).collect())
-    }
-}
-
-mod hexside_names {
-    use super::*;
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<(HexId, HexId), String>, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter().map(|((a, b), k)| (a, b, k)))
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), String>, D::Error> {
-        let v: Vec<(HexId, HexId, String)> = Vec::deserialize(d)?;
+    pub fn deserialize<'de, D: Deserializer<'de>, V: Deserialize<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), V>, D::Error> {
+        let v: Vec<(HexId, HexId, V)> = Vec::deserialize(d)?;
         Ok(v.into_iter().map(|(a, b, k)| (side_key(a, b), k)).collect())
     }
 }

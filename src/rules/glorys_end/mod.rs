@@ -9,6 +9,7 @@
 pub mod board;
 pub mod cases;
 pub mod combat;
+pub mod command;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -46,6 +47,10 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     }
     let mut s = state.clone();
     for (i, a) in orders.actions.iter().enumerate() {
+        if s.command == Some(state::CommandStage::Roll) {
+            errs.push(Violation::new("GE 10.1", format!("action {} comes after the command & control roll: the entry must end there", i + 1)));
+            break;
+        }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
             errs.push(Violation::new("GE 13.3", format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1)));
             break;
@@ -80,7 +85,7 @@ impl Ruleset for GlorysEnd {
         let Some(side) = state.side_of(seat) else { return vec![] };
         let mut ev = Vec::new();
         for a in &orders.get().actions {
-            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) {
+            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || state.command == Some(state::CommandStage::Roll) {
                 break;
             }
             match turn::step(state, side, &a.0) {
@@ -91,6 +96,9 @@ impl Ruleset for GlorysEnd {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
+        if state.command == Some(state::CommandStage::Roll) {
+            return Some(command::describe(state));
+        }
         state.battle.as_ref().filter(|b| b.stage == Stage::Roll).map(|b| b.describe())
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -98,6 +106,9 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
+        if state.command == Some(state::CommandStage::Roll) {
+            return command::roll(state, die);
+        }
         combat::roll(state, die)
     }
     fn outcome(state: &State) -> Option<Outcome> {

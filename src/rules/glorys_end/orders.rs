@@ -7,6 +7,8 @@
 //! actions:
 //!   - enter: {unit: FR-7, hex: 3640}               # reinforcement on the supply edge
 //!   - replace: {unit: FR-9}                        # 1 replacement SL (phase A)
+//!   - end_phase: command                           # the C&C roll (from T9) ends the entry
+//!   - out_of_command: [3131, 3232, 3030]           # opponent, after a C&C roll of 6
 //!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
 //!   - march_assault: {units: [DE-7, DE-9], target: 3332}
 //!   - end_phase: movement
@@ -50,6 +52,10 @@ pub enum ActionKind {
     Attack(Assault),
     /// A decision after a combat roll: losses, retreat, advance (GE-13.18–13.21).
     Decide(Decide),
+    /// After the opponent's command & control roll of 6: the hexes of his stacks that go out
+    /// of command (GE-10.1).
+    #[schemars(with = "Vec<u32>")]
+    OutOfCommand(Vec<crate::geo::hex::HexId>),
     /// End the movement phase or the combat phase (which ends the player turn).
     EndPhase(PhaseName),
 }
@@ -58,6 +64,8 @@ pub enum ActionKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
+    /// Phase C: ends with the command & control roll (from T9 on the Marne).
+    Command,
     Movement,
     Combat,
 }

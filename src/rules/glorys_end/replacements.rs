@@ -54,7 +54,7 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Eve
             None
         }
     };
-    if state.phase != Phase::Movement || state.units.iter().any(|u| u.side == side && u.moved) {
+    if !matches!(state.phase, Phase::Command | Phase::Movement) || state.units.iter().any(|u| u.side == side && u.moved) {
         errs.push(v("GE 8.1", "replacements are spent at the start of the player turn, before any unit moves").unit(id));
     }
     if u.kind != Kind::Infantry {

@@ -87,6 +87,9 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         replacements: sc.replacements.start.iter().filter(|(_, sl)| **sl > 0).map(|(n, sl)| (n.code().to_string(), *sl)).collect(),
         replacement_grants: sc.replacements.grants.iter().map(|g| Grant { nation: g.nationality.code().to_string(), from: g.from_turn.min(255) as u8, to: g.to_turn.map(|t| t.min(255) as u8), per_turn: g.per_turn }).collect(),
         belgium_violated: sc.special.belgium_violated,
+        // GE-16.3: the T8 checks are taken as made (the Allied one is; reading for the German).
+        command_from: if sc.special.skip_first_command_check { sc.turns.first.min(254) as u8 + 1 } else { sc.turns.first.min(255) as u8 },
+        command: None,
         battle: None,
         outcome: None,
     };

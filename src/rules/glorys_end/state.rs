@@ -240,6 +240,8 @@ impl Unit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// A and C: replacements, then the command & control roll (from `command_from`).
+    Command,
     /// E: operational movement and march assaults.
     Movement,
     /// F: prepared assaults.
@@ -362,10 +364,30 @@ pub struct State {
     /// Belgium violated: no German replacements in France west of the Meuse before T10 (GE-8.7).
     #[serde(default)]
     pub belgium_violated: bool,
+    /// First turn with command & control rolls (GE-10.1; Marne: T9).
+    #[serde(default = "nine")]
+    pub command_from: u8,
+    /// The command & control roll in progress (GE-10.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandStage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+fn nine() -> u8 {
+    9
+}
+
+/// Where the command & control roll stands (GE-10.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandStage {
+    /// Waiting for the die.
+    Roll,
+    /// A 6: the opponent names this many of the phasing player's stacks.
+    Pick { count: u32 },
 }
 
 /// Replacement income of one nationality: `per_turn` SL in each of its side's player turns
@@ -484,6 +506,14 @@ impl State {
         }
         (sl, corps)
     }
+    /// Hexes holding the phasing player's mobile units: the stacks the opponent may put out of
+    /// command (GE-10.1; a unit alone is a stack).
+    pub fn command_stacks(&self) -> Vec<HexId> {
+        let mut v: Vec<HexId> = self.units.iter().filter(|u| u.side == self.player && u.mobile()).filter_map(|u| u.hex()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
     /// `"Turn 8 (4–6 Sep)"`.
     pub fn turn_text(&self) -> String {
         format!("Turn {} ({})", self.turn, dates(self.turn))
@@ -491,6 +521,7 @@ impl State {
     /// `"phase E: operational movement"`.
     pub fn phase_text(&self) -> &'static str {
         match self.phase {
+            Phase::Command => "phase C: command & control",
             Phase::Movement => "phase E: operational movement",
             Phase::Combat => "phase F: prepared assault",
         }

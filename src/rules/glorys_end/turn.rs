@@ -7,10 +7,11 @@
 //! are played.
 
 use super::combat::{self, RetreatTo};
+use super::command;
 use super::movement;
 use super::replacements;
 use super::orders::{ActionKind, Decide, PhaseName};
-use super::state::{BattleKind, MoveState, Phase, RetreatNeed, SideId, Stage, State};
+use super::state::{BattleKind, CommandStage, MoveState, Phase, RetreatNeed, SideId, Stage, State};
 use super::supply;
 use super::vp;
 use crate::engine::{Event, Violation};
@@ -24,6 +25,11 @@ fn v(rule: &str, msg: impl Into<String>) -> Violation {
 pub fn actor(state: &State) -> Option<SideId> {
     if state.outcome.is_some() {
         return None;
+    }
+    match state.command {
+        Some(CommandStage::Roll) => return None,
+        Some(CommandStage::Pick { .. }) => return Some(state.player.other()),
+        None => {}
     }
     match &state.battle {
         Some(b) => match b.stage {
@@ -45,10 +51,19 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     {
         return Err(vec![v("GE 13.3", format!("the {} awaits its die roll: the entry ends at its first random action", b.kind.name()))]);
     }
+    if state.command == Some(CommandStage::Roll) {
+        return Err(vec![v("GE 10.1", "the command & control roll is pending: the entry ends at its first random action")]);
+    }
     let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
     if who != side {
         let what = if state.battle.is_some() { "a combat decision" } else { "orders" };
         return Err(vec![v("GE 5.1", format!("it is the {} player's turn to send {what}", who.title()))]);
+    }
+    if let Some(CommandStage::Pick { count }) = state.command {
+        let ActionKind::OutOfCommand(hexes) = action else {
+            return Err(vec![v("GE 10.1", format!("name {count} stacks of the {} player to go out of command first (out_of_command)", state.player.title()))]);
+        };
+        return command::pick(state, count, hexes);
     }
     if state.battle.is_some() {
         let ActionKind::Decide(d) = action else {
@@ -58,6 +73,8 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     }
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
+        ActionKind::OutOfCommand(_) => Err(vec![v("GE 10.1", "no command & control roll of 6 awaits your choice")]),
+        ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")]),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
         ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
@@ -218,6 +235,9 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
 /// End phase E or F (GE-5.1: strictly in order).
 pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Violation>> {
     match (state.phase, p) {
+        (Phase::Command, PhaseName::Command) => Ok(command::start_roll(state)),
+        (Phase::Command, _) => Err(vec![v("GE 5.1", "end phase C first (end_phase: command): the command & control roll")]),
+        (_, PhaseName::Command) => Err(vec![v("GE 5.1", "phase C is over; phases cannot be replayed")]),
         (Phase::Movement, PhaseName::Movement) => {
             for u in state.units.iter_mut() {
                 u.move_state = MoveState::Done;
@@ -277,9 +297,14 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     supply::mark_start_of_movement(state);
     let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
     ev.extend(replacements::income(state));
-    ev.extend([
-        Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phases B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),
-        Event::rule("GE 5.2", "phase E: operational movement"),
-    ]);
+    if state.turn >= state.command_from {
+        state.phase = Phase::Command;
+        ev.push(Event::rule("GE 5.2", "phase A: replacements (reinforcements are placed in phase E); phase B (entrenchment): not yet implemented, skipped; phase C: command & control, rolled when the phase ends"));
+    } else {
+        ev.extend([
+            Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phase B (entrenchment) not yet implemented, skipped; phase C: no command & control roll this turn (GE 16.3)"),
+            Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement"),
+        ]);
+    }
     ev
 }
