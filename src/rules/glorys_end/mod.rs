@@ -1,10 +1,11 @@
 //! 1914: Glory's End (GMT), Western Front 1914 — ruleset `glorys-end`.
 //!
-//! First slice: the Battle of the Marne (GE-16) with operational movement, march and
-//! prepared assaults, stacking, control and VP. Rules are found by section number: `movement`
-//! (GE-12), `combat` (GE-13), `stacking` (GE-6), `supply` (GE-7 basics), `vp` (GE-4.7/16.4),
-//! `turn` (GE-5 sequence and the action dispatcher), `tables` (CRT, odds). Players' docs:
-//! `docs/glorys-end/rules.md`.
+//! The Battle of the Marne (GE-16) with operational movement, march and prepared assaults,
+//! stacking, control, replacements, command & control and VP. Rules are found by section
+//! number: `movement` (GE-12), `combat` (GE-13), `stacking` (GE-6), `supply` (GE-7 basics),
+//! `replacements` (GE-8.6, 8.7), `command` (GE-10), `vp` (GE-4.7/16.4), `turn` (GE-5 sequence
+//! and the action dispatcher), `tables` (CRT, odds); `board` indexes the scenario's `map`.
+//! Players' docs: `docs/glorys-end/rules.md`.
 
 pub mod board;
 pub mod cases;

@@ -1,10 +1,11 @@
 //! The sequence of play (GE-5.2) as played in this slice, and the dispatcher that checks and
 //! applies each action of an entry in order.
 //!
-//! Per player turn: phases A–D (reinforcements/replacements, entrenchment, command, strategic
-//! movement) and G (attrition) are not yet implemented and are skipped with an event; E
-//! (operational movement with march assaults), F (prepared assaults) and H (victory check)
-//! are played.
+//! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
+//! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
+//! movement with march assaults), F (prepared assaults) and H (victory check) are played; B
+//! (entrenchment), D (strategic movement) and G (attrition) are not yet implemented and are
+//! skipped with an event.
 
 use super::combat::{self, RetreatTo};
 use super::command;
