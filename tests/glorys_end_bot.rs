@@ -1,5 +1,5 @@
-//! 200 random bot games of the Marne, from setup to outcome: every bot order validates and
-//! the invariants hold after every step.
+//! 200 random bot games of the Marne, from setup to outcome: every bot order validates, the
+//! invariants hold after every step, and the bot fights (15 battles a game on average).
 
 use umpire::crypto::Hash;
 use umpire::dice::Dice;
@@ -18,7 +18,7 @@ fn seed(game: u32, n: u32) -> Hash {
 fn two_hundred_random_marne_games() {
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let (mut rolls, mut decisions) = (0u32, 0u32);
+    let (mut rolls, mut decisions, mut battles) = (0u32, 0u32, 0u32);
     let mut outcomes = std::collections::BTreeMap::new();
     for g in 0..games {
         let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
@@ -51,14 +51,17 @@ fn two_hundred_random_marne_games() {
             if legal.get().actions.iter().any(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Decide(_))) {
                 decisions += 1;
             }
+            battles += legal.get().actions.iter().filter(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Attack(_) | umpire::rules::glorys_end::orders::ActionKind::MarchAssault(_))).count() as u32;
             GlorysEnd::apply(&mut state, &seat, legal);
             GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
         }
         let o = GlorysEnd::outcome(&state).expect("outcome");
         *outcomes.entry(format!("{o:?}").split(',').next().unwrap_or("").to_string()).or_insert(0u32) += 1;
     }
-    eprintln!("{games} games: {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
+    eprintln!("{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
     assert!(games == 0 || rolls > 0, "the bot never fought");
+    // A bot game should look like a battle: at least 15 attacks a game on average.
+    assert!(games < 50 || battles >= 15 * games, "only {battles} battles in {games} games");
 }
 
 /// Hostile orders never panic: random junk (unknown units, off-map hexes, absurd numbers,

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::board::{Board, HexInfo, River, Terrain};
+use super::board::Board;
+use super::map::{Hexside, Map, Place as MapPlace, PlaceKind, RiverKind, Terrain, side_key};
 use super::scenario::Scenario;
 use super::setup;
 use super::state::{Kind, MoveState, Phase, Place, SideId, Size, State, Unit, Values};
@@ -56,6 +57,9 @@ struct CaseState {
     towns: Vec<(HexId, SideId, i32)>,
     #[serde(default)]
     auto_win: Option<Vec<HexId>>,
+    /// Replacement SL on the tracks (`{FR: 3}`); the Marne's income schedule applies.
+    #[serde(default)]
+    replacements: Option<BTreeMap<String, u32>>,
 }
 
 #[derive(Deserialize)]
@@ -64,11 +68,11 @@ struct CaseRiver {
     a: HexId,
     b: HexId,
     #[serde(default = "major")]
-    kind: River,
+    kind: RiverKind,
 }
 
-fn major() -> River {
-    River::Major
+fn major() -> RiverKind {
+    RiverKind::Major
 }
 
 #[derive(Deserialize)]
@@ -106,27 +110,10 @@ struct CaseUnit {
 fn blank_unit(id: &str) -> Unit {
     let nation = id.split('-').next().unwrap_or("DE").to_ascii_uppercase();
     let side = if nation == "DE" { SideId::German } else { SideId::Allied };
-    Unit {
-        id: id.to_string(),
-        name: id.replace('-', " "),
-        side,
-        nation,
-        kind: Kind::Infantry,
-        size: Size::Corps,
-        max_sl: 4,
-        values: vec![],
-        start_sl: 1,
-        sl: 1,
-        place: Place::OffMap,
-        ooc: false,
-        moved: false,
-        attacked: false,
-        defended: false,
-        retreated: false,
-        oos_at_start: false,
-        move_state: MoveState::NotMoved,
-        mp_spent: 0,
-    }
+    let mut u = Unit::new(id, &id.replace('-', " "), side, &nation, Kind::Infantry, Size::Corps, 4, vec![], Place::OffMap);
+    u.sl = 1;
+    u.start_sl = 1;
+    u
 }
 
 /// Build a case's prestate.
@@ -147,13 +134,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         None => {
             let rows = cs.rows.unwrap_or((28, 34));
             let cols = cs.cols.unwrap_or((26, 34));
-            let mut board = Board::default();
-            for h in setup::block(rows, cols) {
-                board.hexes.insert(h, HexInfo::default());
-            }
-            board.mark_edges();
+            let board = Board::new(Map::block(rows, cols));
             let mut control = BTreeMap::new();
-            for h in board.hexes.keys() {
+            for h in board.hex_ids() {
                 control.insert(*h, SideId::Allied);
             }
             State {
@@ -165,7 +148,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 last_turn: 12,
                 player: SideId::German,
                 phase: Phase::Movement,
-                initial_control: control.clone(),
+                initial_control: control.clone().into(),
                 control,
                 vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
                 ma_targets: vec![],
@@ -173,34 +156,47 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 town_vp: vec![],
                 german_auto_win: vec![],
                 south_row: 31,
+                replacements: BTreeMap::new(),
+                replacement_grants: super::state::marne_grants(),
+                belgium_violated: true,
+                // Block prestates roll no command & control unless a case starts in phase C.
+                command_from: 99,
+                command: None,
                 battle: None,
                 outcome: None,
             }
         }
     };
-    for (h, t) in &cs.terrain {
-        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
-            i.terrain = *t;
+    std::sync::Arc::make_mut(&mut st.board).edit(|m| {
+        for (h, t) in &cs.terrain {
+            if let Some(i) = m.hexes.get_mut(h) {
+                i.terrain = *t;
+            }
         }
-    }
-    for h in &cs.cities {
-        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
-            i.city = true;
+        for (h, n) in &cs.places {
+            if let Some(i) = m.hexes.get_mut(h) {
+                i.place = Some(MapPlace { name: n.clone(), kind: PlaceKind::Town });
+            }
         }
-    }
-    for (h, n) in &cs.places {
-        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
-            i.name = Some(n.clone());
+        for h in &cs.cities {
+            if let Some(i) = m.hexes.get_mut(h) {
+                let name = i.place.take().map_or_else(|| format!("city {h}"), |p| p.name);
+                i.place = Some(MapPlace { name, kind: PlaceKind::City });
+            }
         }
-    }
-    for h in &cs.paris {
-        if let Some(i) = std::sync::Arc::make_mut(&mut st.board).hexes.get_mut(h) {
-            i.paris = true;
+        for h in &cs.paris {
+            if let Some(i) = m.hexes.get_mut(h) {
+                i.paris = true;
+            }
         }
-    }
-    for r in &cs.rivers {
-        std::sync::Arc::make_mut(&mut st.board).set_side(r.a, r.b, Some(r.kind), false);
-    }
+        for r in &cs.rivers {
+            let kind = match r.kind {
+                RiverKind::Minor => Hexside::MinorRiver,
+                RiverKind::Major => Hexside::MajorRiver,
+            };
+            m.hexsides.insert(side_key(r.a, r.b), kind);
+        }
+    });
     for cu in &cs.units {
         let existing = st.units.iter().position(|u| u.id == cu.id);
         let mut u = match existing {
@@ -274,28 +270,24 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             && u.kind != Kind::Cavalry
         {
             st.control.insert(h, u.side);
-            st.initial_control.insert(h, u.side);
+            std::sync::Arc::make_mut(&mut st.initial_control).insert(h, u.side);
         }
     }
     for (h, s) in &cs.control {
         st.control.insert(*h, *s);
-        st.initial_control.insert(*h, *s);
+        std::sync::Arc::make_mut(&mut st.initial_control).insert(*h, *s);
     }
     if !cs.towns.is_empty() {
         st.town_vp = cs.towns.clone();
+    }
+    if let Some(r) = cs.replacements {
+        st.replacements = r;
     }
     if let Some(a) = cs.auto_win {
         st.german_auto_win = a;
     }
     st.vp = BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]);
-    let side = st.player;
-    let src = supply::sources(&st, side);
-    let oos: Vec<(String, bool)> = st.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(&st, side, h, &src)))).collect();
-    for (id, o) in oos {
-        if let Some(u) = st.unit_mut(&id) {
-            u.oos_at_start = o;
-        }
-    }
+    supply::mark_start_of_movement(&mut st);
     Ok(st)
 }
 

@@ -72,6 +72,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.ooc {
             errs.push(v("GE 10.2", "an out-of-command unit may not attack").unit(id));
         }
+        if u.replaced {
+            errs.push(v("GE 8.7", "a unit that received replacements this turn may not attack").unit(id));
+        }
         if kind == BattleKind::Prepared && u.moved {
             errs.push(v("GE 13.22", "a unit that moved this player turn may not make a prepared assault").unit(id));
         }
@@ -117,8 +120,8 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     let def_cav_only = !defenders.is_empty() && defenders.iter().all(|u| u.kind == Kind::Cavalry);
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
     let fort_nations: BTreeSet<&str> = defenders.iter().filter(|u| u.kind == Kind::Fortress).map(|u| u.nation.as_str()).collect();
-    let att_src = supply::sources(state, side);
-    let def_src = supply::sources(state, side.other());
+    let att_sup = (kind == BattleKind::Prepared).then(|| supply::Supply::of(state, side));
+    let def_sup = supply::Supply::of(state, side.other());
     let mut attack = 0;
     for u in &attackers {
         let vals = u.now();
@@ -129,7 +132,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         // GE-7.6: out-of-supply factors are halved, rounded down, per unit.
         let oos = match kind {
             BattleKind::March => u.oos_at_start,
-            BattleKind::Prepared => !u.hex().is_some_and(|h| supply::supplied_with(state, side, h, &att_src)),
+            BattleKind::Prepared => !u.hex().is_some_and(|h| att_sup.as_ref().is_some_and(|s| s.at(h))),
         };
         if oos {
             f /= 2;
@@ -145,7 +148,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         };
         // GE-7.7: a fortress, and same-nationality units with it, are supplied for defence.
         let fort_supplied = u.kind == Kind::Fortress || fort_nations.contains(u.nation.as_str());
-        if !fort_supplied && !u.hex().is_some_and(|h| supply::supplied_with(state, side.other(), h, &def_src)) {
+        if !fort_supplied && !u.hex().is_some_and(|h| def_sup.at(h)) {
             f /= 2;
         }
         defence += f;
@@ -395,7 +398,7 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
         let holds: Vec<HexId> = cands.iter().copied().filter(|&n| stacking::can_end(state, n, side, units).is_empty()).collect();
         if !holds.is_empty() {
             let tier = |h: HexId| {
-                let adj = state.board.neighbours(h).into_iter().any(enemy_in) as u8;
+                let adj = state.board.neighbours(h).iter().any(|&n| enemy_in(n)) as u8;
                 let friends = state.units_at(h).any(|u| u.side == side) as u8;
                 adj * 2 + friends
             };

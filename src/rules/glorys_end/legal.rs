@@ -1,5 +1,15 @@
-//! The bot: random legal orders for what is expected now. Every action is tried on a copy
-//! of the state with the same code that validates orders, so the result always validates.
+//! The bot: purposeful but random legal orders for what is expected now. Every action is
+//! tried on a copy of the state with the same code that validates orders, so the result
+//! always validates; all choices come from the chooser dice, so a game is reproducible.
+//!
+//! How it plays: in movement, units in contact with the enemy hold (to make prepared assaults)
+//! and most other stacks march towards their side's objectives (German: Paris, Melun and the
+//! Allied-held VP towns; Allied: the German-held VP towns and the German line), sometimes
+//! ending with a march assault at 2:1 or better. In the prepared-assault phase it looks at every
+//! enemy stack it can reach, combines the adjacent stacks that may attack it (concentric
+//! positions come by themselves), and attacks the best odds at 2:1 or better (now and then
+//! 1:1). After combat: losses go to the strongest units, mandatory retreats pick a random legal
+//! hex, weak defenders take optional retreats, and survivors usually advance.
 
 use super::combat::{self, RetreatTo};
 use super::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
@@ -15,6 +25,11 @@ fn pick<T: Clone>(d: &mut Dice, v: &[T]) -> Option<T> {
     if v.is_empty() { None } else { Some(v[d.roll(v.len() as u32) as usize].clone()) }
 }
 
+/// One chance in `n`.
+fn one_in(d: &mut Dice, n: u32) -> bool {
+    d.roll(n) == 0
+}
+
 fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, a: ActionKind) -> bool {
     let mut probe = s.clone();
     if turn::step(&mut probe, side, &a).is_ok() {
@@ -26,18 +41,22 @@ fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, a: ActionKind) 
     }
 }
 
-fn random_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<Loss> {
+/// Losses taken SL by SL from the unit with the most SL left (ties at random): units stay in
+/// play as long as possible.
+fn spread_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<Loss> {
     if combat::forced_allocation(state, units, lp).is_some() {
         return vec![];
     }
     let mut left: Vec<(String, u32)> = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| (u.id.clone(), u.sl as u32)).collect();
     let mut out: Vec<Loss> = Vec::new();
-    let mut due = lp;
-    while due > 0 {
-        let avail: Vec<usize> = (0..left.len()).filter(|&i| left[i].1 > 0).collect();
-        let Some(i) = pick(d, &avail) else { break };
+    for _ in 0..lp {
+        let top = left.iter().map(|(_, s)| *s).max().unwrap_or(0);
+        if top == 0 {
+            break;
+        }
+        let best: Vec<usize> = (0..left.len()).filter(|&i| left[i].1 == top).collect();
+        let Some(i) = pick(d, &best) else { break };
         left[i].1 -= 1;
-        due -= 1;
         match out.iter_mut().find(|l| l.unit == left[i].0) {
             Some(l) => l.sl += 1,
             None => out.push(Loss { unit: left[i].0.clone(), sl: 1 }),
@@ -52,15 +71,21 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
     match b.stage {
         Stage::Defender { lp, .. } => {
             let live = combat::live_defenders(state);
-            let losses = random_losses(state, &live, lp, d);
+            let losses = spread_losses(state, &live, lp, d);
             let mut probe = state.clone();
             for l in &losses {
                 vp::lose(&mut probe, &l.unit, l.sl);
             }
             let surv: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
             let opts: Vec<HexId> = if surv.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &surv).into_iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h) } else { None }).collect() };
-            let retreat = if d.roll(2) == 0 { pick(d, &opts) } else { opts.first().copied() };
+            // A weak stack gives ground when it may; a strong one mostly stands.
+            let left_sl: u32 = surv.iter().filter_map(|id| probe.unit(id)).map(|u| u.sl as u32).sum();
+            let give_ground = left_sl <= 2 || one_in(d, 3);
+            let retreat = if give_ground { pick(d, &opts) } else { None };
             cands.push(Decide { losses: losses.clone(), retreat, advance: vec![] });
+            if let Some(h) = pick(d, &opts) {
+                cands.push(Decide { losses: losses.clone(), retreat: Some(h), advance: vec![] });
+            }
             cands.push(Decide { losses: losses.clone(), retreat: None, advance: vec![] });
             for h in opts {
                 cands.push(Decide { losses: losses.clone(), retreat: Some(h), advance: vec![] });
@@ -68,16 +93,23 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
         }
         Stage::Attacker { lp } => {
             let live = combat::live_attackers(state);
-            let losses = random_losses(state, &live, lp, d);
+            let losses = spread_losses(state, &live, lp, d);
             let mut probe = state.clone();
             for l in &losses {
                 vp::lose(&mut probe, &l.unit, l.sl);
             }
             let surv = combat::live_attackers(&probe);
-            let adv: Vec<String> = surv.iter().filter(|_| d.roll(2) == 0).cloned().collect();
-            cands.push(Decide { losses: losses.clone(), retreat: None, advance: adv });
-            if let Some(first) = surv.first() {
-                cands.push(Decide { losses: losses.clone(), retreat: None, advance: vec![first.clone()] });
+            // Advance with everyone if possible (GE-13.21), else with what fits, else a few.
+            if !one_in(d, 6) {
+                cands.push(Decide { losses: losses.clone(), retreat: None, advance: surv.clone() });
+                let mut some = surv.clone();
+                while some.len() > 1 {
+                    some.pop();
+                    cands.push(Decide { losses: losses.clone(), retreat: None, advance: some.clone() });
+                }
+                for id in &surv {
+                    cands.push(Decide { losses: losses.clone(), retreat: None, advance: vec![id.clone()] });
+                }
             }
             cands.push(Decide { losses, retreat: None, advance: vec![] });
         }
@@ -93,16 +125,158 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
     None
 }
 
+/// Where a side wants to go: its objectives (GE-16.4) and the enemy's positions.
+fn objectives(s: &State, side: SideId) -> Vec<HexId> {
+    let mut out = Vec::new();
+    match side {
+        SideId::German => {
+            out.extend(s.german_auto_win.iter().copied());
+            out.extend(s.town_vp.iter().filter(|(h, _, _)| s.control(*h) != Some(SideId::German)).map(|(h, _, _)| *h));
+        }
+        SideId::Allied => {
+            out.extend(s.town_vp.iter().filter(|(h, _, _)| s.control(*h) != Some(SideId::Allied)).map(|(h, _, _)| *h));
+        }
+    }
+    out
+}
+
+/// Hex distances (in hexes, around enemy-occupied hexes) to the nearest goal: an objective,
+/// or a hex next to an enemy unit. Dense by board index; `u32::MAX` if unreachable.
+fn goal_field(s: &State, side: SideId) -> Vec<u32> {
+    let b = &s.board;
+    let n = b.len();
+    let mut enemy = vec![false; n];
+    for u in &s.units {
+        if u.side != side
+            && let Some(i) = u.hex().and_then(|h| b.index(h))
+        {
+            enemy[i] = true;
+        }
+    }
+    let mut dist = vec![u32::MAX; n];
+    let mut ring = Vec::new();
+    let seed = |h: HexId, dist: &mut Vec<u32>, ring: &mut Vec<HexId>| {
+        if let Some(i) = b.index(h)
+            && !enemy[i]
+            && dist[i] != 0
+        {
+            dist[i] = 0;
+            ring.push(h);
+        }
+    };
+    for h in objectives(s, side) {
+        seed(h, &mut dist, &mut ring);
+    }
+    for (i, &h) in b.hex_ids().iter().enumerate() {
+        if enemy[i] {
+            for &m in b.neighbours(h) {
+                seed(m, &mut dist, &mut ring);
+            }
+        }
+    }
+    let mut k = 0;
+    while !ring.is_empty() {
+        k += 1;
+        let mut next = Vec::new();
+        for h in ring {
+            for &m in b.neighbours(h) {
+                if let Some(j) = b.index(m)
+                    && !enemy[j]
+                    && dist[j] == u32::MAX
+                {
+                    dist[j] = k;
+                    next.push(m);
+                }
+            }
+        }
+        ring = next;
+    }
+    dist
+}
+
+fn adjacent_to_enemy(s: &State, h: HexId, side: SideId) -> bool {
+    s.board.neighbours(h).iter().any(|&n| s.occupant(n) == Some(side.other()))
+}
+
+/// A path down the goal field from `from`, as far as `mp` allows (random among equally good
+/// steps); stops on reaching a goal hex.
+fn purposeful_path(s: &State, field: &[u32], from: HexId, mp: u32, side: SideId, d: &mut Dice) -> Vec<HexId> {
+    let b = &s.board;
+    let at_dist = |h: HexId| b.index(h).map_or(u32::MAX, |i| field[i]);
+    let mut path = Vec::new();
+    let mut at = from;
+    let mut left = mp;
+    loop {
+        let here = at_dist(at);
+        if here == 0 {
+            break;
+        }
+        let steps: Vec<HexId> = b
+            .neighbours(at)
+            .iter()
+            .copied()
+            .filter(|&n| s.occupant(n) != Some(side.other()) && !path.contains(&n) && n != from && at_dist(n) < here && b.entry_cost(at, n).is_some_and(|c| c <= left))
+            .collect();
+        let Some(n) = pick(d, &steps) else { break };
+        left -= b.entry_cost(at, n).unwrap_or(left);
+        path.push(n);
+        at = n;
+    }
+    path
+}
+
 fn random_path(s: &State, from: HexId, len: usize, side: SideId, d: &mut Dice) -> Vec<HexId> {
     let mut path = Vec::new();
     let mut at = from;
     for _ in 0..len {
-        let ns: Vec<HexId> = s.board.neighbours(at).into_iter().filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from).collect();
+        let ns: Vec<HexId> = s.board.neighbours(at).iter().copied().filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from).collect();
         let Some(n) = pick(d, &ns) else { break };
         path.push(n);
         at = n;
     }
     path
+}
+
+/// The units of `side` that may make a prepared assault on `t`, the Allies restricted to one
+/// nationality (GE-13.26): the strongest group.
+fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
+    let units: Vec<&super::state::Unit> = s.units.iter().filter(|u| u.side == side && !u.moved && !u.attacked && !u.ooc && !u.replaced && u.kind != Kind::Fortress && u.hex().is_some_and(|h| h.is_adjacent(t))).collect();
+    if side == SideId::German {
+        return units.iter().map(|u| u.id.clone()).collect();
+    }
+    let mut best: Vec<String> = Vec::new();
+    let mut best_a = 0;
+    let mut nations: Vec<&str> = units.iter().map(|u| u.nation.as_str()).collect();
+    nations.sort();
+    nations.dedup();
+    for n in nations {
+        let a: u32 = units.iter().filter(|u| u.nation == n).map(|u| u.now().attack).sum();
+        if a > best_a {
+            best_a = a;
+            best = units.iter().filter(|u| u.nation == n).map(|u| u.id.clone()).collect();
+        }
+    }
+    best
+}
+
+/// Column and extra DRM as one number for ranking attacks.
+fn strength(b: &super::state::Battle) -> i32 {
+    match b.odds {
+        Odds::Automatic => -1,
+        Odds::Column { column, extra_drm } => column as i32 * 2 + extra_drm + b.drm,
+    }
+}
+
+/// Replacements (GE-8.7): reduced infantry, those out of contact first.
+fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
+    let mut reduced: Vec<(bool, String)> = s.units.iter().filter(|u| u.side == side && u.kind == Kind::Infantry && u.sl < u.max_sl && !u.replaced && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)).filter_map(|u| u.hex().map(|h| (adjacent_to_enemy(s, h, side), u.id.clone()))).collect();
+    reduced.sort();
+    for (_, id) in reduced {
+        if one_in(d, 4) {
+            continue;
+        }
+        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id }));
+    }
 }
 
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
@@ -113,6 +287,14 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
     }
     let mut s = state.clone();
     let mut acts = Vec::new();
+    if let Some(super::state::CommandStage::Pick { count }) = s.command {
+        // Out of command where it hurts most: stacks in contact first, then at random.
+        let mut stacks: Vec<(bool, u32, HexId)> = s.command_stacks().into_iter().map(|h| (!adjacent_to_enemy(&s, h, s.player), d.roll(1000), h)).collect();
+        stacks.sort();
+        let hexes: Vec<HexId> = stacks.into_iter().take(count as usize).map(|(_, _, h)| h).collect();
+        try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
+        return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
+    }
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;
         try_push(&mut s, side, &mut acts, a);
@@ -120,10 +302,14 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         return Some(Orders { actions: acts });
     }
     match s.phase {
+        Phase::Command => {
+            spend_replacements(&mut s, side, &mut acts, d);
+            try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
+        }
         Phase::Movement => {
             let waiting: Vec<String> = s.units.iter().filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(t) if t <= s.turn)).map(|u| u.id.clone()).collect();
             let edge = supply::supply_edge(side);
-            let edge_hexes: Vec<HexId> = s.board.hexes.keys().copied().filter(|h| s.board.on_edge(*h, edge)).collect();
+            let edge_hexes: Vec<HexId> = s.board.hex_ids().iter().copied().filter(|h| s.board.on_edge(*h, edge)).collect();
             if !s.units.iter().any(|u| u.side == side && u.moved) {
                 for id in waiting {
                     for _ in 0..6 {
@@ -134,15 +320,35 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     }
                 }
             }
-            let n = 1 + d.roll(4);
-            for _ in 0..n {
-                let movable: Vec<String> = s.units.iter().filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && u.kind != Kind::Fortress && u.hex().is_some()).map(|u| u.id.clone()).collect();
-                let Some(id) = pick(d, &movable) else { break };
-                let Some(from) = s.unit(&id).and_then(|u| u.hex()) else { continue };
-                // Sometimes the whole stack moves as a group.
-                let group: Vec<String> = if d.roll(3) == 0 { s.units_at(from).filter(|u| u.side == side && u.move_state == MoveState::NotMoved && u.kind != Kind::Fortress).map(|u| u.id.clone()).collect() } else { vec![id.clone()] };
-                let len = 1 + d.roll(3) as usize;
-                let path = random_path(&s, from, len, side, d);
+            if !s.units.iter().any(|u| u.side == side && u.moved) {
+                spend_replacements(&mut s, side, &mut acts, d);
+            }
+            let field = goal_field(&s, side);
+            // Stacks that have not moved, in random order; each considered once.
+            let mut starts: Vec<HexId> = s.units.iter().filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress).filter_map(|u| u.hex()).collect();
+            starts.sort();
+            starts.dedup();
+            while !starts.is_empty() {
+                let i = d.roll(starts.len() as u32) as usize;
+                let from = starts.swap_remove(i);
+                let stack: Vec<String> = s.units_at(from).filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress).map(|u| u.id.clone()).collect();
+                if stack.is_empty() {
+                    continue;
+                }
+                // In contact: hold for a prepared assault (now and then move anyway).
+                if adjacent_to_enemy(&s, from, side) && !one_in(d, 6) {
+                    continue;
+                }
+                // Most stacks move; some rest.
+                if one_in(d, 6) {
+                    continue;
+                }
+                let group: Vec<String> = if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack };
+                let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
+                let mut path = purposeful_path(&s, &field, from, mp, side, d);
+                if path.is_empty() && one_in(d, 3) {
+                    path = random_path(&s, from, 1 + d.roll(2) as usize, side, d);
+                }
                 let mut moved = false;
                 for l in (1..=path.len()).rev() {
                     if try_push(&mut s, side, &mut acts, ActionKind::Move(Move { units: group.clone(), path: path[..l].to_vec() })) {
@@ -153,13 +359,20 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 if !moved {
                     continue;
                 }
-                // Sometimes a march assault at good odds: that ends the entry.
-                if d.roll(2) == 0 {
+                // A march assault at 2:1 or better, now and then: that ends the entry.
+                if one_in(d, 2) {
                     let Some(at) = s.unit(&group[0]).and_then(|u| u.hex()) else { continue };
-                    let targets: Vec<HexId> = s.board.neighbours(at).into_iter().filter(|n| s.occupant(*n) == Some(side.other())).collect();
-                    if let Some(t) = pick(d, &targets)
-                        && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
-                        && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
+                    let mut best: Option<(i32, HexId)> = None;
+                    for &t in s.board.neighbours(at) {
+                        if s.occupant(t) == Some(side.other())
+                            && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
+                            && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
+                            && best.is_none_or(|(k, _)| strength(&b) > k)
+                        {
+                            best = Some((strength(&b), t));
+                        }
+                    }
+                    if let Some((_, t)) = best
                         && try_push(&mut s, side, &mut acts, ActionKind::MarchAssault(Assault { target: t, units: group.clone() }))
                     {
                         return Some(Orders { actions: acts });
@@ -169,24 +382,39 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Movement));
         }
         Phase::Combat => {
-            // Look at a few enemy hexes; attack the first with good enough odds.
-            let enemy_hexes: Vec<HexId> = s.units.iter().filter(|u| u.side == side.other()).filter_map(|u| u.hex()).collect();
-            let min_column = if d.roll(3) == 0 { 1 } else { 2 };
-            for _ in 0..8 {
-                let Some(t) = pick(d, &enemy_hexes) else { break };
-                let mut units: Vec<String> = s.units.iter().filter(|u| u.side == side && !u.moved && !u.attacked && !u.ooc && u.kind != Kind::Fortress && u.hex().is_some_and(|h| h.is_adjacent(t))).map(|u| u.id.clone()).collect();
-                if side == SideId::Allied
-                    && let Some(first) = units.first().and_then(|id| s.unit(id)).map(|u| u.nation.clone())
-                {
-                    units.retain(|id| s.unit(id).is_some_and(|u| u.nation == first));
+            // Every enemy stack within reach; attack the best odds (2:1 or better, now and
+            // then 1:1).
+            let mut targets: Vec<HexId> = s.units.iter().filter(|u| u.side == side.other()).filter_map(|u| u.hex()).filter(|&h| adjacent_to_enemy(&s, h, side.other())).collect();
+            targets.sort();
+            targets.dedup();
+            let min_column = if one_in(d, 4) { 1 } else { 2 };
+            // Rank by the raw factors first (cheap), then declare the most promising few.
+            let mut ranked: Vec<(i64, HexId, Vec<String>)> = Vec::new();
+            for t in targets {
+                let units = pa_force(&s, side, t);
+                if units.is_empty() {
+                    continue;
                 }
-                if !units.is_empty()
-                    && let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units)
-                    && matches!(b.odds, Odds::Column { column, .. } if column >= min_column)
-                    && try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units }))
-                {
-                    return Some(Orders { actions: acts });
+                let a: u32 = units.iter().filter_map(|id| s.unit(id)).map(|u| u.now().attack).sum();
+                let dd: u32 = s.units_at(t).map(|u| u.now().defence).sum::<u32>().max(1);
+                ranked.push((-((a as i64 * 64) / dd as i64) * 8 - d.roll(8) as i64, t, units));
+            }
+            ranked.sort();
+            let mut best: Option<(i32, HexId, Vec<String>)> = None;
+            for (_, t, units) in ranked.into_iter().take(4) {
+                let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units) else { continue };
+                if !matches!(b.odds, Odds::Column { column, .. } if column >= min_column) {
+                    continue;
                 }
+                let k = strength(&b) * 8 + d.roll(8) as i32;
+                if best.as_ref().is_none_or(|(bk, _, _)| k > *bk) {
+                    best = Some((k, t, units));
+                }
+            }
+            if let Some((_, t, units)) = best
+                && try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units }))
+            {
+                return Some(Orders { actions: acts });
             }
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Combat));
         }

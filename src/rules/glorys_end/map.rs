@@ -210,10 +210,10 @@ pub fn side_key(a: HexId, b: HexId) -> (HexId, HexId) {
 pub struct Map {
     pub hexes: BTreeMap<HexId, HexInfo>,
     /// Hexside features keyed by [`side_key`]. Serialised as a list of `[a, b, feature]`.
-    #[serde(with = "hexside_list")]
+    #[serde(with = "hexside_map")]
     pub hexsides: BTreeMap<(HexId, HexId), Hexside>,
     /// River names per hexside, for messages (`"Marne"`).
-    #[serde(with = "hexside_names", default)]
+    #[serde(with = "hexside_map", default)]
     pub river_names: BTreeMap<(HexId, HexId), String>,
     pub edges: BTreeMap<Edge, BTreeSet<HexId>>,
     /// VP hexes (filled from the scenario's VP schedule).
@@ -222,6 +222,32 @@ pub struct Map {
 }
 
 impl Map {
+    /// A map with no hexes.
+    pub fn empty() -> Map {
+        Map { hexes: BTreeMap::new(), hexsides: BTreeMap::new(), river_names: BTreeMap::new(), edges: BTreeMap::new(), vp_hexes: BTreeMap::new() }
+    }
+    /// A rectangular block of clear French hexes (rule cases): the smallest row is the north
+    /// edge, the largest the south edge, the smallest column the east edge, the largest the
+    /// west edge.
+    pub fn block(rows: (u8, u8), cols: (u8, u8)) -> Map {
+        let mut m = Map::empty();
+        for e in Edge::ALL {
+            m.edges.insert(e, BTreeSet::new());
+        }
+        for r in rows.0..=rows.1 {
+            for c in cols.0..=cols.1 {
+                let h = HexId::new(r, c);
+                let info = HexInfo { terrain: Terrain::Clear, country: Country::France, place: None, paris: false, coastal: false, port: false, east_of_meuse: false, paris_in_danger: false };
+                m.hexes.insert(h, info);
+                for (e, on) in [(Edge::North, r == rows.0), (Edge::South, r == rows.1), (Edge::East, c == cols.0), (Edge::West, c == cols.1)] {
+                    if on {
+                        m.edges.entry(e).or_default().insert(h);
+                    }
+                }
+            }
+        }
+        m
+    }
     /// Is the hex on the map?
     pub fn contains(&self, hex: HexId) -> bool {
         self.hexes.contains_key(&hex)
@@ -719,28 +745,16 @@ fn default_country() -> Country {
     Country::France
 }
 
-mod hexside_list {
+/// Maps keyed by hexside, serialised as a list of `[a, b, value]`.
+mod hexside_map {
     use super::*;
     use serde::{Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(m: &BTreeMap<(HexId, HexId), Hexside>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, V: Serialize>(m: &BTreeMap<(HexId, HexId), V>, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(m.iter().map(|((a, b), k)| (a, b, k)))
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), Hexside>, D::Error> {
-        let v: Vec<(HexId, HexId, Hexside)> = Vec::deserialize(d)?;
-        Ok(v.into_iter().map(|(a, b, k)| (side_key(a, b), k)).collect())
-    }
-}
-
-mod hexside_names {
-    use super::*;
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<(HexId, HexId), String>, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter().map(|((a, b), k)| (a, b, k)))
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), String>, D::Error> {
-        let v: Vec<(HexId, HexId, String)> = Vec::deserialize(d)?;
+    pub fn deserialize<'de, D: Deserializer<'de>, V: Deserialize<'de>>(d: D) -> Result<BTreeMap<(HexId, HexId), V>, D::Error> {
+        let v: Vec<(HexId, HexId, V)> = Vec::deserialize(d)?;
         Ok(v.into_iter().map(|(a, b, k)| (side_key(a, b), k)).collect())
     }
 }

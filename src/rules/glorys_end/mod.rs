@@ -1,18 +1,21 @@
 //! 1914: Glory's End (GMT), Western Front 1914 — ruleset `glorys-end`.
 //!
-//! First slice: the Battle of the Marne (GE-16) with operational movement, march and
-//! prepared assaults, stacking, control and VP. Rules are found by section number: `movement`
-//! (GE-12), `combat` (GE-13), `stacking` (GE-6), `supply` (GE-7 basics), `vp` (GE-4.7/16.4),
-//! `turn` (GE-5 sequence and the action dispatcher), `tables` (CRT, odds). Players' docs:
-//! `docs/glorys-end/rules.md`.
+//! The Battle of the Marne (GE-16) with operational movement, march and prepared assaults,
+//! stacking, control, replacements, command & control and VP. Rules are found by section
+//! number: `movement` (GE-12), `combat` (GE-13), `stacking` (GE-6), `supply` (GE-7 basics),
+//! `replacements` (GE-8.6, 8.7), `command` (GE-10), `vp` (GE-4.7/16.4), `turn` (GE-5 sequence
+//! and the action dispatcher), `tables` (CRT, odds); `board` indexes the scenario's `map`.
+//! Players' docs: `docs/glorys-end/rules.md`.
 
 pub mod board;
 pub mod cases;
 pub mod combat;
+pub mod command;
 pub mod legal;
 pub mod map;
 pub mod movement;
 pub mod orders;
+pub mod replacements;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;
@@ -45,6 +48,10 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     }
     let mut s = state.clone();
     for (i, a) in orders.actions.iter().enumerate() {
+        if s.command == Some(state::CommandStage::Roll) {
+            errs.push(Violation::new("GE 10.1", format!("action {} comes after the command & control roll: the entry must end there", i + 1)));
+            break;
+        }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
             errs.push(Violation::new("GE 13.3", format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1)));
             break;
@@ -79,7 +86,7 @@ impl Ruleset for GlorysEnd {
         let Some(side) = state.side_of(seat) else { return vec![] };
         let mut ev = Vec::new();
         for a in &orders.get().actions {
-            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) {
+            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || state.command == Some(state::CommandStage::Roll) {
                 break;
             }
             match turn::step(state, side, &a.0) {
@@ -90,6 +97,9 @@ impl Ruleset for GlorysEnd {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
+        if state.command == Some(state::CommandStage::Roll) {
+            return Some(command::describe(state));
+        }
         state.battle.as_ref().filter(|b| b.stage == Stage::Roll).map(|b| b.describe())
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -97,6 +107,9 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
+        if state.command == Some(state::CommandStage::Roll) {
+            return command::roll(state, die);
+        }
         combat::roll(state, die)
     }
     fn outcome(state: &State) -> Option<Outcome> {

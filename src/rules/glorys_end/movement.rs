@@ -40,7 +40,9 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         if u.kind == Kind::Fortress {
             errs.push(v("GE 14.2", "a fortress never moves").unit(id));
         }
-        if u.attacked {
+        if u.replaced {
+            errs.push(v("GE 8.7", "a unit that received replacements this turn may not move").unit(id));
+        } else if u.attacked {
             errs.push(v("GE 13.23", "a unit that attacked may not move further this player turn").unit(id));
         } else if u.move_state == MoveState::Done {
             errs.push(v("GE 12.6", "the unit finished its move: another unit or group has moved since").unit(id));

@@ -6,6 +6,9 @@
 //! ```yaml
 //! actions:
 //!   - enter: {unit: FR-7, hex: 3640}               # reinforcement on the supply edge
+//!   - replace: {unit: FR-9}                        # 1 replacement SL (phase A)
+//!   - end_phase: command                           # the C&C roll (from T9) ends the entry
+//!   - out_of_command: [3131, 3232, 3030]           # opponent, after a C&C roll of 6
 //!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
 //!   - march_assault: {units: [DE-7, DE-9], target: 3332}
 //!   - end_phase: movement
@@ -39,6 +42,8 @@ pub struct Action(#[serde(with = "yaml_serde::with::singleton_map")] #[schemars(
 pub enum ActionKind {
     /// Place a reinforcement on the owner's supply edge (start of the player turn).
     Enter(Enter),
+    /// Spend one replacement SL on a reduced infantry unit (phase A, GE-8.7).
+    Replace(Replace),
     /// Operational movement of one unit or group (GE-12).
     Move(Move),
     /// March assault by the unit or group that just moved (GE-13.23).
@@ -47,6 +52,10 @@ pub enum ActionKind {
     Attack(Assault),
     /// A decision after a combat roll: losses, retreat, advance (GE-13.18–13.21).
     Decide(Decide),
+    /// After the opponent's command & control roll of 6: the hexes of his stacks that go out
+    /// of command (GE-10.1).
+    #[schemars(with = "Vec<u32>")]
+    OutOfCommand(Vec<crate::geo::hex::HexId>),
     /// End the movement phase or the combat phase (which ends the player turn).
     EndPhase(PhaseName),
 }
@@ -55,6 +64,8 @@ pub enum ActionKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
+    /// Phase C: ends with the command & control roll (from T9 on the Marne).
+    Command,
     Movement,
     Combat,
 }
@@ -66,6 +77,13 @@ pub struct Enter {
     pub unit: String,
     #[schemars(with = "u32")]
     pub hex: HexId,
+}
+
+/// A replacement: the unit regains 1 SL from its nationality's track.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Replace {
+    pub unit: String,
 }
 
 /// A move: the hexes entered in order (the path may start with the current hex).

@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use super::board::{Board, Edge, HexInfo, River, Terrain};
+use super::board::Board;
 use super::map;
 use super::scenario::{self, Scenario, UnitSize, UnitType};
-use super::state::{ElimVp, Kind, MoveState, Per, Phase, Place, SideId, Size, State, Unit, Values};
+use super::state::{ElimVp, Grant, Kind, Per, Phase, Place, SideId, Size, State, Unit, Values};
 use super::turn;
 use crate::engine::{ScenarioError, SeatInfo};
 use crate::geo::hex::HexId;
@@ -16,53 +16,6 @@ pub fn side(s: map::Side) -> SideId {
         map::Side::German => SideId::German,
         map::Side::Allied => SideId::Allied,
     }
-}
-
-/// The rules' board from the scenario's map.
-pub fn board(m: &map::Map) -> Board {
-    let mut b = Board::default();
-    for (h, i) in &m.hexes {
-        let terrain = match i.terrain {
-            map::Terrain::Clear => Terrain::Clear,
-            map::Terrain::Hills => Terrain::Hills,
-            map::Terrain::Forest => Terrain::Forest,
-            map::Terrain::Swamp => Terrain::Swamp,
-            map::Terrain::Mountain => Terrain::Mountain,
-        };
-        let edges = m
-            .edges_of(*h)
-            .into_iter()
-            .map(|e| match e {
-                map::Edge::North => Edge::North,
-                map::Edge::South => Edge::South,
-                map::Edge::East => Edge::East,
-                map::Edge::West => Edge::West,
-            })
-            .collect();
-        let passable_country = i.country != map::Country::Switzerland;
-        if !passable_country {
-            continue;
-        }
-        b.hexes.insert(
-            *h,
-            HexInfo {
-                terrain,
-                city: matches!(i.place, Some(map::Place { kind: map::PlaceKind::City, .. })),
-                name: i.place.as_ref().map(|p| p.name.clone()),
-                paris: i.paris,
-                extra_drm: 0,
-                edges,
-            },
-        );
-    }
-    for ((a, c), f) in &m.hexsides {
-        match f {
-            map::Hexside::MinorRiver => b.set_side(*a, *c, Some(River::Minor), false),
-            map::Hexside::MajorRiver => b.set_side(*a, *c, Some(River::Major), false),
-            map::Hexside::AllSea => b.set_side(*a, *c, None, true),
-        }
-    }
-    b
 }
 
 fn size(s: UnitSize) -> Size {
@@ -89,55 +42,20 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
             scenario::Placement::Reinforcement(a) => Place::Reinforcement(a.turn.min(255) as u8),
         };
         let ooc = matches!(place, Place::Hex(h) if sc.out_of_command.contains(&h));
-        units.push(Unit {
-            id: u.id.clone(),
-            name: u.name.clone(),
-            side: side(u.side),
-            nation: u.nationality.code().to_string(),
-            kind,
-            size: size(u.size),
-            max_sl: u.max_sl,
-            values,
-            start_sl: u.start_sl,
-            sl: u.start_sl,
-            place,
-            ooc,
-            moved: false,
-            attacked: false,
-            defended: false,
-            retreated: false,
-            oos_at_start: false,
-            move_state: MoveState::NotMoved,
-            mp_spent: 0,
-        });
+        let mut unit = Unit::new(&u.id, &u.name, side(u.side), u.nationality.code(), kind, size(u.size), u.max_sl, values, place);
+        unit.sl = u.start_sl;
+        unit.start_sl = u.start_sl;
+        unit.ooc = ooc;
+        units.push(unit);
     }
     // Forts are 1-SL fortress units with their defence factor (GE-14.2 basics).
     for f in &sc.forts {
-        units.push(Unit {
-            id: f.id.clone(),
-            name: f.name.clone(),
-            side: side(f.nationality.side()),
-            nation: f.nationality.code().to_string(),
-            kind: Kind::Fortress,
-            size: Size::None,
-            max_sl: 1,
-            values: vec![Values { attack: 0, defence: f.defence, movement: 0, vs_cavalry: None }],
-            start_sl: 1,
-            sl: 1,
-            place: Place::Hex(f.hex),
-            ooc: false,
-            moved: false,
-            attacked: false,
-            defended: false,
-            retreated: false,
-            oos_at_start: false,
-            move_state: MoveState::NotMoved,
-            mp_spent: 0,
-        });
+        let values = vec![Values { attack: 0, defence: f.defence, movement: 0, vs_cavalry: None }];
+        units.push(Unit::new(&f.id, &f.name, side(f.nationality.side()), f.nationality.code(), Kind::Fortress, Size::None, 1, values, Place::Hex(f.hex)));
     }
-    let board = board(&sc.map);
+    let board = Board::new(sc.map.clone());
     let mut control = BTreeMap::new();
-    for h in board.hexes.keys() {
+    for h in board.hex_ids() {
         control.insert(*h, side(sc.initial_controller(*h)));
     }
     let town_vp = sc.victory.towns.iter().filter_map(|t| t.hex.or_else(|| sc.map.find_place(&t.name)).map(|h| (h, side(t.side), t.value as i32))).collect();
@@ -158,7 +76,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         last_turn: sc.turns.last.min(255) as u8,
         player: side(sc.turns.first_player),
         phase: Phase::Movement,
-        initial_control: control.clone(),
+        initial_control: control.clone().into(),
         control,
         vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
         ma_targets: vec![],
@@ -166,6 +84,12 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         town_vp,
         german_auto_win,
         south_row,
+        replacements: sc.replacements.start.iter().filter(|(_, sl)| **sl > 0).map(|(n, sl)| (n.code().to_string(), *sl)).collect(),
+        replacement_grants: sc.replacements.grants.iter().map(|g| Grant { nation: g.nationality.code().to_string(), from: g.from_turn.min(255) as u8, to: g.to_turn.map(|t| t.min(255) as u8), per_turn: g.per_turn }).collect(),
+        belgium_violated: sc.special.belgium_violated,
+        // GE-16.3: the T8 checks are taken as made (the Allied one is; reading for the German).
+        command_from: if sc.special.skip_first_command_check { sc.turns.first.min(254) as u8 + 1 } else { sc.turns.first.min(255) as u8 },
+        command: None,
         battle: None,
         outcome: None,
     };

@@ -153,6 +153,12 @@ pub struct Unit {
     /// Retreated in the current combat phase (GE-13.18).
     #[serde(default)]
     pub retreated: bool,
+    /// Received a replacement SL this player turn: no other action (GE-8.7).
+    #[serde(default)]
+    pub replaced: bool,
+    /// SL restored by replacements so far (for the VP ledger).
+    #[serde(default)]
+    pub gained: u8,
     /// Out of supply at the start of this movement phase (GE-7.5).
     #[serde(default)]
     pub oos_at_start: bool,
@@ -164,6 +170,33 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A unit at full strength (`max_sl`), fresh for the player turn.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: &str, name: &str, side: SideId, nation: &str, kind: Kind, size: Size, max_sl: u8, values: Vec<Values>, place: Place) -> Unit {
+        Unit {
+            id: id.to_string(),
+            name: name.to_string(),
+            side,
+            nation: nation.to_string(),
+            kind,
+            size,
+            max_sl,
+            values,
+            start_sl: max_sl,
+            sl: max_sl,
+            place,
+            ooc: false,
+            moved: false,
+            attacked: false,
+            defended: false,
+            retreated: false,
+            replaced: false,
+            gained: 0,
+            oos_at_start: false,
+            move_state: MoveState::NotMoved,
+            mp_spent: 0,
+        }
+    }
     /// The hex, if on the map.
     pub fn hex(&self) -> Option<HexId> {
         match self.place {
@@ -207,6 +240,8 @@ impl Unit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// A and C: replacements, then the command & control roll (from `command_from`).
+    Command,
     /// E: operational movement and march assaults.
     Movement,
     /// F: prepared assaults.
@@ -290,7 +325,7 @@ impl Battle {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The play area: shared, never changed during play, so copies of the state are cheap.
-    #[serde(with = "shared_board")]
+    #[serde(with = "shared")]
     pub board: std::sync::Arc<Board>,
     pub units: Vec<Unit>,
     /// Seat names by side.
@@ -304,7 +339,8 @@ pub struct State {
     /// Permanent control by entry (GE-4.7); occupation overrides it (see `control`).
     pub control: BTreeMap<HexId, SideId>,
     /// Control at the start, for `describe`.
-    pub initial_control: BTreeMap<HexId, SideId>,
+    #[serde(with = "shared")]
+    pub initial_control: std::sync::Arc<BTreeMap<HexId, SideId>>,
     /// VP from eliminations (GE-16.4), kept as a ledger.
     pub vp: BTreeMap<SideId, i32>,
     /// Hexes already march-assaulted in this movement phase (GE-13.6 reading).
@@ -319,10 +355,55 @@ pub struct State {
     pub german_auto_win: Vec<HexId>,
     /// Row: German supplied units south of it score at the end (GE-16.4).
     pub south_row: u8,
+    /// Replacement SL on the track, by nationality (GE-8.6).
+    #[serde(default)]
+    pub replacements: BTreeMap<String, u32>,
+    /// Replacement income (GE-8.6; Marne 16.3).
+    #[serde(default)]
+    pub replacement_grants: Vec<Grant>,
+    /// Belgium violated: no German replacements in France west of the Meuse before T10 (GE-8.7).
+    #[serde(default)]
+    pub belgium_violated: bool,
+    /// First turn with command & control rolls (GE-10.1; Marne: T9).
+    #[serde(default = "nine")]
+    pub command_from: u8,
+    /// The command & control roll in progress (GE-10.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandStage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+fn nine() -> u8 {
+    9
+}
+
+/// Where the command & control roll stands (GE-10.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandStage {
+    /// Waiting for the die.
+    Roll,
+    /// A 6: the opponent names this many of the phasing player's stacks.
+    Pick { count: u32 },
+}
+
+/// Replacement income of one nationality: `per_turn` SL in each of its side's player turns
+/// from `from` to `to` (GE-8.6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    pub nation: String,
+    pub from: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u8>,
+    pub per_turn: u32,
+}
+
+/// The side of a nationality code.
+pub fn nation_side(nation: &str) -> SideId {
+    if nation == "DE" { SideId::German } else { SideId::Allied }
 }
 
 /// What an elimination award counts.
@@ -356,6 +437,11 @@ pub fn marne_eliminations() -> Vec<ElimVp> {
         e(SideId::German, "FR", Per::Corps, 2),
         e(SideId::German, "FR", Per::Division, 1),
     ]
+}
+
+/// The Marne replacement income (GE-16.3), the default for rule cases.
+pub fn marne_grants() -> Vec<Grant> {
+    ["FR", "DE"].into_iter().map(|n| Grant { nation: n.to_string(), from: 9, to: None, per_turn: 3 }).collect()
 }
 
 /// Calendar: T8 = 4–6 Sep, 3 days a turn (digest E.4).
@@ -420,6 +506,14 @@ impl State {
         }
         (sl, corps)
     }
+    /// Hexes holding the phasing player's mobile units: the stacks the opponent may put out of
+    /// command (GE-10.1; a unit alone is a stack).
+    pub fn command_stacks(&self) -> Vec<HexId> {
+        let mut v: Vec<HexId> = self.units.iter().filter(|u| u.side == self.player && u.mobile()).filter_map(|u| u.hex()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
     /// `"Turn 8 (4–6 Sep)"`.
     pub fn turn_text(&self) -> String {
         format!("Turn {} ({})", self.turn, dates(self.turn))
@@ -427,24 +521,23 @@ impl State {
     /// `"phase E: operational movement"`.
     pub fn phase_text(&self) -> &'static str {
         match self.phase {
+            Phase::Command => "phase C: command & control",
             Phase::Movement => "phase E: operational movement",
             Phase::Combat => "phase F: prepared assault",
         }
     }
 }
 
-/// Serialise the shared board as a plain board.
-mod shared_board {
+/// Serialise what the copies of a state share (the board, the setup control) as plain data.
+mod shared {
     use std::sync::Arc;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use super::Board;
-
-    pub fn serialize<S: Serializer>(b: &Arc<Board>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, T: Serialize>(b: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
         b.as_ref().serialize(s)
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Board>, D::Error> {
-        Board::deserialize(d).map(Arc::new)
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
     }
 }

@@ -1,15 +1,18 @@
 //! The sequence of play (GE-5.2) as played in this slice, and the dispatcher that checks and
 //! applies each action of an entry in order.
 //!
-//! Per player turn: phases A–D (reinforcements/replacements, entrenchment, command, strategic
-//! movement) and G (attrition) are not yet implemented and are skipped with an event; E
-//! (operational movement with march assaults), F (prepared assaults) and H (victory check)
-//! are played.
+//! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
+//! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
+//! movement with march assaults), F (prepared assaults) and H (victory check) are played; B
+//! (entrenchment), D (strategic movement) and G (attrition) are not yet implemented and are
+//! skipped with an event.
 
 use super::combat::{self, RetreatTo};
+use super::command;
 use super::movement;
+use super::replacements;
 use super::orders::{ActionKind, Decide, PhaseName};
-use super::state::{BattleKind, MoveState, Phase, RetreatNeed, SideId, Stage, State};
+use super::state::{BattleKind, CommandStage, MoveState, Phase, RetreatNeed, SideId, Stage, State};
 use super::supply;
 use super::vp;
 use crate::engine::{Event, Violation};
@@ -23,6 +26,11 @@ fn v(rule: &str, msg: impl Into<String>) -> Violation {
 pub fn actor(state: &State) -> Option<SideId> {
     if state.outcome.is_some() {
         return None;
+    }
+    match state.command {
+        Some(CommandStage::Roll) => return None,
+        Some(CommandStage::Pick { .. }) => return Some(state.player.other()),
+        None => {}
     }
     match &state.battle {
         Some(b) => match b.stage {
@@ -44,10 +52,19 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     {
         return Err(vec![v("GE 13.3", format!("the {} awaits its die roll: the entry ends at its first random action", b.kind.name()))]);
     }
+    if state.command == Some(CommandStage::Roll) {
+        return Err(vec![v("GE 10.1", "the command & control roll is pending: the entry ends at its first random action")]);
+    }
     let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
     if who != side {
         let what = if state.battle.is_some() { "a combat decision" } else { "orders" };
         return Err(vec![v("GE 5.1", format!("it is the {} player's turn to send {what}", who.title()))]);
+    }
+    if let Some(CommandStage::Pick { count }) = state.command {
+        let ActionKind::OutOfCommand(hexes) = action else {
+            return Err(vec![v("GE 10.1", format!("name {count} stacks of the {} player to go out of command first (out_of_command)", state.player.title()))]);
+        };
+        return command::pick(state, count, hexes);
     }
     if state.battle.is_some() {
         let ActionKind::Decide(d) = action else {
@@ -57,7 +74,10 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     }
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
+        ActionKind::OutOfCommand(_) => Err(vec![v("GE 10.1", "no command & control roll of 6 awaits your choice")]),
+        ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")]),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
+        ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
         ActionKind::MarchAssault(a) => {
             if state.phase != Phase::Movement {
@@ -118,6 +138,23 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     }
 }
 
+/// The loss allocation to apply (the forced one when none is given, GE-13.20) and the state
+/// after it; a refused allocation adds its violations to `errs`.
+fn allocate(state: &State, live: &[String], lp: u32, losses: &[(String, u32)], errs: &mut Vec<Violation>) -> (Vec<(String, u32)>, State) {
+    let alloc = match combat::forced_allocation(state, live, lp) {
+        Some(f) if losses.is_empty() => f,
+        _ => {
+            errs.extend(combat::check_allocation(state, live, lp, losses));
+            losses.to_vec()
+        }
+    };
+    let mut probe = state.clone();
+    for (id, sl) in &alloc {
+        vp::lose(&mut probe, id, *sl);
+    }
+    (alloc, probe)
+}
+
 fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec<Violation>> {
     let Some(b) = state.battle.clone() else { return Err(vec![v("GE 13.17", "there is no combat decision to make")]) };
     let losses: Vec<(String, u32)> = d.losses.iter().map(|l| (l.unit.clone(), l.sl)).collect();
@@ -127,19 +164,8 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if !d.advance.is_empty() {
                 errs.push(v("GE 13.21", "defenders never advance after combat"));
             }
-            let live = combat::live_defenders(state);
-            let alloc = match combat::forced_allocation(state, &live, lp) {
-                Some(f) if losses.is_empty() => f,
-                _ => {
-                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
-                    losses.clone()
-                }
-            };
+            let (alloc, probe) = allocate(state, &combat::live_defenders(state), lp, &losses, &mut errs);
             // Retreat options for the survivors of this allocation.
-            let mut probe = state.clone();
-            for (id, sl) in &alloc {
-                vp::lose(&mut probe, id, *sl);
-            }
             let survivors: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
             let opts = if survivors.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &survivors) };
             let hexes: Vec<String> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
@@ -183,18 +209,7 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if d.retreat.is_some() {
                 errs.push(v("GE 13.18", "attackers never retreat"));
             }
-            let live = combat::live_attackers(state);
-            let alloc = match combat::forced_allocation(state, &live, lp) {
-                Some(f) if losses.is_empty() => f,
-                _ => {
-                    errs.extend(combat::check_allocation(state, &live, lp, &losses));
-                    losses.clone()
-                }
-            };
-            let mut probe = state.clone();
-            for (id, sl) in &alloc {
-                vp::lose(&mut probe, id, *sl);
-            }
+            let (alloc, probe) = allocate(state, &combat::live_attackers(state), lp, &losses, &mut errs);
             if !d.advance.is_empty() {
                 if probe.occupant(b.target) == Some(side.other()) {
                     errs.push(v("GE 13.21", "the defending hex is not empty: no advance").hex(b.target.to_string()));
@@ -221,6 +236,9 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
 /// End phase E or F (GE-5.1: strictly in order).
 pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Violation>> {
     match (state.phase, p) {
+        (Phase::Command, PhaseName::Command) => Ok(command::start_roll(state)),
+        (Phase::Command, _) => Err(vec![v("GE 5.1", "end phase C first (end_phase: command): the command & control roll")]),
+        (_, PhaseName::Command) => Err(vec![v("GE 5.1", "phase C is over; phases cannot be replayed")]),
         (Phase::Movement, PhaseName::Movement) => {
             for u in state.units.iter_mut() {
                 u.move_state = MoveState::Done;
@@ -248,6 +266,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     }
     for u in state.units.iter_mut() {
         u.ooc = false;
+        u.replaced = false;
         u.moved = false;
         u.attacked = false;
         u.defended = false;
@@ -276,16 +295,17 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
 pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     state.phase = Phase::Movement;
     let side = state.player;
-    let src = supply::sources(state, side);
-    let oos: Vec<(String, bool)> = state.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex().map(|h| (u.id.clone(), !supply::supplied_with(state, side, h, &src)))).collect();
-    for (id, o) in oos {
-        if let Some(u) = state.unit_mut(&id) {
-            u.oos_at_start = o;
-        }
+    supply::mark_start_of_movement(state);
+    let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
+    ev.extend(replacements::income(state));
+    if state.turn >= state.command_from {
+        state.phase = Phase::Command;
+        ev.push(Event::rule("GE 5.2", "phase A: replacements (reinforcements are placed in phase E); phase B (entrenchment): not yet implemented, skipped; phase C: command & control, rolled when the phase ends"));
+    } else {
+        ev.extend([
+            Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phase B (entrenchment) not yet implemented, skipped; phase C: no command & control roll this turn (GE 16.3)"),
+            Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement"),
+        ]);
     }
-    vec![
-        Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title())),
-        Event::rule("GE 5.2", "phases A (reinforcements enter in phase E, see docs; replacements not yet implemented), B (entrenchment), C (command & control) and D (strategic movement): not yet implemented, skipped"),
-        Event::rule("GE 5.2", "phase E: operational movement"),
-    ]
+    ev
 }

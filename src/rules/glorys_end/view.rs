@@ -54,6 +54,16 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
     }
+    match state.command {
+        Some(super::state::CommandStage::Roll) => {
+            return vec![Await { seat: state.seat(state.player.other()), what: format!("your next entry resolves the dice of the {}; on a 6 name the stacks (out_of_command), else send an ack", super::command::describe(state)) }];
+        }
+        Some(super::state::CommandStage::Pick { count }) => {
+            let hexes: Vec<String> = state.command_stacks().iter().map(|h| h.to_string()).collect();
+            return vec![Await { seat: state.seat(state.player.other()), what: format!("{}: command & control roll of 6: name {count} {} stacks to go out of command (out_of_command: [...]) among {}", state.player.other().name(), state.player.title(), hexes.join(", ")) }];
+        }
+        None => {}
+    }
     if let Some(b) = &state.battle {
         if b.stage == Stage::Roll {
             let d = b.attacker.other();
@@ -63,7 +73,8 @@ pub fn awaits(state: &State) -> Vec<Await> {
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
-        super::state::Phase::Movement => "move units and groups, march-assault, then end_phase: movement",
+        super::state::Phase::Command => "replacements (replace), then end_phase: command (the command & control roll ends the entry)",
+        super::state::Phase::Movement => "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement",
         super::state::Phase::Combat => "declare prepared assaults one at a time, then end_phase: combat (ends the player turn)",
     };
     vec![Await { seat: state.seat(state.player), what: format!("{}: {what}", state.player.name()) }]
@@ -80,6 +91,9 @@ pub fn describe(state: &State) -> String {
     out.push(format!("turn {} ({}) {} player turn, {}", state.turn, super::state::dates(state.turn), state.player.name(), state.phase_text()));
     let (de, al) = vp::totals(state);
     out.push(format!("vp german {} allied {} (ledger german {} allied {})", de, al, state.vp.get(&SideId::German).copied().unwrap_or(0), state.vp.get(&SideId::Allied).copied().unwrap_or(0)));
+    if !state.replacements.is_empty() {
+        out.push(format!("replacements {}", state.replacements.iter().map(|(n, sl)| format!("{n} {sl}")).collect::<Vec<_>>().join(", ")));
+    }
     for u in &state.units {
         let at = match u.place {
             Place::Hex(h) => format!("at {h}"),
@@ -90,6 +104,9 @@ pub fn describe(state: &State) -> String {
         let mut flags = Vec::new();
         if u.ooc {
             flags.push("ooc");
+        }
+        if u.replaced {
+            flags.push("replaced");
         }
         if u.moved {
             flags.push("moved");
@@ -123,6 +140,11 @@ pub fn describe(state: &State) -> String {
             out.push(format!("control {h} {} (occupied)", u.side.name()));
         }
     }
+    match state.command {
+        Some(super::state::CommandStage::Roll) => out.push("command & control roll pending".into()),
+        Some(super::state::CommandStage::Pick { count }) => out.push(format!("command & control roll 6: {count} stacks to go out of command")),
+        None => {}
+    }
     if let Some(b) = &state.battle {
         out.push(format!("battle {} stage {:?}", b.describe(), b.stage).replace('\n', " "));
         if let Some(t) = decision_text(state) {
@@ -148,6 +170,10 @@ pub fn template(state: &State, seat: &str) -> String {
         t.push_str("# nothing is expected of you now\nactions: []\n");
         return t;
     }
+    if let Some(super::state::CommandStage::Pick { count }) = state.command {
+        t.push_str(&format!("actions:\n  - out_of_command: []   # {count} hexes among {}\n", state.command_stacks().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")));
+        return t;
+    }
     if state.battle.is_some() {
         if let Some(d) = decision_text(state) {
             t.push_str(&format!("# decide: {d}\n"));
@@ -156,7 +182,8 @@ pub fn template(state: &State, seat: &str) -> String {
         return t;
     }
     match state.phase {
-        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
+        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
+        super::state::Phase::Command => t.push_str("actions:\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  - end_phase: command                          # the command & control roll ends the entry\n"),
         super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
     }
     t

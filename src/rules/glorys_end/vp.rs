@@ -87,9 +87,9 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
         if u.kind == Kind::Fortress {
             continue;
         }
+        // Replacement SL (GE-8.7) were lost again if they are gone now.
         let lost_sl = match u.place {
-            Place::Eliminated => u.start_sl as i32,
-            Place::OffMap | Place::Hex(_) => u.start_sl as i32 - u.sl as i32,
+            Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
             Place::Reinforcement(_) => 0,
         };
         for (side, pts) in sl_vp(state, &u.nation) {
@@ -114,12 +114,12 @@ pub fn end_points(state: &State) -> (i32, i32, Vec<String>) {
             notes.push(format!("{} holds {h}: +{pts}", side.title()));
         }
     }
-    let src = supply::sources(state, SideId::German);
+    let sup = supply::Supply::of(state, SideId::German);
     for u in &state.units {
         if u.side == SideId::German
             && let Some(h) = u.hex()
             && h.row > state.south_row
-            && supply::supplied_with(state, SideId::German, h, &src)
+            && sup.at(h)
         {
             de += 1;
             notes.push(format!("German supplied {} at {h}: +1", u.id));

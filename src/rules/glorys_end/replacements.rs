@@ -1,0 +1,98 @@
+//! Replacements (GE-8.6, 8.7; Marne 16.2, 16.3): SL income on each nationality's track, spent
+//! at the start of the owner's player turn (phase A, GE-8.1) to restore reduced infantry, at
+//! most 1 SL per unit per turn; the unit must be fully supplied and does nothing else that turn.
+//! Nothing is ever rebuilt from elimination (GE-16.3; campaign rebuilding is a later issue).
+
+use super::map::Country;
+use super::stacking;
+use super::state::{Kind, Phase, Place, SideId, State, nation_side};
+use super::supply;
+use crate::engine::{Event, Violation};
+
+fn v(rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(rule, msg)
+}
+
+fn nation_name(n: &str) -> &str {
+    match n {
+        "FR" => "French",
+        "DE" => "German",
+        "GB" => "British",
+        "BE" => "Belgian",
+        other => other,
+    }
+}
+
+/// Credit the phasing side's income for this turn (GE-8.6).
+pub fn income(state: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let (side, turn) = (state.player, state.turn);
+    let due: Vec<(String, u32)> = state.replacement_grants.iter().filter(|g| nation_side(&g.nation) == side && turn >= g.from && g.to.is_none_or(|t| turn <= t)).map(|g| (g.nation.clone(), g.per_turn)).collect();
+    for (n, sl) in due {
+        let track = state.replacements.entry(n.clone()).or_insert(0);
+        *track += sl;
+        ev.push(Event::rule("GE 8.6", format!("{} replacements +{sl} SL (track {})", nation_name(&n), *track)));
+    }
+    ev
+}
+
+/// Check a replacement and, if legal, give the SL.
+pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Event>, Vec<Violation>> {
+    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.7", format!("there is no unit {id}")).unit(id)]) };
+    if u.side != side {
+        return Err(vec![v("GE 8.7", "you may replace only your own units").unit(id)]);
+    }
+    let mut errs = Vec::new();
+    let h = match u.place {
+        Place::Hex(h) => Some(h),
+        Place::Eliminated => {
+            errs.push(v("GE 16.3", "no unit may be rebuilt from elimination in this scenario").unit(id));
+            None
+        }
+        _ => {
+            errs.push(v("GE 8.7", "only units on the map receive replacements").unit(id));
+            None
+        }
+    };
+    if !matches!(state.phase, Phase::Command | Phase::Movement) || state.units.iter().any(|u| u.side == side && u.moved) {
+        errs.push(v("GE 8.1", "replacements are spent at the start of the player turn, before any unit moves").unit(id));
+    }
+    if u.kind != Kind::Infantry {
+        errs.push(v("GE 8.7", "only infantry units receive replacements").unit(id));
+    }
+    if u.replaced {
+        errs.push(v("GE 8.7", "a unit gains at most 1 SL a turn").unit(id));
+    } else if u.sl >= u.max_sl {
+        errs.push(v("GE 8.7", format!("the unit is at full strength ({}/{} SL)", u.sl, u.max_sl)).unit(id));
+    }
+    if state.replacements.get(&u.nation).copied().unwrap_or(0) == 0 {
+        errs.push(v("GE 8.6", format!("the {} replacement track is empty", nation_name(&u.nation))).unit(id));
+    }
+    if let Some(h) = h {
+        if !supply::supplied_at(state, side, h) {
+            errs.push(v("GE 8.7", "the unit is out of supply; only fully supplied units receive replacements").unit(id).hex(h.to_string()));
+        }
+        let in_france_west = state.board.hex(h).is_some_and(|i| i.country == Country::France && !i.east_of_meuse);
+        if side == SideId::German && state.belgium_violated && state.turn < 10 && in_france_west {
+            errs.push(v("GE 8.7", "Belgium was violated: German units in France west of the Meuse receive no replacements before turn 10").unit(id).hex(h.to_string()));
+        }
+        // One more SL must still fit the hex (GE-6.1).
+        let (sl, _) = state.stack(h, side, &[]);
+        if sl + 1 > stacking::MAX_SL {
+            errs.push(v("GE 6.1", format!("{} SL would be in {h}; at most {}", sl + 1, stacking::MAX_SL)).unit(id).hex(h.to_string()));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let nation = u.nation.clone();
+    if let Some(t) = state.replacements.get_mut(&nation) {
+        *t -= 1;
+    }
+    let left = state.replacements.get(&nation).copied().unwrap_or(0);
+    let Some(u) = state.unit_mut(id) else { return Ok(vec![]) };
+    u.sl += 1;
+    u.gained += 1;
+    u.replaced = true;
+    Ok(vec![Event::rule("GE 8.7", format!("{} receives 1 replacement SL ({}/{} SL; {} track {left})", u.label(), u.sl, u.max_sl, nation_name(&nation)))])
+}
