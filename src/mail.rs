@@ -356,7 +356,9 @@ fn classify(s: &SmtpSettings, phase: &str, e: lettre::transport::smtp::Error) ->
             _ => {}
         }
     }
-    if e.is_tls() {
+    // lettre reports a failed handshake during STARTTLS as a network error whose source is
+    // the rustls error; anything but a server reply while starting TLS is a TLS failure.
+    if e.is_tls() || (phase == "starting TLS" && !e.is_permanent() && !e.is_transient()) {
         return MailError::Tls { host, port, why: chain_text(&e) };
     }
     if e.is_timeout() {
