@@ -435,8 +435,11 @@ fn converse(s: &SmtpSettings, conn: &mut SmtpConnection, message: &lettre::Messa
         }
     }
     let from = env.from().map(|a| a.to_string()).unwrap_or_default();
+    let logged_in = s.user.is_some();
     conn.command(Mail::new(env.from().cloned(), params)).map_err(|e| {
-        if e.status().map(|c| c.to_string().starts_with("530")).unwrap_or(false) {
+        let code = e.status().map(|c| c.to_string()).unwrap_or_default();
+        // 530 is "authentication required"; some servers say 503 "bad sequence" for the same.
+        if code == "530" || (code == "503" && !logged_in) {
             MailError::AuthRequired { reply: reply_text(&e) }
         } else if e.is_permanent() || e.is_transient() {
             MailError::SenderRejected { from: from.clone(), reply: reply_text(&e) }

@@ -11,11 +11,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mail_parser::{MessageParser, MimeHeaders};
-use mailin_embedded::{Handler, Response, Server, SslConfig, response};
+use mailin_embedded::{AuthMechanism, Handler, Response, Server, SslConfig, response};
 
 const TIME: &str = "2026-11-23T12:00:00Z";
 
 fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    umpire_env(dir, args, stdin, &[])
+}
+
+fn umpire_env(dir: &Path, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
     cmd.args(args)
         .current_dir(dir)
@@ -27,6 +31,9 @@ fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     let mut child = cmd.spawn().expect("run umpire");
     if let Some(input) = stdin {
         child.stdin.take().unwrap().write_all(input).unwrap();
@@ -124,6 +131,10 @@ struct Sink {
     cur: Option<Got>,
 }
 
+/// The one account of the test server (offered after STARTTLS only).
+const USER: &str = "bob";
+const PASSWORD: &str = "correct horse";
+
 impl Handler for Sink {
     fn rcpt(&mut self, to: &str) -> Response {
         if self.reject_rcpt.as_deref() == Some(to) {
@@ -140,6 +151,9 @@ impl Handler for Sink {
             c.data.extend_from_slice(buf);
         }
         Ok(())
+    }
+    fn auth_plain(&mut self, _authz: &str, user: &str, password: &str) -> Response {
+        if user == USER && password == PASSWORD { response::AUTH_OK } else { response::INVALID_CREDENTIALS }
     }
     fn data_end(&mut self) -> Response {
         if let Some(c) = self.cur.take() {
@@ -165,7 +179,7 @@ fn smtp_server(starttls: bool, reject_rcpt: Option<&str>) -> (u16, Arc<Mutex<Vec
     let mut server = Server::new(sink);
     server.with_name("localhost").with_tcp_listener(listener).with_num_threads(2);
     if starttls {
-        server.with_ssl(SslConfig::SelfSigned { cert_path: fixture("test-cert.pem"), key_path: fixture("test-key.pem") }).unwrap();
+        server.with_ssl(SslConfig::SelfSigned { cert_path: fixture("test-cert.pem"), key_path: fixture("test-key.pem") }).unwrap().with_auth(AuthMechanism::Plain);
     } else {
         server.with_ssl(SslConfig::None).unwrap();
     }
@@ -245,6 +259,17 @@ fn smtp_starttls_with_a_private_ca() {
     let ca = fixture("test-cert.pem");
     let mut args = base.to_vec();
     args.extend(["--smtp-ca-file", ca.as_str()]);
+    // This server wants a login: without one, the error says so.
+    let err = failing(&p.bob, &args);
+    assert!(err.contains("the mail server wants a login") && err.contains("UMPIRE_SMTP_PASSWORD"), "{err}");
+    // The wrong password is refused as a login failure; the right one, from the config's
+    // password_command (its first line), sends.
+    args.extend(["--smtp-user", USER]);
+    let o = umpire_env(&p.bob, &args, None, &[("UMPIRE_SMTP_PASSWORD", "wrong")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("refused the login of \"bob\"") && text(&o).contains("535"), "{}", text(&o));
+    std::fs::write(p.bob.join("mail.yaml"), format!("password_command: \"echo '{PASSWORD}'; echo second line\"\n")).unwrap();
+    args.extend(["--config", "mail.yaml"]);
     let out = ok(&p.bob, &args);
     assert!(out.contains("sent entry 2") && !out.contains("unencrypted"), "{out}");
     let got = wait_for(&got, 1);
