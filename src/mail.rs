@@ -180,6 +180,8 @@ pub fn compose(game: &Game, seq: u64, log_name: &str, log: Option<Vec<u8>>) -> T
     t.push_str(&format!("\nNow: {situation}\n"));
     let waiting = game.waiting_for();
     for (seat, what) in &waiting {
+        // The ruleset's wording often starts with the seat already.
+        let what = what.strip_prefix(&format!("{seat}: ")).unwrap_or(what);
         t.push_str(&format!("Waiting for {seat}: {what}\n"));
     }
     if let Some(p) = &game.pending {

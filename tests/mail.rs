@@ -259,6 +259,12 @@ fn smtp_starttls_with_a_private_ca() {
     let ca = fixture("test-cert.pem");
     let mut args = base.to_vec();
     args.extend(["--smtp-ca-file", ca.as_str()]);
+    // Implicit TLS against a STARTTLS port: a TLS error that names the two modes.
+    let mut implicit = base.to_vec();
+    implicit[11] = "implicit";
+    implicit.extend(["--smtp-ca-file", ca.as_str()]);
+    let err = failing(&p.bob, &implicit);
+    assert!(err.contains("TLS with 127.0.0.1:") && err.contains("--tls implicit"), "{err}");
     // This server wants a login: without one, the error says so.
     let err = failing(&p.bob, &args);
     assert!(err.contains("the mail server wants a login") && err.contains("UMPIRE_SMTP_PASSWORD"), "{err}");
@@ -406,6 +412,10 @@ fn send_errors_say_what_to_do() {
     let port_s = port.to_string();
     let err = failing(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port_s, "--insecure-plaintext", "--timeout", "5"]);
     assert!(err.contains("refused the connection") && err.contains("hint:"), "{err}");
+
+    // A host that does not resolve (`.invalid` never does, RFC 2606).
+    let err = failing(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "smtp.umpire-test.invalid", "--timeout", "5"]);
+    assert!(err.contains("cannot find the mail server \"smtp.umpire-test.invalid\"") && err.contains("DNS"), "{err}");
 
     // A recipient the server refuses.
     let (port, got) = smtp_server(false, Some("nobody@example.org"));
