@@ -1,17 +1,20 @@
 //! `umpire apply`: take entries received from other players.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::common::{self, CliError, fail};
+use crate::engine::game::Game;
 use crate::log::Kind;
+use crate::log::entry::Entry;
+use crate::log::store;
 
 /// Arguments of `umpire apply`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Entries already in the log are skipped, so applying the same file twice is harmless.\nA different entry with a seq already in the log is a fork: both hashes are printed as proof.")]
+#[command(after_help = "Each input may be an entry file, entries in log form, an email message (.eml, with the entry\nattached or pasted in the text), an mbox mailbox, or `-` for a message piped from a mail\nclient; the kind is judged by content. Entries are applied in seq order.\nEntries already in the log are skipped, so applying the same file twice is harmless.\nA different entry with a seq already in the log is a fork: both hashes are printed as proof.")]
 pub struct ApplyArgs {
     /// The game log.
     pub log: PathBuf,
-    /// Entry files received (a single entry, or several in log form).
+    /// What was received: entry files, logs, email messages, mbox files, or `-` (standard input).
     #[arg(required = true)]
     pub entries: Vec<PathBuf>,
     /// Then, if you owe dice and have nothing to decide, answer with an ack (needs --as, --key).
@@ -29,42 +32,46 @@ pub struct ApplyArgs {
 pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // The lock is held from reading the log to appending: concurrent applies serialise.
     let (mut locked, mut game) = common::lock_game(&a.log)?;
-    let mut new = Vec::new();
+    let mut received = Vec::new();
     for path in &a.entries {
-        for entry in common::read_entry_file(path)? {
-            let seq = entry.seq();
-            let have = game.entries.len() as u64;
-            if seq < have {
-                let mine = &game.entries[seq as usize];
-                if mine.hash == entry.hash {
-                    println!("{}: entry {seq} is already in the log; skipped", path.display());
-                    continue;
-                }
-                let same_seat = mine.seat() == entry.seat();
-                return fail(format!(
-                    "{}: FORK at entry {seq}: the log has {} (by {}), the file has {} (by {}){}",
-                    path.display(),
-                    mine.hash,
-                    mine.seat(),
-                    entry.hash,
-                    entry.seat(),
-                    if same_seat { " — an EQUIVOCATION: the same seat signed two different entries" } else { "" }
-                ));
+        received.extend(read_input(path, &game)?);
+    }
+    // Messages and mailboxes come in any order: apply by seq (stable, so entry files keep
+    // their order among equals and a fork is still reported against the first copy).
+    received.sort_by_key(|(_, e)| e.seq());
+    let mut new = Vec::new();
+    for (origin, entry) in received {
+        let seq = entry.seq();
+        let have = game.entries.len() as u64;
+        if seq < have {
+            let mine = &game.entries[seq as usize];
+            if mine.hash == entry.hash {
+                println!("{origin}: entry {seq} is already in the log; skipped");
+                continue;
             }
-            if seq > have {
-                return fail(format!("{}: entry {seq} comes too early: the log ends at entry {}; apply entries {have}..{} first", path.display(), have - 1, seq - 1));
-            }
-            let step = game.apply(&entry).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?.clone();
-            println!("entry {seq} by {} ({:?}) {}", step.seat, step.kind, step.hash.short(16));
-            if let Some(n) = &step.note {
-                println!("    note: {n}");
-            }
-            common::print_events(&step.events);
-            if let Some(p) = &step.pending {
-                println!("    awaiting the dice: {p}");
-            }
-            new.push(entry);
+            let same_seat = mine.seat() == entry.seat();
+            return fail(format!(
+                "{origin}: FORK at entry {seq}: the log has {} (by {}), the file has {} (by {}){}",
+                mine.hash,
+                mine.seat(),
+                entry.hash,
+                entry.seat(),
+                if same_seat { " — an EQUIVOCATION: the same seat signed two different entries" } else { "" }
+            ));
         }
+        if seq > have {
+            return fail(format!("{origin}: entry {seq} comes too early: the log ends at entry {}; apply entries {have}..{} first", have - 1, seq - 1));
+        }
+        let step = game.apply(&entry).map_err(|e| CliError::Other(format!("{origin}: {e}")))?.clone();
+        println!("entry {seq} by {} ({:?}) {}", step.seat, step.kind, step.hash.short(16));
+        if let Some(n) = &step.note {
+            println!("    note: {n}");
+        }
+        common::print_events(&step.events);
+        if let Some(p) = &step.pending {
+            println!("    awaiting the dice: {p}");
+        }
+        new.push(entry);
     }
     if !new.is_empty() {
         locked.append(&new)?;
@@ -95,4 +102,36 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         }
     }
     Ok(0)
+}
+
+/// The entries of one input, each with where it came from. Entry files and logs are read as
+/// before; messages, mailboxes and text are searched (see [`crate::mail`]).
+fn read_input(path: &Path, game: &Game) -> Result<Vec<(String, Entry)>, CliError> {
+    let name = if path == Path::new("-") { "standard input".to_string() } else { path.display().to_string() };
+    let bytes = common::read_limited(path, store::MAX_LOG_BYTES as usize)?;
+    let found = crate::mail::entries_in_input(&bytes, &name).map_err(|e| CliError::Other(e.to_string()))?;
+    let Some(found) = found else {
+        let entries = common::parse_entries(&bytes).map_err(|(i, e)| CliError::Other(format!("{name}: entry {} in the file: {e}", i + 1)))?;
+        return Ok(entries.into_iter().map(|e| (name.clone(), e)).collect());
+    };
+    for p in &found.problems {
+        eprintln!("umpire: warning: {p}");
+    }
+    let mut out = Vec::new();
+    for f in found.entries {
+        // A mailbox may hold several games: take this game's entries, say what was left.
+        let of_this_game = match f.entry.draft.game {
+            Some(g) => g == game.id(),
+            None => f.entry.hash == game.id(),
+        };
+        if !of_this_game {
+            println!("{}: entry {} belongs to another game; skipped", f.origin, f.entry.seq());
+            continue;
+        }
+        out.push((f.origin, f.entry));
+    }
+    if out.is_empty() {
+        return fail(format!("{name}: no entry of this game (game {}) in it", game.id().short(16)));
+    }
+    Ok(out)
 }

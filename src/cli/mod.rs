@@ -7,6 +7,7 @@ mod common;
 mod demo;
 mod endings;
 mod key;
+mod mail;
 mod new;
 mod orders;
 mod replay;
@@ -65,6 +66,8 @@ pub enum Command {
     Orders(orders::OrdersCommand),
     /// Apply entries received from other players: verify, append, resolve, report.
     Apply(apply::ApplyArgs),
+    /// Send an entry to the other players by email (SMTP, sendmail, or an .eml file).
+    Mail(mail::MailArgs),
     /// Answer with a bare dice reveal when you owe one and have nothing to decide.
     Ack(endings::SeatArgs),
     /// Resign the game.
@@ -117,6 +120,7 @@ pub fn run(cli: Cli) -> Result<i32, CliError> {
         Command::Status(a) => status::run(a),
         Command::Orders(c) => orders::run(c),
         Command::Apply(a) => apply::run(a),
+        Command::Mail(a) => mail::run(a),
         Command::Ack(a) => endings::run(a, crate::log::Kind::Ack),
         Command::Resign(a) => endings::run(a, crate::log::Kind::Resign),
         Command::OfferDraw(a) => endings::run(a, crate::log::Kind::OfferDraw),

@@ -1,0 +1,225 @@
+//! `umpire mail`: send an entry to the other players by email (SMTP, sendmail, or an `.eml`
+//! file). It only reads the log: a send that fails can be retried without anything being
+//! appended twice.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::common::{self, CliError, fail};
+use crate::log::store;
+use crate::mail::{self, Addressing, MailConfig, Security, SmtpSettings};
+
+/// Arguments of `umpire mail`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Settings come from ~/.config/umpire/mail.yaml (or --config FILE); flags override them:\n\
+  from: \"Alice <alice@example.org>\"\n\
+  smtp_host: smtp.example.org\n\
+  smtp_port: 587              # 587: STARTTLS; 465: implicit TLS\n\
+  smtp_user: alice@example.org\n\
+  password_command: \"pass show mail\"   # or the UMPIRE_SMTP_PASSWORD variable; never a password here\n\
+See docs/mail.md.")]
+pub struct MailArgs {
+    /// The game log.
+    pub log: PathBuf,
+    /// The entry to send: an entry file, or a seq number (default: the newest entry of the log).
+    pub entry: Option<String>,
+    /// Recipient (repeat for several; default: `to` in the config).
+    #[arg(long, value_name = "ADDR")]
+    pub to: Vec<String>,
+    /// Sender, `Name <addr>` or `addr` (default: `from` in the config).
+    #[arg(long, value_name = "ADDR")]
+    pub from: Option<String>,
+    /// Also attach the whole log (the opponent can catch up from it).
+    #[arg(long)]
+    pub with_log: bool,
+    /// Settings file (default: ~/.config/umpire/mail.yaml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// SMTP server.
+    #[arg(long, value_name = "HOST")]
+    pub smtp_host: Option<String>,
+    /// SMTP port (default 587, or 465 with --tls implicit).
+    #[arg(long, value_name = "PORT")]
+    pub smtp_port: Option<u16>,
+    /// SMTP login name (the password: UMPIRE_SMTP_PASSWORD, or password_command in the config).
+    #[arg(long, value_name = "USER")]
+    pub smtp_user: Option<String>,
+    /// `starttls` (upgrade a plain connection; must succeed) or `implicit` (TLS from the start).
+    #[arg(long, value_name = "MODE")]
+    pub tls: Option<String>,
+    /// Trust this CA certificate (PEM) too, for a server with a private certificate.
+    #[arg(long, value_name = "FILE")]
+    pub smtp_ca_file: Option<PathBuf>,
+    /// Send over SMTP without any encryption. Only for loopback tests and local relays.
+    #[arg(long)]
+    pub insecure_plaintext: bool,
+    /// Hand the message to a sendmail program instead of SMTP.
+    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "/usr/sbin/sendmail")]
+    pub sendmail: Option<PathBuf>,
+    /// Write the message to this .eml file instead of sending it.
+    #[arg(long, value_name = "FILE")]
+    pub eml_out: Option<PathBuf>,
+    /// Seconds allowed for each network operation.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
+}
+
+/// `umpire mail`.
+pub fn run(a: MailArgs) -> Result<i32, CliError> {
+    let cfg = load_config(a.config.as_deref())?;
+    let entries = store::read_log(&a.log)?;
+    let seq = pick_entry(&a, &entries)?;
+    // The game as it stood right after that entry: the subject and body describe that moment.
+    let game = common::replay_entries(&entries[..=seq as usize], &a.log)?;
+    let log_name = a.log.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "game.log".into());
+    let log_bytes = if a.with_log { Some(store::join_log(&entries)) } else { None };
+    let turn = mail::compose(&game, seq, &log_name, log_bytes);
+
+    let to: Vec<String> = if a.to.is_empty() { cfg.to.iter().cloned().collect() } else { a.to.clone() };
+    if to.is_empty() {
+        return Err(CliError::Usage("say who gets it: --to ADDRESS (or `to:` in the config file)".into()));
+    }
+    let Some(from) = a.from.clone().or(cfg.from.clone()) else {
+        return Err(CliError::Usage("say who sends it: --from ADDRESS (or `from:` in ~/.config/umpire/mail.yaml)".into()));
+    };
+    let (date, unique) = clock();
+    let addressing = Addressing { from, to: to.clone(), date, unique };
+    let message = mail::build_message(&turn, &addressing).map_err(mail_err)?;
+    let timeout = Duration::from_secs(a.timeout.or(cfg.timeout).unwrap_or(30).max(1));
+
+    let transports = [a.eml_out.is_some(), a.sendmail.is_some(), a.smtp_host.is_some() || a.insecure_plaintext];
+    if transports.iter().filter(|t| **t).count() > 1 {
+        return Err(CliError::Usage("choose one way to send: --eml-out FILE, --sendmail [PATH], or SMTP (--smtp-host …)".into()));
+    }
+    if let Some(out) = &a.eml_out {
+        std::fs::write(out, message.formatted()).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
+        println!("wrote entry {seq} as a message to {} (subject: {})", out.display(), turn.subject);
+        println!("nothing was sent; the log is unchanged");
+        return Ok(0);
+    }
+    let sendmail = a.sendmail.clone().or_else(|| if a.smtp_host.is_none() { cfg.sendmail.clone() } else { None });
+    if let Some(program) = sendmail {
+        mail::send_sendmail(&program, &message, timeout).map_err(mail_err)?;
+        println!("handed entry {seq} to {} for {}", program.display(), to.join(", "));
+        println!("subject: {}", turn.subject);
+        return Ok(0);
+    }
+    let Some(host) = a.smtp_host.clone().or(cfg.smtp_host.clone()) else {
+        return Err(CliError::Usage(
+            "no mail server: give --smtp-host HOST (or smtp_host in ~/.config/umpire/mail.yaml), or --sendmail, or --eml-out FILE to write the message and send it yourself".into(),
+        ));
+    };
+    let security = if a.insecure_plaintext {
+        Security::Plaintext
+    } else {
+        match a.tls.as_deref().or(cfg.tls.as_deref()) {
+            Some("starttls") => Security::StartTls,
+            Some("implicit") | Some("tls") => Security::Implicit,
+            Some(other) => return Err(CliError::Usage(format!("--tls {other}: choose `starttls` or `implicit` (plaintext only with --insecure-plaintext)"))),
+            None if a.smtp_port.or(cfg.smtp_port) == Some(465) => Security::Implicit,
+            None => Security::StartTls,
+        }
+    };
+    let port = a.smtp_port.or(cfg.smtp_port).unwrap_or(if security == Security::Implicit { 465 } else { 587 });
+    let user = a.smtp_user.clone().or(cfg.smtp_user.clone());
+    let password = match &user {
+        Some(_) => Some(password(&cfg)?),
+        None => None,
+    };
+    let ca_pem = match a.smtp_ca_file.clone().or(cfg.ca_file.clone()) {
+        Some(p) => Some(std::fs::read(&p).map_err(|e| CliError::Other(format!("CA file {}: {e}", p.display())))?),
+        None => None,
+    };
+    let settings = SmtpSettings { host: host.clone(), port, security, user, password, ca_pem, timeout };
+    let reply = mail::send_smtp(&settings, &message).map_err(mail_err)?;
+    println!("sent entry {seq} to {} via {host}:{port}{}", to.join(", "), if security == Security::Plaintext { " (unencrypted)" } else { "" });
+    println!("subject: {}", turn.subject);
+    println!("server: {reply}");
+    Ok(0)
+}
+
+fn mail_err(e: mail::MailError) -> CliError {
+    CliError::Other(e.to_string())
+}
+
+/// Which entry: a seq number, an entry file (which must be in the log), or the newest.
+fn pick_entry(a: &MailArgs, entries: &[crate::log::entry::Entry]) -> Result<u64, CliError> {
+    let last = entries.len() as u64 - 1;
+    let Some(arg) = &a.entry else { return Ok(last) };
+    if !Path::new(arg).exists() {
+        if let Ok(n) = arg.parse::<u64>() {
+            if n > last {
+                return fail(format!("{}: there is no entry {n}; the log ends at entry {last}", a.log.display()));
+            }
+            return Ok(n);
+        }
+    }
+    let file = common::read_entry_file(Path::new(arg))?;
+    let [entry] = file.as_slice() else {
+        return fail(format!("{arg}: holds {} entries; name one entry file (or use --with-log to send the whole log)", file.len()));
+    };
+    match entries.get(entry.seq() as usize) {
+        Some(e) if e.hash == entry.hash => Ok(entry.seq()),
+        _ => fail(format!("{arg}: entry {} is not in {}: only entries of the log can be mailed (apply or sign it first)", entry.seq(), a.log.display())),
+    }
+}
+
+/// The config: --config FILE (must exist), or the default file if there is one.
+fn load_config(path: Option<&Path>) -> Result<MailConfig, CliError> {
+    let (path, required) = match path {
+        Some(p) => (p.to_path_buf(), true),
+        None => {
+            let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+            let home = std::env::var("HOME").ok();
+            match mail::default_config_path(xdg.as_deref(), home.as_deref()) {
+                Some(p) => (p, false),
+                None => return Ok(MailConfig::default()),
+            }
+        }
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return Ok(MailConfig::default()),
+        Err(e) => return fail(format!("{}: {e}", path.display())),
+    };
+    MailConfig::parse(&text).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))
+}
+
+/// The SMTP password: UMPIRE_SMTP_PASSWORD, else the first line of `password_command`.
+fn password(cfg: &MailConfig) -> Result<String, CliError> {
+    if let Ok(p) = std::env::var("UMPIRE_SMTP_PASSWORD") {
+        return Ok(p);
+    }
+    let Some(cmd) = &cfg.password_command else {
+        return fail("a login name is set but no password: set UMPIRE_SMTP_PASSWORD, or `password_command: \"pass show mail\"` in the config file");
+    };
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .stdin(std::process::Stdio::inherit())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| CliError::Other(format!("password_command {cmd:?}: cannot run it: {e}")))?;
+    if !out.status.success() {
+        return fail(format!("password_command {cmd:?} failed ({})", out.status));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or("").to_string();
+    if first.is_empty() {
+        return fail(format!("password_command {cmd:?} printed no password"));
+    }
+    Ok(first)
+}
+
+/// The message date and a unique token; `UMPIRE_FIXED_TIME` pins both (tests).
+fn clock() -> (SystemTime, String) {
+    if let Ok(t) = std::env::var("UMPIRE_FIXED_TIME") {
+        if let Ok(st) = humantime::parse_rfc3339(&t) {
+            let secs = st.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+            return (st, format!("{secs}"));
+        }
+    }
+    let now = SystemTime::now();
+    let nanos = now.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    (now, format!("{nanos:x}.{:x}", std::process::id()))
+}
