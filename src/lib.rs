@@ -10,6 +10,7 @@ pub mod dice;
 pub mod engine;
 pub mod geo;
 pub mod log;
+pub mod render;
 pub mod rules;
 pub mod scenarios;
 pub mod schema;

@@ -8,7 +8,7 @@ mod endings;
 mod key;
 mod new;
 mod orders;
-mod replay;
+pub mod replay;
 mod schema;
 mod status;
 mod verify;
