@@ -1,6 +1,7 @@
 //! The replay page: ONE self-contained HTML file (inline CSS, JS and SVG; nothing fetched)
 //! with the map of every step, its events in words (dice shown), the state diff, a slider,
-//! keyboard navigation (← →, Home, End) and `#step=N` in the address.
+//! keyboard navigation (← →, Home, End) and `#step=N` in the address (`#step=N&full`: the
+//! map alone at its natural size, for printing and screenshots).
 //!
 //! Size: each distinct SVG layer is stored once (the base map is usually shared by every
 //! step, and steps that change nothing visible share their overlay).
@@ -144,6 +145,10 @@ aside h3{font-size:13px;margin:10px 0 4px;text-transform:uppercase;color:#555}
 #note{font-style:italic;color:#444}
 pre{white-space:pre-wrap;font-size:11px;margin:0;background:#fff;border:1px solid #ccc;padding:4px}
 .add{color:#05620b}.del{color:#a00}
+body.full header,body.full nav,body.full aside{display:none}
+body.full main{padding:0;display:block}
+body.full #mapbox{border:0;overflow:visible}
+body.full #map{width:auto}
 "#;
 
 const JS: &str = r##"(function(){
@@ -159,6 +164,9 @@ function show(i,fromHash){
   var s=S[i];
   if(cur<0||S[cur].b!==s.b||S[cur].o!==s.o||S[cur].v!==s.v){
     map.setAttribute("viewBox",s.v);
+    var full=/[#&]full\b/.test(location.hash),wh=s.v.split(" ");
+    document.body.classList.toggle("full",full);
+    if(full){map.setAttribute("width",wh[2]);map.setAttribute("height",wh[3]);}
     map.innerHTML=F[s.b]+F[s.o];
   }
   cur=i;

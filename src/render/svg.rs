@@ -163,7 +163,9 @@ fn hex_layers(p: &Picture, m: &HexMap) -> Layers {
         if let Some(pl) = &c.place {
             let (x, y) = g.centre(c.axial);
             let weight = if pl.kind == PlaceKind::City { " font-weight=\"bold\"" } else { "" };
-            let _ = writeln!(b, "<text x=\"{x}\" y=\"{}\"{weight}>{}</text>", y + 34, escape(&pl.name));
+            // Long names in a smaller type, so neighbours' names collide less.
+            let small = if pl.name.chars().count() > 11 { " font-size=\"8\"" } else { "" };
+            let _ = writeln!(b, "<text x=\"{x}\" y=\"{}\"{weight}{small}>{}</text>", y + 34, escape(&pl.name));
         }
     }
     b.push_str("</g>\n");
