@@ -109,7 +109,7 @@ pub fn page(p: &Page) -> String {
     out.push_str("</style>\n</head>\n<body data-shown=\"\">\n");
     out.push_str(&format!("<header><h1>{}</h1><div class=\"sub\">{}</div></header>\n", escape(&p.title), escape(&p.subtitle)));
     out.push_str(&format!(
-        "<nav><button id=\"prev\" title=\"previous (←)\">◀</button><input id=\"slider\" type=\"range\" min=\"0\" max=\"{last}\" value=\"0\" aria-label=\"step\"><button id=\"next\" title=\"next (→)\">▶</button><span id=\"pos\"></span><span class=\"hint\">← → Home End</span></nav>\n"
+        "<nav><button id=\"prev\" title=\"previous (←)\">◀</button><input id=\"slider\" type=\"range\" min=\"0\" max=\"{last}\" value=\"0\" aria-label=\"step\"><button id=\"next\" title=\"next (→)\">▶</button><span id=\"pos\"></span><button id=\"zoom\" title=\"map at full size / fitted (z)\">1:1</button><span class=\"hint\">← → Home End, z zoom</span></nav>\n"
     ));
     out.push_str("<main><div id=\"mapbox\"><svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\"></svg></div>\n");
     out.push_str("<aside><h2 id=\"label\"></h2><div id=\"note\"></div><h3>Events</h3><ol id=\"events\"></ol><div id=\"pending\"></div><h3>Changes</h3><pre id=\"diff\"></pre></aside></main>\n");
@@ -148,7 +148,8 @@ pre{white-space:pre-wrap;font-size:11px;margin:0;background:#fff;border:1px soli
 body.full header,body.full nav,body.full aside{display:none}
 body.full main{padding:0;display:block}
 body.full #mapbox{border:0;overflow:visible}
-body.full #map{width:auto}
+body.full #map,body.zoom #map{width:auto;height:auto}
+body.zoom #mapbox{max-height:calc(100vh - 90px)}
 "#;
 
 const JS: &str = r##"(function(){
@@ -164,9 +165,8 @@ function show(i,fromHash){
   var s=S[i];
   if(cur<0||S[cur].b!==s.b||S[cur].o!==s.o||S[cur].v!==s.v){
     map.setAttribute("viewBox",s.v);
-    var full=/[#&]full\b/.test(location.hash),wh=s.v.split(" ");
-    document.body.classList.toggle("full",full);
-    if(full){map.setAttribute("width",wh[2]);map.setAttribute("height",wh[3]);}
+    document.body.classList.toggle("full",/[#&]full\b/.test(location.hash));
+    sizeMap();
     map.innerHTML=F[s.b]+F[s.o];
   }
   cur=i;
@@ -189,12 +189,20 @@ function fromHash(){var m=/step=(\d+)/.exec(location.hash);return m?parseInt(m[1
 slider.addEventListener("input",function(){show(parseInt(slider.value,10));});
 $("prev").addEventListener("click",function(){show(cur-1);});
 $("next").addEventListener("click",function(){show(cur+1);});
+function sizeMap(){
+  var c=document.body.classList,wh=(map.getAttribute("viewBox")||"0 0 0 0").split(" ");
+  if(c.contains("full")||c.contains("zoom")){map.setAttribute("width",wh[2]);map.setAttribute("height",wh[3]);}
+  else{map.removeAttribute("width");map.removeAttribute("height");}
+}
+function zoom(){document.body.classList.toggle("zoom");sizeMap();$("zoom").textContent=document.body.classList.contains("zoom")?"fit":"1:1";}
+$("zoom").addEventListener("click",zoom);
 document.addEventListener("keydown",function(e){
   if(e.target===slider)return; // the slider moves itself and fires "input"
   if(e.key==="ArrowLeft"){show(cur-1);e.preventDefault();}
   else if(e.key==="ArrowRight"){show(cur+1);e.preventDefault();}
   else if(e.key==="Home"){show(0);e.preventDefault();}
   else if(e.key==="End"){show(S.length-1);e.preventDefault();}
+  else if(e.key==="z"){zoom();}
 });
 window.addEventListener("hashchange",function(){show(fromHash(),true);});
 show(fromHash(),true);
