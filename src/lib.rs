@@ -11,6 +11,7 @@ pub mod engine;
 pub mod geo;
 pub mod log;
 pub mod mail;
+pub mod render;
 pub mod rules;
 pub mod scenarios;
 pub mod schema;

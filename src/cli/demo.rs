@@ -16,7 +16,7 @@ use crate::log::store;
 
 /// Arguments of `umpire demo`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Writes DIR/alice.key, alice.pub, bob.key, bob.pub and DIR/game.log, then verifies the log.\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well).")]
+#[command(after_help = "Writes DIR/alice.key, alice.pub, bob.key, bob.pub and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well).")]
 pub struct DemoArgs {
     /// Directory for the keys and the log (created; a previous demo there is replaced).
     #[arg(long, default_value = "umpire-demo")]
@@ -33,7 +33,7 @@ pub struct DemoArgs {
 }
 
 const MARKER: &str = ".umpire-demo";
-const FILES: &[&str] = &["alice.key", "alice.pub", "bob.key", "bob.pub", "game.log", MARKER];
+const FILES: &[&str] = &["alice.key", "alice.pub", "bob.key", "bob.pub", "game.log", "replay.html", MARKER];
 
 /// `umpire demo`.
 pub fn run(a: DemoArgs) -> Result<i32, CliError> {
@@ -115,12 +115,18 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         return fail("the demo log does not verify: this is a bug, please report it");
     }
     println!("verify: OK ({} entries checked)", report.entries_checked);
+
+    // 5. The replay page, from the log on disk.
+    let page = super::replay::replay_page(&store::read_log(&log)?, None, None)?;
+    let html = dir.join("replay.html");
+    std::fs::write(&html, page).map_err(|e| CliError::Other(format!("{}: {e}", html.display())))?;
+    println!("replay page: {} (open it in a browser; ← → step through the game)", html.display());
     let l = log.display();
     println!();
     println!("next, try:");
     println!("  umpire verify {l}              # the referee's audit");
     println!("  umpire replay {l} --to 12      # step by step, with what changed");
-    println!("  umpire show {l} --at 5         # the state after entry 5");
+    println!("  umpire show {l} --at 5 --svg map.svg   # the state after entry 5, and its map");
     println!("  umpire status {l}");
     Ok(0)
 }

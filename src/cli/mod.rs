@@ -10,7 +10,7 @@ mod key;
 mod mail;
 mod new;
 mod orders;
-mod replay;
+pub mod replay;
 mod schema;
 mod selfplay;
 mod status;

@@ -18,6 +18,10 @@ pub struct ReplayArgs {
     /// Show only what SEAT may see.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
+    /// Write one self-contained HTML page (map of every step, events, dice, diffs; a slider
+    /// and ← →) to FILE instead of printing the replay.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Arguments of `umpire show`.
@@ -31,6 +35,9 @@ pub struct ShowArgs {
     /// Show only what SEAT may see.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
+    /// Also write the map of that state as SVG to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 fn seen(state: &AnyState, seat: Option<&str>) -> String {
@@ -58,12 +65,67 @@ pub fn diff(before: &str, after: &str) -> String {
     out
 }
 
+fn seen_state(state: &AnyState, seat: Option<&str>) -> AnyState {
+    match seat {
+        Some(s) => state.view(s),
+        None => state.clone(),
+    }
+}
+
+/// The replay page of a log up to entry `to` (all of it if `None`), seen by `seat`.
+pub fn replay_page(entries: &[crate::log::Entry], seat: Option<&str>, to: Option<u64>) -> Result<String, CliError> {
+    use crate::render::html::{Page, Step};
+    let Some(first) = entries.first() else { return fail("the log is empty") };
+    if let Some(s) = seat {
+        check_seat_name(first, s)?;
+    }
+    let mut game = Game::from_genesis(first)?;
+    let mut before = seen(&game.state, seat);
+    let mut steps = vec![Step {
+        label: format!("entry 0 · genesis by {} · {}", first.seat(), first.hash.short(16)),
+        events: game.steps[0].events.clone(),
+        pending: None,
+        note: first.draft.body.note.clone(),
+        diff: before.lines().map(|l| format!("  {l}")).collect(),
+        picture: seen_state(&game.state, seat).picture(),
+    }];
+    let last = to.unwrap_or(u64::MAX);
+    for e in entries.iter().skip(1) {
+        if e.seq() > last {
+            break;
+        }
+        let step = game.apply(e).map_err(|err| CliError::Other(format!("replay stops: {err}")))?.clone();
+        let after = seen(&game.state, seat);
+        let d = diff(&before, &after);
+        steps.push(Step {
+            label: format!("entry {} · {:?} by {} · {}", step.seq, step.kind, step.seat, step.hash.short(16)),
+            events: step.events.clone(),
+            pending: step.pending.clone(),
+            note: step.note.clone(),
+            diff: d.lines().map(|l| l.trim_start().to_string()).collect(),
+            picture: seen_state(&game.state, seat).picture(),
+        });
+        before = after;
+    }
+    let g = game.genesis();
+    let title = format!("{} — {}", game.state.ruleset().title(), g.scenario.name);
+    let view = seat.map_or("the whole state (no --as)".to_string(), |s| format!("seen by {s}"));
+    let subtitle = format!("game {} · {} entries · {view} · umpire replay", game.id().short(16), steps.len());
+    Ok(crate::render::html::page(&Page { title, subtitle, steps }))
+}
+
 /// `umpire replay`.
 pub fn run_replay(a: ReplayArgs) -> Result<i32, CliError> {
     let entries = store::read_log(&a.log)?;
     let Some(first) = entries.first() else { return fail("the log is empty") };
     if let Some(s) = &a.seat {
         check_seat_name(first, s)?;
+    }
+    if let Some(out) = &a.html {
+        let page = replay_page(&entries, a.seat.as_deref(), a.to)?;
+        std::fs::write(out, page).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
+        println!("wrote {}", out.display());
+        return Ok(0);
     }
     let mut game = Game::from_genesis(first)?;
     let mut before = seen(&game.state, a.seat.as_deref());
@@ -127,6 +189,11 @@ pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
     }
     for (seat, what) in game.waiting_for() {
         println!("waiting for {seat}: {what}");
+    }
+    if let Some(out) = &a.svg {
+        let svg = crate::render::svg::to_svg(&seen_state(&game.state, a.seat.as_deref()).picture());
+        std::fs::write(out, svg).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
+        println!("map: {}", out.display());
     }
     Ok(0)
 }

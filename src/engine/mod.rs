@@ -212,6 +212,9 @@ pub trait Ruleset {
     fn preview(state: &Self::State, seat: &str, orders: &Self::Orders) -> Vec<String>;
     /// The state as readable text, one fact per line (used by `show` and replay diffs).
     fn describe(state: &Self::State) -> String;
+    /// What to draw of the state (DESIGN §3, `src/render/`): the ruleset describes its board
+    /// and pieces; the renderer turns any picture into SVG. Pass a `view` for a seat's picture.
+    fn picture(state: &Self::State) -> crate::render::Picture;
     /// Internal consistency (stacking, unit counts…); `Err` names the broken invariant.
     fn check_invariants(state: &Self::State) -> Result<(), String>;
     /// The JSON Schema of `Orders`.

@@ -159,6 +159,10 @@ impl AnyState {
     pub fn describe(&self) -> String {
         dispatch!(self, s => R::describe(s))
     }
+    /// What to draw (see [`crate::render`]).
+    pub fn picture(&self) -> crate::render::Picture {
+        dispatch!(self, s => R::picture(s))
+    }
     /// Internal consistency.
     pub fn check_invariants(&self) -> Result<(), String> {
         dispatch!(self, s => R::check_invariants(s))

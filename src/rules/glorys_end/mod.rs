@@ -15,6 +15,7 @@ pub mod legal;
 pub mod map;
 pub mod movement;
 pub mod orders;
+pub mod render;
 pub mod replacements;
 pub mod scenario;
 pub mod setup;
@@ -131,6 +132,9 @@ impl Ruleset for GlorysEnd {
     }
     fn describe(state: &State) -> String {
         view::describe(state)
+    }
+    fn picture(state: &State) -> crate::render::Picture {
+        render::picture(state)
     }
     fn check_invariants(state: &State) -> Result<(), String> {
         view::check_invariants(state)
