@@ -305,13 +305,13 @@ fn a_turn_round_trip_by_mail() {
     mail(&p.alice, "bob@example.org", "alice@example.org", "3.eml");
     let eml = std::fs::read(p.alice.join("3.eml")).unwrap();
     let subject = MessageParser::default().parse(&eml).unwrap().subject().unwrap().to_string();
-    assert!(subject.contains("#3 german: Turn 9 (7–9 Sep), Allied player turn, phase E: operational movement"), "{subject}");
+    assert!(subject.contains("#3 german: Turn 9 (7–9 Sep), Allied player turn, phase C: command & control"), "{subject}");
     std::fs::copy(p.alice.join("3.eml"), p.bob.join("3.eml")).unwrap();
     let out = ok(&p.bob, &["apply", "game.log", "3.eml"]);
     assert!(out.contains("waiting for allied"), "{out}");
 
-    // Bob attacks: the die waits for alice's next entry.
-    sign(&p.bob, "allied", "bob.key", "actions:\n  - end_phase: movement\n  - attack: {target: 3232, units: [FR-1, FR-10]}\n");
+    // Bob ends his command phase: its command & control roll (GE 10.1) waits for alice's next entry.
+    sign(&p.bob, "allied", "bob.key", "actions:\n  - end_phase: command\n");
     mail(&p.bob, "alice@example.org", "bob@example.org", "4.eml");
     std::fs::copy(p.bob.join("4.eml"), p.alice.join("4.eml")).unwrap();
     let out = ok(&p.alice, &["apply", "game.log", "4.eml", "--ack", "--as", "german", "--key", "alice.key"]);
