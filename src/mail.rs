@@ -48,37 +48,59 @@ pub enum MailError {
     #[error("cannot build the message: {0}")]
     Build(String),
     /// The SMTP host name does not resolve.
-    #[error("cannot find the mail server {host:?}: {why}\n  hint: check the spelling of smtp_host / --smtp-host and that this machine can resolve names (DNS)")]
+    #[error(
+        "cannot find the mail server {host:?}: {why}\n  hint: check the spelling of smtp_host / --smtp-host and that this machine can resolve names (DNS)"
+    )]
     Dns { host: String, why: String },
     /// Nobody listens on the port.
-    #[error("the mail server {host}:{port} refused the connection\n  hint: check --smtp-port (587 for STARTTLS submission, 465 for implicit TLS) and that the server is running")]
+    #[error(
+        "the mail server {host}:{port} refused the connection\n  hint: check --smtp-port (587 for STARTTLS submission, 465 for implicit TLS) and that the server is running"
+    )]
     Refused { host: String, port: u16 },
     /// The connection could not be made (network unreachable, …).
-    #[error("cannot connect to the mail server {host}:{port}: {why}\n  hint: check the host, the port and the network (a firewall may block outgoing mail ports)")]
+    #[error(
+        "cannot connect to the mail server {host}:{port}: {why}\n  hint: check the host, the port and the network (a firewall may block outgoing mail ports)"
+    )]
     Connect { host: String, port: u16, why: String },
     /// No answer in time.
-    #[error("the mail server {host}:{port} did not answer within {secs} s ({phase})\n  hint: check the host and port; a firewall that silently drops packets looks like this; --timeout SECS waits longer")]
+    #[error(
+        "the mail server {host}:{port} did not answer within {secs} s ({phase})\n  hint: check the host and port; a firewall that silently drops packets looks like this; --timeout SECS waits longer"
+    )]
     Timeout { host: String, port: u16, phase: String, secs: u64 },
     /// The TLS handshake or the certificate failed.
-    #[error("TLS with {host}:{port} failed: {why}\n  hint: port 465 wants implicit TLS (`--tls implicit`), port 587 wants STARTTLS (`--tls starttls`); a server with a private certificate needs its CA in `ca_file` / --smtp-ca-file")]
+    #[error(
+        "TLS with {host}:{port} failed: {why}\n  hint: port 465 wants implicit TLS (`--tls implicit`), port 587 wants STARTTLS (`--tls starttls`); a server with a private certificate needs its CA in `ca_file` / --smtp-ca-file"
+    )]
     Tls { host: String, port: u16, why: String },
     /// STARTTLS was required and the server does not offer it.
-    #[error("the mail server {host}:{port} does not offer STARTTLS, and umpire will not send your password or your turn in the clear\n  hint: use port 465 with `--tls implicit`, or for a local relay on this machine only `--insecure-plaintext`")]
+    #[error(
+        "the mail server {host}:{port} does not offer STARTTLS, and umpire will not send your password or your turn in the clear\n  hint: use port 465 with `--tls implicit`, or for a local relay on this machine only `--insecure-plaintext`"
+    )]
     NoStartTls { host: String, port: u16 },
     /// The server refused the user name and password.
-    #[error("the mail server refused the login of {user:?}: {reply}\n  hint: check smtp_user / --smtp-user and the password (UMPIRE_SMTP_PASSWORD or password_command); many providers want an app password")]
+    #[error(
+        "the mail server refused the login of {user:?}: {reply}\n  hint: check smtp_user / --smtp-user and the password (UMPIRE_SMTP_PASSWORD or password_command); many providers want an app password"
+    )]
     Auth { user: String, reply: String },
     /// A login is configured and the server offers no usable way to log in.
-    #[error("the mail server offers no login method umpire can use (it offers: {offered})\n  hint: if it only offers login after STARTTLS, do not use --insecure-plaintext")]
+    #[error(
+        "the mail server offers no login method umpire can use (it offers: {offered})\n  hint: if it only offers login after STARTTLS, do not use --insecure-plaintext"
+    )]
     AuthUnsupported { offered: String },
     /// The server requires a login and none is configured.
-    #[error("the mail server wants a login: {reply}\n  hint: set smtp_user / --smtp-user and the password (UMPIRE_SMTP_PASSWORD or password_command in the config)")]
+    #[error(
+        "the mail server wants a login: {reply}\n  hint: set smtp_user / --smtp-user and the password (UMPIRE_SMTP_PASSWORD or password_command in the config)"
+    )]
     AuthRequired { reply: String },
     /// The sender address was refused.
-    #[error("the mail server refused the sender {from:?}: {reply}\n  hint: many servers only accept your own address as `from` (and only after login)")]
+    #[error(
+        "the mail server refused the sender {from:?}: {reply}\n  hint: many servers only accept your own address as `from` (and only after login)"
+    )]
     SenderRejected { from: String, reply: String },
     /// A recipient was refused.
-    #[error("the mail server refused the recipient {to:?}: {reply}\n  hint: check the address; a server that relays only for logged-in users refuses outside recipients without a login")]
+    #[error(
+        "the mail server refused the recipient {to:?}: {reply}\n  hint: check the address; a server that relays only for logged-in users refuses outside recipients without a login"
+    )]
     RecipientRejected { to: String, reply: String },
     /// The message itself was refused after DATA.
     #[error("the mail server refused the message: {reply}\n  hint: it may be too large (try without --with-log) or caught by a filter")]
@@ -87,7 +109,9 @@ pub enum MailError {
     #[error("SMTP failed while {phase}: {why}")]
     Smtp { phase: String, why: String },
     /// The sendmail program failed.
-    #[error("{program}: {why}\n  hint: --sendmail PATH names the program (default /usr/sbin/sendmail); it must accept `-i -f FROM -- TO…` on standard input")]
+    #[error(
+        "{program}: {why}\n  hint: --sendmail PATH names the program (default /usr/sbin/sendmail); it must accept `-i -f FROM -- TO…` on standard input"
+    )]
     Sendmail { program: String, why: String },
     /// Input too large.
     #[error("{what} is {size} bytes; the limit is {limit}")]
@@ -96,7 +120,10 @@ pub enum MailError {
     #[error("{0}: not a readable email message")]
     NotAMessage(String),
     /// Nothing that looks like an umpire entry.
-    #[error("no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/1` through its `sig: ed25519:…` line", problems_text(problems))]
+    #[error(
+        "no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/1` through its `sig: ed25519:…` line",
+        problems_text(problems)
+    )]
     NoEntries { what: String, problems: Vec<String> },
 }
 
@@ -192,7 +219,9 @@ pub fn compose(game: &Game, seq: u64, log_name: &str, log: Option<Vec<u8>>) -> T
     }
     t.push_str("\nTo take it in:\n");
     if entry.kind() == Kind::Genesis {
-        t.push_str(&format!("    save the attachment {entry_name}, then\n    umpire join {entry_name} --as YOUR-SEAT --key YOUR.key -o {log_name}\n"));
+        t.push_str(&format!(
+            "    save the attachment {entry_name}, then\n    umpire join {entry_name} --as YOUR-SEAT --key YOUR.key -o {log_name}\n"
+        ));
     } else {
         t.push_str(&format!(
             "    save this message (or its attachment {entry_name}), then\n    umpire apply {log_name} MESSAGE.eml\n    or pipe it from your mail client into `umpire apply {log_name} -`\n"
@@ -255,7 +284,8 @@ pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Messa
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Seq"), turn.seq.to_string()))
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Entry"), turn.entry_hash.to_hex()));
     let yaml = ContentType::parse("application/yaml").map_err(|e| MailError::Build(e.to_string()))?;
-    let entry_body = lettre::message::Body::new_with_encoding(turn.entry_bytes.clone(), ContentTransferEncoding::Base64).map_err(|_| MailError::Build("cannot encode the entry".into()))?;
+    let entry_body = lettre::message::Body::new_with_encoding(turn.entry_bytes.clone(), ContentTransferEncoding::Base64)
+        .map_err(|_| MailError::Build("cannot encode the entry".into()))?;
     // A fixed boundary derived from the entry keeps messages reproducible; it cannot occur
     // in base64 or in the text (it contains `=_`, which neither produces at a line start).
     let mut mp = MultiPart::mixed()
@@ -263,7 +293,8 @@ pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Messa
         .singlepart(SinglePart::plain(turn.text.clone()))
         .singlepart(Attachment::new(turn.entry_name.clone()).body(entry_body, yaml.clone()));
     if let Some((name, bytes)) = &turn.log {
-        let body = lettre::message::Body::new_with_encoding(bytes.clone(), ContentTransferEncoding::Base64).map_err(|_| MailError::Build("cannot encode the log".into()))?;
+        let body = lettre::message::Body::new_with_encoding(bytes.clone(), ContentTransferEncoding::Base64)
+            .map_err(|_| MailError::Build("cannot encode the log".into()))?;
         mp = mp.singlepart(Attachment::new(name.clone()).body(body, yaml.clone()));
     }
     b.multipart(mp).map_err(|e| MailError::Build(e.to_string()))
@@ -302,7 +333,12 @@ pub struct SmtpSettings {
 impl std::fmt::Debug for SmtpSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never print the password.
-        f.debug_struct("SmtpSettings").field("host", &self.host).field("port", &self.port).field("security", &self.security).field("user", &self.user).finish_non_exhaustive()
+        f.debug_struct("SmtpSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
     }
 }
 
@@ -392,14 +428,19 @@ pub fn send_smtp(s: &SmtpSettings, message: &lettre::Message) -> Result<String, 
     let tls = || -> Result<TlsParameters, MailError> {
         let mut b = TlsParameters::builder(s.host.clone());
         if let Some(pem) = &s.ca_pem {
-            let cert = Certificate::from_pem(pem).map_err(|e| MailError::Tls { host: s.host.clone(), port: s.port, why: format!("the CA file is not a PEM certificate: {e}") })?;
+            let cert = Certificate::from_pem(pem).map_err(|e| MailError::Tls {
+                host: s.host.clone(),
+                port: s.port,
+                why: format!("the CA file is not a PEM certificate: {e}"),
+            })?;
             b = b.add_root_certificate(cert);
         }
         b.build_rustls().map_err(|e| MailError::Tls { host: s.host.clone(), port: s.port, why: chain_text(&e) })
     };
     let hello = ClientId::default();
     let wrapper = if s.security == Security::Implicit { Some(tls()?) } else { None };
-    let mut conn = SmtpConnection::connect(addrs.as_slice(), Some(s.timeout), &hello, wrapper.as_ref(), None).map_err(|e| classify(s, "connecting", e))?;
+    let mut conn = SmtpConnection::connect(addrs.as_slice(), Some(s.timeout), &hello, wrapper.as_ref(), None)
+        .map_err(|e| classify(s, "connecting", e))?;
     let result = converse(s, &mut conn, message, &hello, &tls);
     match &result {
         Ok(_) => {
@@ -410,7 +451,13 @@ pub fn send_smtp(s: &SmtpSettings, message: &lettre::Message) -> Result<String, 
     result
 }
 
-fn converse(s: &SmtpSettings, conn: &mut SmtpConnection, message: &lettre::Message, hello: &ClientId, tls: &dyn Fn() -> Result<TlsParameters, MailError>) -> Result<String, MailError> {
+fn converse(
+    s: &SmtpSettings,
+    conn: &mut SmtpConnection,
+    message: &lettre::Message,
+    hello: &ClientId,
+    tls: &dyn Fn() -> Result<TlsParameters, MailError>,
+) -> Result<String, MailError> {
     if s.security == Security::StartTls {
         if !conn.can_starttls() {
             return Err(MailError::NoStartTls { host: s.host.clone(), port: s.port });
@@ -424,7 +471,11 @@ fn converse(s: &SmtpSettings, conn: &mut SmtpConnection, message: &lettre::Messa
             return Err(MailError::AuthUnsupported { offered });
         }
         conn.auth(&mechanisms, &Credentials::new(user.clone(), pw.clone())).map_err(|e| {
-            if e.is_permanent() || e.is_transient() { MailError::Auth { user: user.clone(), reply: reply_text(&e) } } else { classify(s, "logging in", e) }
+            if e.is_permanent() || e.is_transient() {
+                MailError::Auth { user: user.clone(), reply: reply_text(&e) }
+            } else {
+                classify(s, "logging in", e)
+            }
         })?;
     }
     let env = message.envelope();
@@ -460,8 +511,20 @@ fn converse(s: &SmtpSettings, conn: &mut SmtpConnection, message: &lettre::Messa
             }
         })?;
     }
-    conn.command(Data).map_err(|e| if e.is_permanent() || e.is_transient() { MailError::MessageRejected { reply: reply_text(&e) } } else { classify(s, "sending DATA", e) })?;
-    let reply = conn.message(&bytes).map_err(|e| if e.is_permanent() || e.is_transient() { MailError::MessageRejected { reply: reply_text(&e) } } else { classify(s, "sending the message", e) })?;
+    conn.command(Data).map_err(|e| {
+        if e.is_permanent() || e.is_transient() {
+            MailError::MessageRejected { reply: reply_text(&e) }
+        } else {
+            classify(s, "sending DATA", e)
+        }
+    })?;
+    let reply = conn.message(&bytes).map_err(|e| {
+        if e.is_permanent() || e.is_transient() {
+            MailError::MessageRejected { reply: reply_text(&e) }
+        } else {
+            classify(s, "sending the message", e)
+        }
+    })?;
     Ok(format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" ")))
 }
 
@@ -473,13 +536,14 @@ pub fn send_sendmail(program: &Path, message: &lettre::Message, timeout: Duratio
     let mut cmd = Command::new(program);
     cmd.arg("-i");
     if let Some(f) = env.from() {
-        cmd.arg("-f").arg(f.to_string());
+        cmd.arg("-f").arg(f);
     }
     cmd.arg("--");
     for t in env.to() {
-        cmd.arg(t.to_string());
+        cmd.arg(t);
     }
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().map_err(|e| err(format!("cannot run it: {e}")))?;
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().map_err(|e| err(format!("cannot run it: {e}")))?;
     let bytes = message.formatted();
     // Write from a thread: a sendmail that stops reading must not block us past the timeout.
     let mut stdin = child.stdin.take().expect("piped");
@@ -530,7 +594,8 @@ pub enum InputKind {
 }
 
 /// Header names that mark the start of an RFC 5322 message.
-const MESSAGE_HEADERS: [&str; 10] = ["from", "to", "subject", "date", "message-id", "mime-version", "content-type", "received", "return-path", "delivered-to"];
+const MESSAGE_HEADERS: [&str; 10] =
+    ["from", "to", "subject", "date", "message-id", "mime-version", "content-type", "received", "return-path", "delivered-to"];
 
 /// Judge an input by its first bytes.
 pub fn detect(bytes: &[u8]) -> InputKind {
@@ -619,7 +684,12 @@ pub fn entries_in_text(bytes: &[u8], origin: &str) -> Found {
     let mut found = Found::default();
     let norm;
     let text: &[u8] = if bytes.contains(&b'\r') {
-        norm = bytes.iter().enumerate().filter(|&(i, &b)| !(b == b'\r' && bytes.get(i + 1) == Some(&b'\n'))).map(|(_, &b)| b).collect::<Vec<u8>>();
+        norm = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| !(b == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+            .map(|(_, &b)| b)
+            .collect::<Vec<u8>>();
         &norm
     } else {
         bytes
@@ -636,25 +706,27 @@ pub fn entries_in_text(bytes: &[u8], origin: &str) -> Found {
                 found.problems.push(format!("{origin}: text from offset {s} starts an entry but has no `sig:` line before the next entry"));
             }
             start = Some(pos);
-        } else if content.starts_with(b"sig: ed25519:") {
-            if let Some(s) = start.take() {
-                n += 1;
-                let mut candidate = text[s..pos].to_vec();
-                candidate.extend_from_slice(content);
-                candidate.push(b'\n');
-                match Entry::parse(&candidate) {
-                    Ok(e) => {
-                        let seq = e.seq();
-                        found.add(e, format!("{origin} (entry {seq})"));
-                    }
-                    Err(e) => found.problems.push(format!("{origin}: entry #{n} found there: {e}")),
+        } else if content.starts_with(b"sig: ed25519:")
+            && let Some(s) = start.take()
+        {
+            n += 1;
+            let mut candidate = text[s..pos].to_vec();
+            candidate.extend_from_slice(content);
+            candidate.push(b'\n');
+            match Entry::parse(&candidate) {
+                Ok(e) => {
+                    let seq = e.seq();
+                    found.add(e, format!("{origin} (entry {seq})"));
                 }
+                Err(e) => found.problems.push(format!("{origin}: entry #{n} found there: {e}")),
             }
         }
         pos = end;
     }
     if let Some(s) = start {
-        found.problems.push(format!("{origin}: text from offset {s} starts an entry but ends before its `sig:` line (cut off, or wrapped by the mail program?)"));
+        found.problems.push(format!(
+            "{origin}: text from offset {s} starts an entry but ends before its `sig:` line (cut off, or wrapped by the mail program?)"
+        ));
     }
     found
 }
@@ -680,7 +752,10 @@ fn unflow(text: &str, delsp: bool) -> String {
 fn scan_message(msg: &mail_parser::Message<'_>, label: &str, depth: usize, found: &mut Found) {
     use mail_parser::{MimeHeaders, PartType};
     for (i, part) in msg.parts.iter().enumerate() {
-        let name = part.attachment_name().map(|n| format!("attachment {n}")).unwrap_or_else(|| if i == 0 { "body".to_string() } else { format!("part {i}") });
+        let name = part
+            .attachment_name()
+            .map(|n| format!("attachment {n}"))
+            .unwrap_or_else(|| if i == 0 { "body".to_string() } else { format!("part {i}") });
         let origin = format!("{label}, {name}");
         match &part.body {
             PartType::Text(t) => {
@@ -694,7 +769,9 @@ fn scan_message(msg: &mail_parser::Message<'_>, label: &str, depth: usize, found
                 }
             }
             PartType::Binary(b) | PartType::InlineBinary(b) => found.merge(entries_in_text(b, &origin)),
-            PartType::Message(inner) if depth < MAX_NESTING => scan_message(inner, &format!("{label}, forwarded message"), depth + 1, found),
+            PartType::Message(inner) if depth < MAX_NESTING => {
+                scan_message(inner, &format!("{label}, forwarded message"), depth + 1, found)
+            }
             // HTML: the text alternative carries the same words; multipart containers hold
             // nothing themselves.
             _ => {}

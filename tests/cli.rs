@@ -86,8 +86,8 @@ fn demo_is_reproducible_and_verifies() {
     let j = ok(&umpire(dir, &["verify", "game.log", "--json"]));
     let report: serde_json::Value = serde_json::from_str(&j).unwrap();
     assert_eq!(report["ok"], true);
-    assert!(report["random_events"].as_array().unwrap().len() > 0, "a whole game rolls dice");
-    assert!(report["outcome"].as_str().unwrap().len() > 0);
+    assert!(!report["random_events"].as_array().unwrap().is_empty(), "a whole game rolls dice");
+    assert!(!report["outcome"].as_str().unwrap().is_empty());
     // replay and show run on it.
     let r = ok(&umpire(dir, &["replay", "game.log", "--to", "6"]));
     assert!(r.contains("== entry 6"), "{r}");
@@ -116,7 +116,8 @@ fn any_single_byte_change_fails_verify() {
     let bytes = std::fs::read(&log).unwrap();
     // A short prefix of the game (a valid log in itself) keeps this exhaustive test quick:
     // every byte of entries 1..=6 and a spread of bytes of the genesis.
-    let starts: Vec<usize> = bytes.windows(4).enumerate().filter(|(_, w)| *w == b"---\n").map(|(i, _)| i).filter(|&i| i == 0 || bytes[i - 1] == b'\n').collect();
+    let starts: Vec<usize> =
+        bytes.windows(4).enumerate().filter(|(_, w)| *w == b"---\n").map(|(i, _)| i).filter(|&i| i == 0 || bytes[i - 1] == b'\n').collect();
     let end = starts.get(7).copied().unwrap_or(bytes.len());
     let prefix = &bytes[..end];
     let genesis_end = starts[1];
@@ -164,7 +165,9 @@ fn concurrent_applies_lose_and_duplicate_nothing() {
     for _ in 0..8 {
         let mut args = vec!["apply".to_string(), "copy.log".to_string()];
         args.extend(files.iter().cloned());
-        children.push(Command::new(env!("CARGO_BIN_EXE_umpire")).args(&args).current_dir(&dir).env_remove("UMPIRE_TEST_CRASH").output().unwrap());
+        children.push(
+            Command::new(env!("CARGO_BIN_EXE_umpire")).args(&args).current_dir(&dir).env_remove("UMPIRE_TEST_CRASH").output().unwrap(),
+        );
     }
     let _ = children.iter().map(|c| assert!(c.status.success(), "{}", text(c))).count();
     let got = std::fs::read_to_string(&copy).unwrap();

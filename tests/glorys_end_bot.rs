@@ -46,12 +46,28 @@ fn two_hundred_random_marne_games() {
             };
             let legal = match GlorysEnd::validate(&state, &seat, orders.clone()) {
                 Ok(l) => l,
-                Err(r) => panic!("game {g} step {step}: bot orders refused: {:?}\n{}\n{}", r.violations, yaml_serde::to_string(&orders).unwrap_or_default(), GlorysEnd::describe(&state)),
+                Err(r) => panic!(
+                    "game {g} step {step}: bot orders refused: {:?}\n{}\n{}",
+                    r.violations,
+                    yaml_serde::to_string(&orders).unwrap_or_default(),
+                    GlorysEnd::describe(&state)
+                ),
             };
             if legal.get().actions.iter().any(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Decide(_))) {
                 decisions += 1;
             }
-            battles += legal.get().actions.iter().filter(|a| matches!(a.0, umpire::rules::glorys_end::orders::ActionKind::Attack(_) | umpire::rules::glorys_end::orders::ActionKind::MarchAssault(_))).count() as u32;
+            battles += legal
+                .get()
+                .actions
+                .iter()
+                .filter(|a| {
+                    matches!(
+                        a.0,
+                        umpire::rules::glorys_end::orders::ActionKind::Attack(_)
+                            | umpire::rules::glorys_end::orders::ActionKind::MarchAssault(_)
+                    )
+                })
+                .count() as u32;
             GlorysEnd::apply(&mut state, &seat, legal);
             GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
         }
@@ -68,8 +84,8 @@ fn two_hundred_random_marne_games() {
 /// wrong seats) is validated along bot games; anything accepted keeps the invariants.
 #[test]
 fn junk_orders_never_panic() {
-    use umpire::rules::glorys_end::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
     use umpire::geo::hex::HexId;
+    use umpire::rules::glorys_end::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     for g in 0..10u32 {
         let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
@@ -82,7 +98,8 @@ fn junk_orders_never_panic() {
                 GlorysEnd::resolve(&mut state, &mut dice);
             }
             let ids: Vec<String> = state.units.iter().map(|u| u.id.clone()).chain(["XX-99".to_string(), String::new()]).collect();
-            let hexes: Vec<HexId> = state.board.hexes.keys().copied().chain([HexId::new(0, 0), HexId::new(99, 99), HexId::new(31, 99)]).collect();
+            let hexes: Vec<HexId> =
+                state.board.hexes.keys().copied().chain([HexId::new(0, 0), HexId::new(99, 99), HexId::new(31, 99)]).collect();
             for _ in 0..3 {
                 let mut acts = Vec::new();
                 for _ in 0..1 + chooser.roll(4) {
@@ -94,7 +111,11 @@ fn junk_orders_never_panic() {
                         1 => ActionKind::Move(Move { units: vec![id], path: vec![h] }),
                         2 => ActionKind::MarchAssault(Assault { target: h, units: vec![id] }),
                         3 => ActionKind::Attack(Assault { target: h, units: vec![id] }),
-                        4 => ActionKind::Decide(Decide { losses: vec![Loss { unit: id.clone(), sl: n }, Loss { unit: id.clone(), sl: n }], retreat: Some(h), advance: vec![id] }),
+                        4 => ActionKind::Decide(Decide {
+                            losses: vec![Loss { unit: id.clone(), sl: n }, Loss { unit: id.clone(), sl: n }],
+                            retreat: Some(h),
+                            advance: vec![id],
+                        }),
                         5 => ActionKind::Enter(Enter { unit: id, hex: h }),
                         _ => ActionKind::EndPhase(if chooser.roll(2) == 0 { PhaseName::Movement } else { PhaseName::Combat }),
                     };

@@ -87,7 +87,24 @@ fn started() -> Players {
     ok(&bob, &["key", "new", "bob"]);
     std::fs::copy(alice.join("alice.pub"), bob.join("alice.pub")).unwrap();
     std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
-    ok(&alice, &["new", "--scenario", "glorys-end/marne", "--seat", "german=alice.pub", "--seat", "allied=bob.pub", "--as", "german", "--key", "alice.key", "-o", "game.log"]);
+    ok(
+        &alice,
+        &[
+            "new",
+            "--scenario",
+            "glorys-end/marne",
+            "--seat",
+            "german=alice.pub",
+            "--seat",
+            "allied=bob.pub",
+            "--as",
+            "german",
+            "--key",
+            "alice.key",
+            "-o",
+            "game.log",
+        ],
+    );
     // The genesis goes by mail too; `join` reads its attachment, saved by the player.
     ok(&alice, &["mail", "game.log", "--to", "bob@example.org", "--from", "alice@example.org", "--eml-out", "0.eml"]);
     let eml = std::fs::read(alice.join("0.eml")).unwrap();
@@ -179,7 +196,10 @@ fn smtp_server(starttls: bool, reject_rcpt: Option<&str>) -> (u16, Arc<Mutex<Vec
     let mut server = Server::new(sink);
     server.with_name("localhost").with_tcp_listener(listener).with_num_threads(2);
     if starttls {
-        server.with_ssl(SslConfig::SelfSigned { cert_path: fixture("test-cert.pem"), key_path: fixture("test-key.pem") }).unwrap().with_auth(AuthMechanism::Plain);
+        server
+            .with_ssl(SslConfig::SelfSigned { cert_path: fixture("test-cert.pem"), key_path: fixture("test-key.pem") })
+            .unwrap()
+            .with_auth(AuthMechanism::Plain);
     } else {
         server.with_ssl(SslConfig::None).unwrap();
     }
@@ -206,7 +226,7 @@ fn check_turn_message(got: &Got, sender_dir: &Path, seq: u64) {
     assert_eq!(got.to, vec!["alice@example.org".to_string()]);
     let msg = MessageParser::default().parse(&got.data).expect("a MIME message");
     let subject = msg.subject().unwrap();
-    assert!(subject.starts_with(&format!("[umpire] glorys-end/marne ")), "{subject}");
+    assert!(subject.starts_with(&"[umpire] glorys-end/marne ".to_string()), "{subject}");
     assert!(subject.contains(&format!(" #{seq} allied: Turn 8 (4–6 Sep), German player turn, phase E: operational movement")), "{subject}");
     assert_eq!(msg.from().unwrap().first().unwrap().address(), Some("bob@example.org"));
     assert_eq!(msg.to().unwrap().first().unwrap().address(), Some("alice@example.org"));
@@ -232,7 +252,24 @@ fn smtp_plaintext_send_then_apply() {
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let log_before = std::fs::read(p.bob.join("game.log")).unwrap();
     let port_s = port.to_string();
-    let out = ok(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port_s, "--insecure-plaintext", "--timeout", "10"]);
+    let out = ok(
+        &p.bob,
+        &[
+            "mail",
+            "game.log",
+            "--to",
+            "alice@example.org",
+            "--from",
+            "bob@example.org",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &port_s,
+            "--insecure-plaintext",
+            "--timeout",
+            "10",
+        ],
+    );
     assert!(out.contains("sent entry 2 to alice@example.org via 127.0.0.1:") && out.contains("(unencrypted)"), "{out}");
     assert_eq!(std::fs::read(p.bob.join("game.log")).unwrap(), log_before, "mail never writes the log");
     let got = wait_for(&got, 1);
@@ -251,7 +288,22 @@ fn smtp_starttls_with_a_private_ca() {
     let (port, got) = smtp_server(true, None);
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let port_s = port.to_string();
-    let base = ["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port_s, "--tls", "starttls", "--timeout", "10"];
+    let base = [
+        "mail",
+        "game.log",
+        "--to",
+        "alice@example.org",
+        "--from",
+        "bob@example.org",
+        "--smtp-host",
+        "127.0.0.1",
+        "--smtp-port",
+        &port_s,
+        "--tls",
+        "starttls",
+        "--timeout",
+        "10",
+    ];
     // Without the server's certificate trusted: a TLS error that says what to do.
     let err = failing(&p.bob, &base);
     assert!(err.contains("TLS with 127.0.0.1:") && err.contains("ca_file"), "{err}");
@@ -283,7 +335,23 @@ fn smtp_starttls_with_a_private_ca() {
     // A plaintext-only server is refused rather than used in the clear.
     let (plain_port, _) = smtp_server(false, None);
     let plain_s = plain_port.to_string();
-    let err = failing(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &plain_s, "--timeout", "10"]);
+    let err = failing(
+        &p.bob,
+        &[
+            "mail",
+            "game.log",
+            "--to",
+            "alice@example.org",
+            "--from",
+            "bob@example.org",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &plain_s,
+            "--timeout",
+            "10",
+        ],
+    );
     assert!(err.contains("does not offer STARTTLS"), "{err}");
 }
 
@@ -329,7 +397,11 @@ fn a_turn_round_trip_by_mail() {
     let out = ok(&p.bob, &["apply", "game.log", "5.eml"]);
     assert!(out.contains("d6 rolled"), "{out}");
 
-    assert_eq!(std::fs::read(p.alice.join("game.log")).unwrap(), std::fs::read(p.bob.join("game.log")).unwrap(), "both copies of the log agree");
+    assert_eq!(
+        std::fs::read(p.alice.join("game.log")).unwrap(),
+        std::fs::read(p.bob.join("game.log")).unwrap(),
+        "both copies of the log agree"
+    );
     let v = ok(&p.bob, &["verify", "game.log"]);
     assert!(v.contains("OK: the log verifies"), "{v}");
 }
@@ -359,7 +431,12 @@ fn mbox_stdin_pasted_and_idempotent() {
 
     // Again: nothing appended, and it says which entries it skipped.
     let out = ok(&p.alice, &["apply", "game.log", "inbox.mbox"]);
-    assert!(out.contains("entry 2 is already in the log; skipped") && out.contains("entry 3 is already in the log; skipped") && !out.contains("appended"), "{out}");
+    assert!(
+        out.contains("entry 2 is already in the log; skipped")
+            && out.contains("entry 3 is already in the log; skipped")
+            && !out.contains("appended"),
+        "{out}"
+    );
 
     // The same from standard input, on a fresh copy of alice's log.
     std::fs::write(p.alice.join("game.log"), &alice_start).unwrap();
@@ -389,7 +466,8 @@ fn mbox_stdin_pasted_and_idempotent() {
 #[test]
 fn a_message_without_an_entry_is_an_error() {
     let p = started();
-    std::fs::write(p.alice.join("chat.eml"), "From: bob@example.org\nTo: alice@example.org\nSubject: hi\n\nNo move today, sorry.\n").unwrap();
+    std::fs::write(p.alice.join("chat.eml"), "From: bob@example.org\nTo: alice@example.org\nSubject: hi\n\nNo move today, sorry.\n")
+        .unwrap();
     let err = failing(&p.alice, &["apply", "game.log", "chat.eml"]);
     assert!(err.contains("no umpire entry in chat.eml"), "{err}");
     // A pasted entry cut short by a mail program is named, not silently ignored.
@@ -410,17 +488,65 @@ fn send_errors_say_what_to_do() {
         l.local_addr().unwrap().port()
     };
     let port_s = port.to_string();
-    let err = failing(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port_s, "--insecure-plaintext", "--timeout", "5"]);
+    let err = failing(
+        &p.bob,
+        &[
+            "mail",
+            "game.log",
+            "--to",
+            "alice@example.org",
+            "--from",
+            "bob@example.org",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &port_s,
+            "--insecure-plaintext",
+            "--timeout",
+            "5",
+        ],
+    );
     assert!(err.contains("refused the connection") && err.contains("hint:"), "{err}");
 
     // A host that does not resolve (`.invalid` never does, RFC 2606).
-    let err = failing(&p.bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "smtp.umpire-test.invalid", "--timeout", "5"]);
+    let err = failing(
+        &p.bob,
+        &[
+            "mail",
+            "game.log",
+            "--to",
+            "alice@example.org",
+            "--from",
+            "bob@example.org",
+            "--smtp-host",
+            "smtp.umpire-test.invalid",
+            "--timeout",
+            "5",
+        ],
+    );
     assert!(err.contains("cannot find the mail server \"smtp.umpire-test.invalid\"") && err.contains("DNS"), "{err}");
 
     // A recipient the server refuses.
     let (port, got) = smtp_server(false, Some("nobody@example.org"));
     let port_s = port.to_string();
-    let err = failing(&p.bob, &["mail", "game.log", "--to", "nobody@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port_s, "--insecure-plaintext", "--timeout", "5"]);
+    let err = failing(
+        &p.bob,
+        &[
+            "mail",
+            "game.log",
+            "--to",
+            "nobody@example.org",
+            "--from",
+            "bob@example.org",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &port_s,
+            "--insecure-plaintext",
+            "--timeout",
+            "5",
+        ],
+    );
     assert!(err.contains("refused the recipient \"nobody@example.org\"") && err.contains("550"), "{err}");
     assert!(got.lock().unwrap().is_empty());
     assert_eq!(std::fs::read(p.bob.join("game.log")).unwrap(), log_before, "a failed send leaves the log alone; retrying is safe");
@@ -446,7 +572,11 @@ fn config_file_and_sendmail() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
     std::fs::set_permissions(&script, perm).unwrap();
     std::fs::create_dir_all(p.bob.join(".config/umpire")).unwrap();
-    std::fs::write(p.bob.join(".config/umpire/mail.yaml"), format!("from: Bob <bob@example.org>\nto: alice@example.org\nsendmail: {}\n", script.display())).unwrap();
+    std::fs::write(
+        p.bob.join(".config/umpire/mail.yaml"),
+        format!("from: Bob <bob@example.org>\nto: alice@example.org\nsendmail: {}\n", script.display()),
+    )
+    .unwrap();
     let out = ok(&p.bob, &["mail", "game.log"]);
     assert!(out.contains("handed entry 1 to"), "{out}");
     assert_eq!(std::fs::read_to_string(p.bob.join("args")).unwrap().trim(), "-i -f bob@example.org -- alice@example.org");
@@ -466,7 +596,20 @@ fn aiosmtpd_send_and_apply() {
     let p = started();
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let ca = fixture("test-cert.pem");
-    let mut args = vec!["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--smtp-host", "127.0.0.1", "--smtp-port", &port, "--timeout", "10"];
+    let mut args = vec![
+        "mail",
+        "game.log",
+        "--to",
+        "alice@example.org",
+        "--from",
+        "bob@example.org",
+        "--smtp-host",
+        "127.0.0.1",
+        "--smtp-port",
+        &port,
+        "--timeout",
+        "10",
+    ];
     if tls {
         args.extend(["--tls", "starttls", "--smtp-ca-file", &ca]);
     } else {
@@ -477,8 +620,10 @@ fn aiosmtpd_send_and_apply() {
     // Find the stored message (a Maildir: new/ holds one file per message).
     let start = Instant::now();
     let stored = loop {
-        let files: Vec<_> = ["new", "cur"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).into_iter().flatten().flatten().map(|e| e.path())).collect();
-        let mine = files.into_iter().find(|f| std::fs::read(f).map(|b| String::from_utf8_lossy(&b).contains("X-Umpire-Seq: 2")).unwrap_or(false));
+        let files: Vec<_> =
+            ["new", "cur"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).into_iter().flatten().flatten().map(|e| e.path())).collect();
+        let mine =
+            files.into_iter().find(|f| std::fs::read(f).map(|b| String::from_utf8_lossy(&b).contains("X-Umpire-Seq: 2")).unwrap_or(false));
         if let Some(f) = mine {
             break f;
         }

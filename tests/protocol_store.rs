@@ -116,8 +116,7 @@ fn processes_append_concurrently() {
     let p = new_log(dir.path());
     let writers: Vec<String> = (0..4).map(|i| format!("p{i}")).collect();
     let count = 15;
-    let mut kids: Vec<_> =
-        writers.iter().map(|w| child("child_append", format!("append\t{}\t{w}\t{count}", p.display()))).collect();
+    let mut kids: Vec<_> = writers.iter().map(|w| child("child_append", format!("append\t{}\t{w}\t{count}", p.display()))).collect();
     // And threads of this process at the same time.
     let local: Vec<String> = (0..2).map(|i| format!("local{i}")).collect();
     std::thread::scope(|s| {

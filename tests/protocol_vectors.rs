@@ -14,7 +14,7 @@ use umpire::crypto::keys::SecretKey;
 use umpire::crypto::{Hash, commit, draw, seal, sha256};
 use umpire::dice::{Dice, dice_seed};
 use umpire::log::entry::{Body, Draft, Entry, Kind, RulesetRef, ScenarioRef, SeatDecl};
-use umpire::log::protocol::{ProtocolState, compare, Agreement};
+use umpire::log::protocol::{Agreement, ProtocolState, compare};
 use umpire::log::store::{join_log, read_log};
 
 const CHAIN_LENGTH: u64 = 16;
@@ -57,9 +57,7 @@ fn build() -> Vec<Entry> {
     g.ruleset = Some(RulesetRef { id: "test".into(), version: "1".into() });
     g.engine = Some("umpire 0.1.0".into());
     g.scenario = Some(ScenarioRef { name: "vectors".into(), sha256: sha256(SCENARIO.as_bytes()), text: SCENARIO.into() });
-    g.seats = Some(
-        s.iter().map(|p| SeatDecl { seat: p.seat.into(), side: p.side.into(), key: p.key.public().to_text() }).collect(),
-    );
+    g.seats = Some(s.iter().map(|p| SeatDecl { seat: p.seat.into(), side: p.side.into(), key: p.key.public().to_text() }).collect());
     g.nonce = Some(nonce());
     g.chain_length = Some(CHAIN_LENGTH);
     g.chain = Some(chain(red, 0));
@@ -278,10 +276,7 @@ fn vector_secrets_open() {
     assert_eq!(seal::open(&blue.key.seed(), &game, 3, sealed).unwrap(), b"blue's hand: chit-4");
     let v = compute(&log);
     let sf = v["seal_for"]["sealed"].as_str().unwrap();
-    assert_eq!(
-        seal::open_for(&blue.key.signing, &red.key.public().key, &game, "red", "blue", 4, sf).unwrap(),
-        b"for your eyes only"
-    );
+    assert_eq!(seal::open_for(&blue.key.signing, &red.key.public().key, &game, "red", "blue", 4, sf).unwrap(), b"for your eyes only");
     let c = &log[2].draft.body.commit.as_ref().unwrap()[0];
     assert!(commit::opens(&c.digest, &commit::salt(&red.key.seed(), &game, "army-7@2"), "army:DE-8"));
 }

@@ -5,7 +5,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire")).args(args).current_dir(dir).env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z").env_remove("UMPIRE_TEST_CRASH").output().expect("run umpire")
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .current_dir(dir)
+        .env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z")
+        .env_remove("UMPIRE_TEST_CRASH")
+        .output()
+        .expect("run umpire")
 }
 
 fn text(o: &Output) -> String {
@@ -31,7 +37,24 @@ fn two_players_by_email_as_the_readme_says() {
     std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
 
     // Alice proposes; bob joins from the genesis entry file; alice takes the join.
-    let out = ok(&alice, &["new", "--scenario", "glorys-end/marne", "--seat", "german=alice.pub", "--seat", "allied=bob.pub", "--as", "german", "--key", "alice.key", "-o", "game.log"]);
+    let out = ok(
+        &alice,
+        &[
+            "new",
+            "--scenario",
+            "glorys-end/marne",
+            "--seat",
+            "german=alice.pub",
+            "--seat",
+            "allied=bob.pub",
+            "--as",
+            "german",
+            "--key",
+            "alice.key",
+            "-o",
+            "game.log",
+        ],
+    );
     assert!(out.contains("umpire join"), "{out}");
     std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
     let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);

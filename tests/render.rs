@@ -29,7 +29,8 @@ fn check_golden(name: &str, actual: &str) {
         eprintln!("golden rewritten: {}", path.display());
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (regenerate with UMPIRE_UPDATE_GOLDEN=1)", path.display()));
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (regenerate with UMPIRE_UPDATE_GOLDEN=1)", path.display()));
     if expected != actual {
         let out = std::env::temp_dir().join(format!("umpire-actual-{name}"));
         std::fs::write(&out, actual).unwrap();
@@ -63,7 +64,11 @@ fn assert_tags_balance(name: &str, text: &str) {
         let between = &rest[..i];
         for (j, _) in between.match_indices('&') {
             let ent = &between[j..];
-            assert!(["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"].iter().any(|e| ent.starts_with(e)), "{name}: bare & in text near {:?}", &ent[..ent.len().min(20)]);
+            assert!(
+                ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"].iter().any(|e| ent.starts_with(e)),
+                "{name}: bare & in text near {:?}",
+                &ent[..ent.len().min(20)]
+            );
         }
         rest = &rest[i..];
         let end = rest.find('>').unwrap_or_else(|| panic!("{name}: unterminated tag"));
@@ -162,12 +167,24 @@ fn text_is_escaped() {
         notes: vec!["</script><!--".into()],
         legend: vec![LegendItem { colour: Rgb(1, 2, 3), text: "x&y".into() }],
         kind: Kind::HexMap(HexMap {
-            cells: vec![Cell { id: "0101".into(), axial: Axial { q: 0, r: 0 }, fill: Rgb::WHITE, place: Some(PlaceMark { name: "St <Malo>".into(), kind: PlaceKind::Town }), vp: None, outline: None, marks: vec![] }],
+            cells: vec![Cell {
+                id: "0101".into(),
+                axial: Axial { q: 0, r: 0 },
+                fill: Rgb::WHITE,
+                place: Some(PlaceMark { name: "St <Malo>".into(), kind: PlaceKind::Town }),
+                vp: None,
+                outline: None,
+                marks: vec![],
+            }],
             ..Default::default()
         }),
     };
     let s = svg::to_svg(&p);
     assert_well_formed("escape.svg", &s);
-    let page = html::page(&html::Page { title: "t<".into(), subtitle: "s&".into(), steps: vec![html::Step { label: "</script>".into(), events: vec![], pending: None, note: None, diff: vec![], picture: p }] });
+    let page = html::page(&html::Page {
+        title: "t<".into(),
+        subtitle: "s&".into(),
+        steps: vec![html::Step { label: "</script>".into(), events: vec![], pending: None, note: None, diff: vec![], picture: p }],
+    });
     assert_eq!(page.matches("</script>").count(), 2);
 }

@@ -8,7 +8,12 @@ use umpire::rules::glorys_end::GlorysEnd;
 #[test]
 fn glorys_end_rule_cases() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/glorys-end");
-    let mut files: Vec<_> = std::fs::read_dir(dir).expect("cases dir").filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("cases dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
     files.sort();
     assert!(!files.is_empty(), "no rule cases found");
     let mut failures = Vec::new();

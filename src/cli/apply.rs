@@ -10,7 +10,9 @@ use crate::log::store;
 
 /// Arguments of `umpire apply`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Each input may be an entry file, entries in log form, an email message (.eml, with the entry\nattached or pasted in the text), an mbox mailbox, or `-` for a message piped from a mail\nclient; the kind is judged by content. Entries are applied in seq order.\nEntries already in the log are skipped, so applying the same file twice is harmless.\nA different entry with a seq already in the log is a fork: both hashes are printed as proof.")]
+#[command(
+    after_help = "Each input may be an entry file, entries in log form, an email message (.eml, with the entry\nattached or pasted in the text), an mbox mailbox, or `-` for a message piped from a mail\nclient; the kind is judged by content. Entries are applied in seq order.\nEntries already in the log are skipped, so applying the same file twice is harmless.\nA different entry with a seq already in the log is a fork: both hashes are printed as proof."
+)]
 pub struct ApplyArgs {
     /// The game log.
     pub log: PathBuf,
@@ -60,7 +62,11 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             ));
         }
         if seq > have {
-            return fail(format!("{origin}: entry {seq} comes too early: the log ends at entry {}; apply entries {have}..{} first", have - 1, seq - 1));
+            return fail(format!(
+                "{origin}: entry {seq} comes too early: the log ends at entry {}; apply entries {have}..{} first",
+                have - 1,
+                seq - 1
+            ));
         }
         let step = game.apply(&entry).map_err(|e| CliError::Other(format!("{origin}: {e}")))?.clone();
         println!("entry {seq} by {} ({:?}) {}", step.seat, step.kind, step.hash.short(16));
@@ -86,18 +92,17 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     }
     if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
         super::status::preview_owed(&game, seat, key)?;
-        if a.ack {
-            if let Some(p) = &game.pending {
-                if &p.dice_from == seat {
-                    let k = common::key_for_seat(&game, seat, key)?;
-                    let reveal = common::next_reveal(&game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
-                    let (after, _) = game.preview_resolution(&reveal).expect("pending");
-                    if after.expect().awaits.iter().any(|w| &w.seat == seat) {
-                        println!("not acking: you have a decision to make after the roll (see above); write orders instead");
-                    } else {
-                        common::sign_append_write(&mut locked, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
-                    }
-                }
+        if a.ack
+            && let Some(p) = &game.pending
+            && &p.dice_from == seat
+        {
+            let k = common::key_for_seat(&game, seat, key)?;
+            let reveal = common::next_reveal(&game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
+            let (after, _) = game.preview_resolution(&reveal).expect("pending");
+            if after.expect().awaits.iter().any(|w| &w.seat == seat) {
+                println!("not acking: you have a decision to make after the roll (see above); write orders instead");
+            } else {
+                common::sign_append_write(&mut locked, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
             }
         }
     }
@@ -111,7 +116,8 @@ fn read_input(path: &Path, game: &Game) -> Result<Vec<(String, Entry)>, CliError
     let bytes = common::read_limited(path, store::MAX_LOG_BYTES as usize)?;
     let found = crate::mail::entries_in_input(&bytes, &name).map_err(|e| CliError::Other(e.to_string()))?;
     let Some(found) = found else {
-        let entries = common::parse_entries(&bytes).map_err(|(i, e)| CliError::Other(format!("{name}: entry {} in the file: {e}", i + 1)))?;
+        let entries =
+            common::parse_entries(&bytes).map_err(|(i, e)| CliError::Other(format!("{name}: entry {} in the file: {e}", i + 1)))?;
         return Ok(entries.into_iter().map(|e| (name.clone(), e)).collect());
     };
     for p in &found.problems {

@@ -10,7 +10,9 @@ use crate::log::store;
 
 /// Arguments of `umpire bench`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Measures, in one run on this machine:\n  verify: replaying logs totalling --entries entries (signatures, chain, dice, rules), against\n          the floor of only splitting, parsing, hashing and checking the signatures of the same bytes;\n  apply:  adding one entry to the longest generated game, as `umpire apply` does (read + replay + check);\n  check:  validating one full bot turn of orders;\n  start:  process start-up (`umpire --version`).\nRatios are against the floor or baseline measured in the same run.")]
+#[command(
+    after_help = "Measures, in one run on this machine:\n  verify: replaying logs totalling --entries entries (signatures, chain, dice, rules), against\n          the floor of only splitting, parsing, hashing and checking the signatures of the same bytes;\n  apply:  adding one entry to the longest generated game, as `umpire apply` does (read + replay + check);\n  check:  validating one full bot turn of orders;\n  start:  process start-up (`umpire --version`).\nRatios are against the floor or baseline measured in the same run."
+)]
 pub struct BenchArgs {
     /// Total entries of the generated logs to verify.
     #[arg(long, default_value_t = 10_000)]
@@ -68,7 +70,8 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let mut games = Vec::new();
     let (mut total, mut seed) = (0usize, 0u64);
     while total < a.entries {
-        let (mut game, mut players) = bot::start_game(marne, &seats, seed, 4096, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
+        let (mut game, mut players) =
+            bot::start_game(marne, &seats, seed, 4096, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
         let mut clock = || "2000-01-01T00:00:00Z".to_string();
         let mut keep = |_: &Entry, _: &Game| Ok(());
         bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).map_err(|e| CliError::Other(e.to_string()))?;
@@ -139,10 +142,26 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("| measurement | time | baseline (same run) | ratio |");
     println!("|---|---|---|---|");
-    println!("| verify {total} entries ({} games) | {:.0} ms | floor: parse+hash+signatures {:.0} ms | {:.2}× (target ≤ 1.5×) |", logs.len(), ms(t_full), ms(t_floor), ms(t_full) / ms(t_floor));
+    println!(
+        "| verify {total} entries ({} games) | {:.0} ms | floor: parse+hash+signatures {:.0} ms | {:.2}× (target ≤ 1.5×) |",
+        logs.len(),
+        ms(t_full),
+        ms(t_floor),
+        ms(t_full) / ms(t_floor)
+    );
     println!("| per entry | {:.1} µs | floor {:.1} µs | |", ms(t_full) * 1000.0 / total as f64, ms(t_floor) * 1000.0 / total as f64);
-    println!("| apply one entry to a {n}-entry game | {:.2} ms | parsing the log alone {:.2} ms | {:.2}× |", ms(t_apply), ms(t_parse_only), ms(t_apply) / ms(t_parse_only));
+    println!(
+        "| apply one entry to a {n}-entry game | {:.2} ms | parsing the log alone {:.2} ms | {:.2}× |",
+        ms(t_apply),
+        ms(t_parse_only),
+        ms(t_apply) / ms(t_parse_only)
+    );
     println!("| orders check of the largest bot entry ({biggest} bytes of YAML) | {:.3} ms | | |", ms(t_check));
-    println!("| process start-up (`umpire --version`) | {:.2} ms | `true`: {:.2} ms | {:.1}× |", ms(t_start), ms(t_true), ms(t_start) / ms(t_true));
+    println!(
+        "| process start-up (`umpire --version`) | {:.2} ms | `true`: {:.2} ms | {:.1}× |",
+        ms(t_start),
+        ms(t_true),
+        ms(t_start) / ms(t_true)
+    );
     Ok(0)
 }

@@ -84,7 +84,9 @@ pub fn load_game(path: &Path) -> Result<Game, CliError> {
 
 /// Replay parsed entries into a game.
 pub fn replay_entries(entries: &[Entry], path: &Path) -> Result<Game, CliError> {
-    Game::replay(entries).map_err(|(_, e)| CliError::Other(format!("{}: {e}\n  (run `umpire verify {}` for the full audit)", path.display(), path.display())))
+    Game::replay(entries).map_err(|(_, e)| {
+        CliError::Other(format!("{}: {e}\n  (run `umpire verify {}` for the full audit)", path.display(), path.display()))
+    })
 }
 
 /// Read entry files: a single entry, or several in log form (each after a `---` line).
@@ -143,16 +145,19 @@ pub fn pick_dice_from(game: &Game, seat: &str, asked: Option<&str>) -> Result<Op
         return Ok(None);
     }
     let opp = game.opponents(seat);
-    if let Some(p) = &game.pending {
-        if p.dice_from != seat && p.seat != seat {
-            // not our business; fall through to the normal choice
-        }
+    if let Some(p) = &game.pending
+        && p.dice_from != seat
+        && p.seat != seat
+    {
+        // not our business; fall through to the normal choice
     }
     match asked {
         Some(a) if opp.iter().any(|o| o == a) => Ok(Some(a.to_string())),
         Some(a) => Err(CliError::Usage(format!("--dice-from {a}: not a seat of another side (choose one of: {})", opp.join(", ")))),
         None if opp.len() == 1 => Ok(Some(opp[0].clone())),
-        None => Err(CliError::Usage(format!("several opposing seats ({}); say which one reveals your dice with --dice-from", opp.join(", ")))),
+        None => {
+            Err(CliError::Usage(format!("several opposing seats ({}); say which one reveals your dice with --dice-from", opp.join(", "))))
+        }
     }
 }
 
@@ -225,7 +230,15 @@ pub fn print_events(events: &[crate::engine::Event]) {
 }
 
 /// Sign `body` for `seat`, append it to the log and write the entry file. Returns the entry.
-pub fn sign_append_write(locked: &mut LockedLog, game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>, out: Option<&Path>) -> Result<Entry, CliError> {
+pub fn sign_append_write(
+    locked: &mut LockedLog,
+    game: &Game,
+    seat: &str,
+    key: &SecretKey,
+    body: Body,
+    dice_from: Option<&str>,
+    out: Option<&Path>,
+) -> Result<Entry, CliError> {
     let log = locked.path().to_path_buf();
     let log = log.as_path();
     let entry = sign_next(game, seat, key, body, dice_from)?;

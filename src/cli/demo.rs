@@ -16,7 +16,9 @@ use crate::log::store;
 
 /// Arguments of `umpire demo`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Writes DIR/alice.key, alice.pub, bob.key, bob.pub and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well).")]
+#[command(
+    after_help = "Writes DIR/alice.key, alice.pub, bob.key, bob.pub and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well)."
+)]
 pub struct DemoArgs {
     /// Directory for the keys and the log (created; a previous demo there is replaced).
     #[arg(long, default_value = "umpire-demo")]
@@ -86,7 +88,8 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let verbose = a.verbose;
     let mut last_when = String::new();
     let mut on_entry = |e: &crate::log::Entry, game: &Game| -> Result<(), bot::BotError> {
-        append(&log, e).map_err(|err| bot::BotError::Refused(crate::engine::game::GameError::Unsupported { seq: e.seq(), why: err.to_string() }))?;
+        append(&log, e)
+            .map_err(|err| bot::BotError::Refused(crate::engine::game::GameError::Unsupported { seq: e.seq(), why: err.to_string() }))?;
         let when = game.state.expect().when;
         if when != last_when && !verbose {
             println!("  {when} (entry {})", e.seq());
@@ -99,7 +102,8 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         }
         Ok(())
     };
-    bot::play_out(&mut game, &mut players, a.seed, 20_000, &mut common::now, &mut on_entry).map_err(|e| CliError::Other(format!("demo game failed: {e}")))?;
+    bot::play_out(&mut game, &mut players, a.seed, 20_000, &mut common::now, &mut on_entry)
+        .map_err(|e| CliError::Other(format!("demo game failed: {e}")))?;
 
     // 4. Verify the log from disk, as a referee would.
     let args = super::verify::VerifyArgs { log: log.clone(), against: vec![], json: false, verbose: false };
@@ -151,6 +155,7 @@ fn prepare_dir(dir: &std::path::Path) -> Result<(), CliError> {
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| CliError::Other(format!("{}: {e}", dir.display())))?;
-    std::fs::write(dir.join(MARKER), "made by `umpire demo`; it may replace the files here\n").map_err(|e| CliError::Other(e.to_string()))?;
+    std::fs::write(dir.join(MARKER), "made by `umpire demo`; it may replace the files here\n")
+        .map_err(|e| CliError::Other(e.to_string()))?;
     Ok(())
 }

@@ -115,7 +115,11 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
         match a.tls.as_deref().or(cfg.tls.as_deref()) {
             Some("starttls") => Security::StartTls,
             Some("implicit") | Some("tls") => Security::Implicit,
-            Some(other) => return Err(CliError::Usage(format!("--tls {other}: choose `starttls` or `implicit` (plaintext only with --insecure-plaintext)"))),
+            Some(other) => {
+                return Err(CliError::Usage(format!(
+                    "--tls {other}: choose `starttls` or `implicit` (plaintext only with --insecure-plaintext)"
+                )));
+            }
             None if a.smtp_port.or(cfg.smtp_port) == Some(465) => Security::Implicit,
             None => Security::StartTls,
         }
@@ -132,7 +136,11 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
     };
     let settings = SmtpSettings { host: host.clone(), port, security, user, password, ca_pem, timeout };
     let reply = mail::send_smtp(&settings, &message).map_err(mail_err)?;
-    println!("sent entry {seq} to {} via {host}:{port}{}", to.join(", "), if security == Security::Plaintext { " (unencrypted)" } else { "" });
+    println!(
+        "sent entry {seq} to {} via {host}:{port}{}",
+        to.join(", "),
+        if security == Security::Plaintext { " (unencrypted)" } else { "" }
+    );
     println!("subject: {}", turn.subject);
     println!("server: {reply}");
     Ok(0)
@@ -146,13 +154,13 @@ fn mail_err(e: mail::MailError) -> CliError {
 fn pick_entry(a: &MailArgs, entries: &[crate::log::entry::Entry]) -> Result<u64, CliError> {
     let last = entries.len() as u64 - 1;
     let Some(arg) = &a.entry else { return Ok(last) };
-    if !Path::new(arg).exists() {
-        if let Ok(n) = arg.parse::<u64>() {
-            if n > last {
-                return fail(format!("{}: there is no entry {n}; the log ends at entry {last}", a.log.display()));
-            }
-            return Ok(n);
+    if !Path::new(arg).exists()
+        && let Ok(n) = arg.parse::<u64>()
+    {
+        if n > last {
+            return fail(format!("{}: there is no entry {n}; the log ends at entry {last}", a.log.display()));
         }
+        return Ok(n);
     }
     let file = common::read_entry_file(Path::new(arg))?;
     let [entry] = file.as_slice() else {
@@ -160,7 +168,11 @@ fn pick_entry(a: &MailArgs, entries: &[crate::log::entry::Entry]) -> Result<u64,
     };
     match entries.get(entry.seq() as usize) {
         Some(e) if e.hash == entry.hash => Ok(entry.seq()),
-        _ => fail(format!("{arg}: entry {} is not in {}: only entries of the log can be mailed (apply or sign it first)", entry.seq(), a.log.display())),
+        _ => fail(format!(
+            "{arg}: entry {} is not in {}: only entries of the log can be mailed (apply or sign it first)",
+            entry.seq(),
+            a.log.display()
+        )),
     }
 }
 
@@ -191,7 +203,9 @@ fn password(cfg: &MailConfig) -> Result<String, CliError> {
         return Ok(p);
     }
     let Some(cmd) = &cfg.password_command else {
-        return fail("a login name is set but no password: set UMPIRE_SMTP_PASSWORD, or `password_command: \"pass show mail\"` in the config file");
+        return fail(
+            "a login name is set but no password: set UMPIRE_SMTP_PASSWORD, or `password_command: \"pass show mail\"` in the config file",
+        );
     };
     let out = std::process::Command::new("sh")
         .arg("-c")
@@ -213,11 +227,11 @@ fn password(cfg: &MailConfig) -> Result<String, CliError> {
 
 /// The message date and a unique token; `UMPIRE_FIXED_TIME` pins both (tests).
 fn clock() -> (SystemTime, String) {
-    if let Ok(t) = std::env::var("UMPIRE_FIXED_TIME") {
-        if let Ok(st) = humantime::parse_rfc3339(&t) {
-            let secs = st.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-            return (st, format!("{secs}"));
-        }
+    if let Ok(t) = std::env::var("UMPIRE_FIXED_TIME")
+        && let Ok(st) = humantime::parse_rfc3339(&t)
+    {
+        let secs = st.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        return (st, format!("{secs}"));
     }
     let now = SystemTime::now();
     let nanos = now.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);

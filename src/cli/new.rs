@@ -15,7 +15,9 @@ use crate::log::store;
 
 /// Arguments of `umpire new`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:\n  umpire new --scenario glorys-end/marne --seat german=alice.pub --seat allied=bob.pub \\\n             --as german --key alice.key -o game.log\n\nBundled scenarios: glorys-end/marne")]
+#[command(
+    after_help = "Example:\n  umpire new --scenario glorys-end/marne --seat german=alice.pub --seat allied=bob.pub \\\n             --as german --key alice.key -o game.log\n\nBundled scenarios: glorys-end/marne"
+)]
 pub struct NewArgs {
     /// A bundled scenario (`glorys-end/marne`).
     #[arg(long, conflicts_with = "scenario_file", required_unless_present = "scenario_file")]
@@ -105,7 +107,11 @@ pub fn make_genesis(plan: &GenesisPlan, seat: &str, key: &SecretKey) -> Result<c
     let mut body = Body::new(Kind::Genesis);
     body.ruleset = Some(RulesetRef { id: plan.ruleset.id().into(), version: plan.ruleset.version().into() });
     body.engine = Some(format!("umpire {}", env!("CARGO_PKG_VERSION")));
-    body.scenario = Some(ScenarioRef { name: plan.scenario_name.clone(), sha256: sha256(plan.scenario_text.as_bytes()), text: plan.scenario_text.clone() });
+    body.scenario = Some(ScenarioRef {
+        name: plan.scenario_name.clone(),
+        sha256: sha256(plan.scenario_text.as_bytes()),
+        text: plan.scenario_text.clone(),
+    });
     body.options = plan.options.clone();
     body.seats = Some(plan.seats.clone());
     body.nonce = Some(plan.nonce);
@@ -158,7 +164,16 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
         return fail(format!("{} is not the key given for seat {} (--seat)", a.key.display(), a.seat));
     }
     let options = parse_options(&a.options)?;
-    let plan = GenesisPlan { ruleset, scenario_name: name, scenario_text: text, seats, options, chain_length: a.chain_length, nonce: random_nonce()?, note: a.note };
+    let plan = GenesisPlan {
+        ruleset,
+        scenario_name: name,
+        scenario_text: text,
+        seats,
+        options,
+        chain_length: a.chain_length,
+        nonce: random_nonce()?,
+        note: a.note,
+    };
     let entry = make_genesis(&plan, &a.seat, &key)?;
     store::create_log(&a.output, std::slice::from_ref(&entry))?;
     let out = common::default_entry_path(&a.output, 0);
@@ -167,7 +182,11 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
     println!("send {} to the other players; each runs:", out.display());
     for s in &plan.seats {
         if s.seat != a.seat {
-            println!("  umpire join {} --as {} --key THEIR.key", out.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default(), s.seat);
+            println!(
+                "  umpire join {} --as {} --key THEIR.key",
+                out.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default(),
+                s.seat
+            );
         }
     }
     Ok(0)
@@ -182,7 +201,8 @@ fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>, CliError>
         let Some((k, v)) = o.split_once('=') else {
             return Err(CliError::Usage(format!("--option {o:?}: want NAME=VALUE")));
         };
-        let value: yaml_serde::Value = yaml_serde::from_str(v).map_err(|e| CliError::Usage(format!("--option {o:?}: value is not YAML: {e}")))?;
+        let value: yaml_serde::Value =
+            yaml_serde::from_str(v).map_err(|e| CliError::Usage(format!("--option {o:?}: value is not YAML: {e}")))?;
         map.insert(yaml_serde::Value::String(k.to_string()), value);
     }
     Ok(Some(yaml_serde::Value::Mapping(map)))
@@ -228,4 +248,3 @@ pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
     }
     Ok(0)
 }
-

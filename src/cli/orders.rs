@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use super::SignerArgs;
 use super::common::{self, CliError, MAX_ORDERS_BYTES};
-use crate::engine::registry::{AnyState, OrdersError};
 use crate::engine::game::Game;
+use crate::engine::registry::{AnyState, OrdersError};
 use crate::log::entry::{Body, Kind};
 
 /// Orders commands.
@@ -48,23 +48,23 @@ pub enum OrdersCommand {
 
 /// The state `seat` must write orders against: after the dice it owes, when it owes some.
 fn state_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<AnyState, CliError> {
-    if let Some(p) = &game.pending {
-        if p.dice_from == seat {
-            let Some(key) = key else {
-                return Err(CliError::Usage(format!(
-                    "you owe the dice of entry {} ({}); give --key so umpire can show the situation after the roll",
-                    p.seq, p.what
-                )));
-            };
-            let k = common::key_for_seat(game, seat, key)?;
-            let reveal = common::next_reveal(game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
-            let (state, events) = game.preview_resolution(&reveal).expect("pending checked");
-            println!("# the dice you owe (entry {}) give:", p.seq);
-            for e in &events {
-                println!("#   {}", e.text);
-            }
-            return Ok(state);
+    if let Some(p) = &game.pending
+        && p.dice_from == seat
+    {
+        let Some(key) = key else {
+            return Err(CliError::Usage(format!(
+                "you owe the dice of entry {} ({}); give --key so umpire can show the situation after the roll",
+                p.seq, p.what
+            )));
+        };
+        let k = common::key_for_seat(game, seat, key)?;
+        let reveal = common::next_reveal(game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
+        let (state, events) = game.preview_resolution(&reveal).expect("pending checked");
+        println!("# the dice you owe (entry {}) give:", p.seq);
+        for e in &events {
+            println!("#   {}", e.text);
         }
+        return Ok(state);
     }
     Ok(game.state.clone())
 }
@@ -72,7 +72,8 @@ fn state_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<AnyState, Cl
 fn read_orders(path: &Path) -> Result<yaml_serde::Value, CliError> {
     let bytes = common::read_limited(path, MAX_ORDERS_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8", path.display())))?;
-    let v: yaml_serde::Value = yaml_serde::from_str(&text).map_err(|e| CliError::Other(format!("{}: not valid YAML: {e}", path.display())))?;
+    let v: yaml_serde::Value =
+        yaml_serde::from_str(&text).map_err(|e| CliError::Other(format!("{}: not valid YAML: {e}", path.display())))?;
     // Accept either the orders themselves or a file with a top-level `orders:` (as templates write).
     Ok(v)
 }
@@ -102,7 +103,11 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             let value = read_orders(&orders)?;
             let exp = state.expect();
             if !exp.awaits.iter().any(|w| w.seat == seat) {
-                eprintln!("note: nothing is expected from {seat} now ({}); waiting for: {}", exp.when, exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; "));
+                eprintln!(
+                    "note: nothing is expected from {seat} now ({}); waiting for: {}",
+                    exp.when,
+                    exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ")
+                );
             }
             match state.check(&seat, &value) {
                 Ok(()) => {
@@ -132,14 +137,25 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             let mut body = Body::new(Kind::Orders);
             body.orders = Some(value);
             body.note = signer.note.clone();
-            let entry = common::sign_append_write(&mut locked, &game, &signer.seat, &key, body, signer.dice_from.as_deref(), signer.out.as_deref())?;
+            let entry = common::sign_append_write(
+                &mut locked,
+                &game,
+                &signer.seat,
+                &key,
+                body,
+                signer.dice_from.as_deref(),
+                signer.out.as_deref(),
+            )?;
             drop(locked);
             let game = common::load_game(&log)?;
             if let Some(step) = game.steps.last() {
                 common::print_events(&step.events);
                 let _ = entry;
                 if let Some(p) = &step.pending {
-                    println!("  awaiting the dice: {p} (revealed by {}'s next entry)", game.pending.as_ref().map(|p| p.dice_from.as_str()).unwrap_or("?"));
+                    println!(
+                        "  awaiting the dice: {p} (revealed by {}'s next entry)",
+                        game.pending.as_ref().map(|p| p.dice_from.as_str()).unwrap_or("?")
+                    );
                 }
             }
             Ok(0)

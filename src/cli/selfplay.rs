@@ -9,7 +9,9 @@ use crate::engine::game::Game;
 
 /// Arguments of `umpire selfplay`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Each game: genesis, joins, then random legal orders on every side until the result; the\nruleset's invariants are checked after every entry, and the finished log is replayed from\nscratch as `verify` does. A failure prints the seed that reproduces it.")]
+#[command(
+    after_help = "Each game: genesis, joins, then random legal orders on every side until the result; the\nruleset's invariants are checked after every entry, and the finished log is replayed from\nscratch as `verify` does. A failure prints the seed that reproduces it."
+)]
 pub struct SelfplayArgs {
     /// Ruleset.
     #[arg(long, default_value = "glorys-end")]
@@ -29,7 +31,10 @@ pub struct SelfplayArgs {
 pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
     let scenario = match &a.scenario {
         Some(n) => crate::scenarios::find(n).ok_or_else(|| CliError::Usage(format!("no bundled scenario {n:?}")))?,
-        None => crate::scenarios::ALL.iter().find(|b| b.ruleset == a.ruleset).ok_or_else(|| CliError::Usage(format!("--ruleset {:?}: unknown or without a bundled scenario", a.ruleset)))?,
+        None => crate::scenarios::ALL
+            .iter()
+            .find(|b| b.ruleset == a.ruleset)
+            .ok_or_else(|| CliError::Usage(format!("--ruleset {:?}: unknown or without a bundled scenario", a.ruleset)))?,
     };
     let seats = crate::scenarios::seats(scenario);
     let started = Instant::now();
@@ -38,11 +43,16 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
     let step = (a.games / 10).max(1);
     for i in 0..a.games {
         let seed = a.seed + i;
-        let (mut game, mut players) = bot::start_game(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(format!("seed {seed}: {e}")))?;
+        let (mut game, mut players) = bot::start_game(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z")
+            .map_err(|e| CliError::Other(format!("seed {seed}: {e}")))?;
         let mut clock = || "2000-01-01T00:00:00Z".to_string();
         let mut keep = |_: &crate::log::Entry, _: &Game| Ok(());
         if let Err(e) = bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
-            return fail(format!("game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}", game.next_seq(), a.ruleset));
+            return fail(format!(
+                "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}",
+                game.next_seq(),
+                a.ruleset
+            ));
         }
         match Game::replay(&game.entries) {
             Ok(v) if v.state == game.state && v.outcome() == game.outcome() => {}

@@ -86,7 +86,12 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
 
 /// The lines of `describe` that carry the score (those starting with `vp` or `score`).
 fn score_lines(game: &Game) -> Vec<String> {
-    game.state.describe().lines().filter(|l| l.to_ascii_lowercase().starts_with("vp") || l.to_ascii_lowercase().starts_with("score")).map(str::to_string).collect()
+    game.state
+        .describe()
+        .lines()
+        .filter(|l| l.to_ascii_lowercase().starts_with("vp") || l.to_ascii_lowercase().starts_with("score"))
+        .map(str::to_string)
+        .collect()
 }
 
 /// If `seat` owes dice, show what they will be (only its own key can know).

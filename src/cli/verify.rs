@@ -11,7 +11,9 @@ use crate::log::store;
 
 /// Arguments of `umpire verify`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Checks every signature (verify_strict), hash link, game id, seq/prev, chain reveal, dice seed,\ncommitment opening and rules verdict, recomputed from genesis. Exit 0 only if all holds.")]
+#[command(
+    after_help = "Checks every signature (verify_strict), hash link, game id, seq/prev, chain reveal, dice seed,\ncommitment opening and rules verdict, recomputed from genesis. Exit 0 only if all holds."
+)]
 pub struct VerifyArgs {
     /// The game log.
     pub log: PathBuf,
@@ -70,7 +72,7 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
     r.entries = entries.len();
     let (game, error) = match Game::replay(&entries) {
         Ok(g) => (Some(g), None),
-        Err((g, e)) => (g, Some(e)),
+        Err((g, e)) => (g.map(|g| *g), Some(e)),
     };
     if let Some(g) = &game {
         r.game = Some(g.id().to_hex());
@@ -98,7 +100,11 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
     if let Some(e) = error {
         r.problems.push(e.to_string());
         if r.entries_checked + 1 < r.entries {
-            r.problems.push(format!("entries {}..{} were not checked: they depend on the broken entry", r.entries_checked + 1, r.entries - 1));
+            r.problems.push(format!(
+                "entries {}..{} were not checked: they depend on the broken entry",
+                r.entries_checked + 1,
+                r.entries - 1
+            ));
         }
     }
     for other in &a.against {
@@ -131,19 +137,28 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
         println!("  game {g}");
         println!("  ruleset {}, scenario {}", r.ruleset.as_deref().unwrap_or("?"), r.scenario.as_deref().unwrap_or("?"));
     }
-    println!("  {} entries, {} checked: signatures (verify_strict), hash chain, seq/prev, reveals, dice seeds, rules", r.entries, r.entries_checked);
-    if a.verbose {
-        if let Some(g) = &game {
-            for s in &g.steps {
-                println!("  entry {} {} {:?} {}", s.seq, s.seat, s.kind, s.hash.short(16));
-                common::print_events(&s.events);
-            }
+    println!(
+        "  {} entries, {} checked: signatures (verify_strict), hash chain, seq/prev, reveals, dice seeds, rules",
+        r.entries, r.entries_checked
+    );
+    if a.verbose
+        && let Some(g) = &game
+    {
+        for s in &g.steps {
+            println!("  entry {} {} {:?} {}", s.seq, s.seat, s.kind, s.hash.short(16));
+            common::print_events(&s.events);
         }
     }
     println!("  random events: {}", r.random_events.len());
     for re in &r.random_events {
         let rolls: Vec<_> = re.rolls.iter().map(|x| format!("{} {}={}", x.purpose, x.die, x.result)).collect();
-        println!("    entry {} (revealed by {}), seed {}: {}", re.entry, re.revealed_by, re.seed.short(16), if rolls.is_empty() { re.what.clone() } else { rolls.join("; ") });
+        println!(
+            "    entry {} (revealed by {}), seed {}: {}",
+            re.entry,
+            re.revealed_by,
+            re.seed.short(16),
+            if rolls.is_empty() { re.what.clone() } else { rolls.join("; ") }
+        );
     }
     println!("  hidden values opened: {}", r.reveals.len());
     for x in &r.reveals {

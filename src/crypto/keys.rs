@@ -50,11 +50,7 @@ fn write_new(path: &Path, text: &str, mode: u32) -> Result<(), KeyError> {
     #[cfg(not(unix))]
     let _ = mode;
     let mut f = opts.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            KeyError::Exists { path: path.display().to_string() }
-        } else {
-            io_err(path, e)
-        }
+        if e.kind() == std::io::ErrorKind::AlreadyExists { KeyError::Exists { path: path.display().to_string() } } else { io_err(path, e) }
     })?;
     #[cfg(unix)]
     {
@@ -72,7 +68,11 @@ fn write_new(path: &Path, text: &str, mode: u32) -> Result<(), KeyError> {
 pub enum KeyError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]
-    Io { path: String, #[source] source: std::io::Error },
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// The secret key file can be read by group or others.
     #[error("{path}: secret key file is readable by others (mode {mode:o}); run `chmod 600 {path}`")]
     Permissions { path: String, mode: u32 },
@@ -148,8 +148,7 @@ impl SecretKey {
             return Err(fmt(format!("`umpire: {}` (want `umpire: {SECRET_TAG}`)", f.umpire)));
         }
         let raw = STANDARD.decode(f.secret.trim().as_bytes()).map_err(|e| fmt(format!("secret: {e}")))?;
-        let seed: [u8; 32] =
-            raw.try_into().map_err(|v: Vec<u8>| fmt(format!("secret: {} bytes, want 32", v.len())))?;
+        let seed: [u8; 32] = raw.try_into().map_err(|v: Vec<u8>| fmt(format!("secret: {} bytes, want 32", v.len())))?;
         let key = SecretKey::from_seed(&f.name, seed);
         let public = parse_public_text(&f.public).map_err(|e| fmt(format!("public: {e}")))?;
         if public != key.signing.verifying_key() {

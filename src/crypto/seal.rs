@@ -115,11 +115,7 @@ fn checked_shared(mine: &SigningKey, theirs: &VerifyingKey) -> Result<[u8; 32], 
 
 /// Key `SHA-256("umpire/seal-for/1\0" ‖ shared ‖ game_id ‖ author_seat ‖ "\0" ‖ partner_seat)`.
 pub fn seal_for_key(shared: &[u8; 32], game_id: &Hash, author_seat: &str, partner_seat: &str) -> [u8; 32] {
-    tagged_hash(
-        "umpire/seal-for/1",
-        &[shared, game_id.as_bytes(), author_seat.as_bytes(), &[0u8], partner_seat.as_bytes()],
-    )
-    .0
+    tagged_hash("umpire/seal-for/1", &[shared, game_id.as_bytes(), author_seat.as_bytes(), &[0u8], partner_seat.as_bytes()]).0
 }
 
 /// Seal `plain` for `partner_seat` (whose key is `partner`); returns base64.
@@ -235,10 +231,7 @@ mod tests {
         let (a, b, c) = (key(1), key(2), key(3));
         let g = Hash([4; 32]);
         let s = seal_for(&a, &b.verifying_key(), &g, "german", "austrian", 7, b"hello partner");
-        assert_eq!(
-            open_for(&b, &a.verifying_key(), &g, "german", "austrian", 7, &s).unwrap(),
-            b"hello partner"
-        );
+        assert_eq!(open_for(&b, &a.verifying_key(), &g, "german", "austrian", 7, &s).unwrap(), b"hello partner");
         // The other way round.
         let t = seal_for(&b, &a.verifying_key(), &g, "austrian", "german", 8, b"and back");
         assert_eq!(open_for(&a, &b.verifying_key(), &g, "austrian", "german", 8, &t).unwrap(), b"and back");

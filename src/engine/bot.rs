@@ -95,12 +95,13 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
         }
         let reveal = players.next_reveal(game, seat)?.ok_or_else(|| BotError::NoKey(seat.into()))?;
         let (after, _) = game.preview_resolution(&reveal).expect("pending is set");
-        if after.outcome().is_none() && after.expect().awaits.iter().any(|w| w.seat == seat) {
-            if let Some(o) = after.random_orders(seat, chooser) {
-                let mut b = Body::new(Kind::Orders);
-                b.orders = Some(o);
-                return Ok(Some(b));
-            }
+        if after.outcome().is_none()
+            && after.expect().awaits.iter().any(|w| w.seat == seat)
+            && let Some(o) = after.random_orders(seat, chooser)
+        {
+            let mut b = Body::new(Kind::Orders);
+            b.orders = Some(o);
+            return Ok(Some(b));
         }
         return Ok(Some(Body::new(Kind::Ack)));
     }
@@ -175,10 +176,17 @@ pub fn play_out(
 /// Start a game of a bundled scenario between bots: genesis by the first seat, joins by the
 /// others, keys and nonce derived from `seed` (so the same seed gives the same game).
 /// `time` stamps the entries.
-pub fn start_game(scenario: &crate::scenarios::Bundled, seats: &[(&str, &str)], seed: u64, chain_length: u64, time: &str) -> Result<(Game, Players), BotError> {
+pub fn start_game(
+    scenario: &crate::scenarios::Bundled,
+    seats: &[(&str, &str)],
+    seed: u64,
+    chain_length: u64,
+    time: &str,
+) -> Result<(Game, Players), BotError> {
     use crate::crypto::sha256;
     use crate::log::entry::{RulesetRef, ScenarioRef, SeatDecl};
-    let ruleset = super::RulesetId::from_id(scenario.ruleset).ok_or_else(|| BotError::Unsignable(format!("unknown ruleset {}", scenario.ruleset)))?;
+    let ruleset =
+        super::RulesetId::from_id(scenario.ruleset).ok_or_else(|| BotError::Unsignable(format!("unknown ruleset {}", scenario.ruleset)))?;
     let nonce = tagged_hash("umpire/bot-nonce/1", &[&seed.to_be_bytes()]);
     let mut keys = BTreeMap::new();
     let mut decls = Vec::new();

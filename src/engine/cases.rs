@@ -84,7 +84,11 @@ pub struct CaseExpect {
 impl CaseExpect {
     /// Whether the case asserts anything at all.
     pub fn asserts_something(&self) -> bool {
-        !self.violations.is_empty() || !self.events.is_empty() || !self.state.is_empty() || !self.absent.is_empty() || self.pending.is_some()
+        !self.violations.is_empty()
+            || !self.events.is_empty()
+            || !self.state.is_empty()
+            || !self.absent.is_empty()
+            || self.pending.is_some()
     }
 }
 
@@ -172,7 +176,13 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
             Some(vs) => {
                 for ev in &case.expect.violations {
                     if !vs.iter().any(|v| ev.matches(v)) {
-                        problems.push(format!("missing violation {} (unit {:?}, hex {:?}); got: {}", ev.rule, ev.unit, ev.hex, vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" | ")));
+                        problems.push(format!(
+                            "missing violation {} (unit {:?}, hex {:?}); got: {}",
+                            ev.rule,
+                            ev.unit,
+                            ev.hex,
+                            vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" | ")
+                        ));
                     }
                 }
             }

@@ -139,9 +139,7 @@ impl Game {
         let g = &protocol.genesis;
         let ruleset = RulesetId::from_id(&g.ruleset.id).ok_or_else(|| GameError::UnknownRuleset(g.ruleset.id.clone()))?;
         let seats: Vec<SeatInfo> = g.seats.iter().map(|s| SeatInfo { seat: s.seat.clone(), side: s.side.clone() }).collect();
-        let state = ruleset
-            .setup(&g.scenario.text, g.options.as_ref(), &seats)
-            .map_err(|e| GameError::Scenario(e.to_string()))?;
+        let state = ruleset.setup(&g.scenario.text, g.options.as_ref(), &seats).map_err(|e| GameError::Scenario(e.to_string()))?;
         if let Err(why) = state.check_invariants() {
             return Err(GameError::Scenario(format!("the starting position breaks a rule: {why}")));
         }
@@ -181,14 +179,20 @@ impl Game {
 
     /// Replay a whole log. Stops at the first entry that cannot be applied, returning the game
     /// as it stood before it, with the error.
-    pub fn replay(entries: &[Entry]) -> Result<Game, (Option<Game>, GameError)> {
+    pub fn replay(entries: &[Entry]) -> Result<Game, (Option<Box<Game>>, GameError)> {
         let Some(first) = entries.first() else {
-            return Err((None, GameError::Protocol(ProtocolError { seq: 0, problem: crate::log::protocol::Problem::BadGenesis("the log is empty".into()) })));
+            return Err((
+                None,
+                GameError::Protocol(ProtocolError {
+                    seq: 0,
+                    problem: crate::log::protocol::Problem::BadGenesis("the log is empty".into()),
+                }),
+            ));
         };
         let mut game = Game::from_genesis(first).map_err(|e| (None, e))?;
         for e in &entries[1..] {
             if let Err(err) = game.apply(e) {
-                return Err((Some(game), err));
+                return Err((Some(Box::new(game)), err));
             }
         }
         Ok(game)
@@ -230,7 +234,14 @@ impl Game {
     pub fn apply(&mut self, entry: &Entry) -> Result<&StepRecord, GameError> {
         // Entries and steps are pushed only at the very end of `apply_inner`; the rest is
         // small enough to snapshot (cloning the whole game would make replays quadratic).
-        let snapshot = (self.protocol.clone(), self.state.clone(), self.pending.clone(), self.ending.clone(), self.draw_offer.clone(), self.commitments.clone());
+        let snapshot = (
+            self.protocol.clone(),
+            self.state.clone(),
+            self.pending.clone(),
+            self.ending.clone(),
+            self.draw_offer.clone(),
+            self.commitments.clone(),
+        );
         if let Err(e) = self.apply_inner(entry) {
             (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments) = snapshot;
             return Err(e);
@@ -269,7 +280,11 @@ impl Game {
                     why: format!("entry {} ({}) waits for its dice, which the next entry of {} reveals", p.seq, p.what, p.dice_from),
                 });
             }
-            let reveal = step.reveal.ok_or_else(|| GameError::OutOfTurn { seq, seat: seat.clone(), why: "an entry that reveals dice must carry `reveal`".into() })?;
+            let reveal = step.reveal.ok_or_else(|| GameError::OutOfTurn {
+                seq,
+                seat: seat.clone(),
+                why: "an entry that reveals dice must carry `reveal`".into(),
+            })?;
             let seed = dice_seed(&p.hash, &reveal);
             let mut dice = Dice::from_seed(&seed);
             let evs = self.state.resolve(&mut dice);
@@ -293,11 +308,19 @@ impl Game {
             }
             Kind::Ack => {
                 if resolved.is_none() {
-                    return Err(GameError::OutOfTurn { seq, seat, why: "an ack answers owed dice, and no dice are owed by this seat".into() });
+                    return Err(GameError::OutOfTurn {
+                        seq,
+                        seat,
+                        why: "an ack answers owed dice, and no dice are owed by this seat".into(),
+                    });
                 }
             }
             Kind::Orders => {
-                let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders { seq, seat: seat.clone(), error: OrdersError::Parse("no `orders` in the body".into()) })?;
+                let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders {
+                    seq,
+                    seat: seat.clone(),
+                    error: OrdersError::Parse("no `orders` in the body".into()),
+                })?;
                 let exp = self.state.expect();
                 if !exp.awaits.iter().any(|a| a.seat == seat) {
                     return Err(GameError::OutOfTurn { seq, seat, why: format!("{}; waiting for: {}", exp.when, describe_awaits(&exp)) });
@@ -327,7 +350,11 @@ impl Game {
                     return Err(GameError::OutOfTurn { seq, seat, why: "there is no draw offer to accept".into() });
                 };
                 if body.agree != Some(ohash) {
-                    return Err(GameError::OutOfTurn { seq, seat, why: format!("accept-draw must name the offer (entry {oseq}, hash {ohash}) in `agree`") });
+                    return Err(GameError::OutOfTurn {
+                        seq,
+                        seat,
+                        why: format!("accept-draw must name the offer (entry {oseq}, hash {ohash}) in `agree`"),
+                    });
                 }
                 if self.genesis().side_of(&oseat) == self.genesis().side_of(&seat) {
                     return Err(GameError::OutOfTurn { seq, seat, why: "a side cannot accept its own draw offer".into() });
@@ -337,38 +364,45 @@ impl Game {
                 self.ending = Some(Ending { seq, outcome });
             }
             Kind::ProposeAmend | Kind::AgreeAmend => {
-                return Err(GameError::Unsupported { seq, why: "amendments (take-backs, house rules) are not implemented in this version; play on, or agree a draw".into() });
+                return Err(GameError::Unsupported {
+                    seq,
+                    why: "amendments (take-backs, house rules) are not implemented in this version; play on, or agree a draw".into(),
+                });
             }
         }
 
         // A draw offer lapses when the offering side moves on without an answer… unless it is
         // the entry that made it.
-        if body.kind != Kind::OfferDraw {
-            if let Some((_, oseat, _)) = &self.draw_offer {
-                if self.genesis().side_of(oseat) == self.genesis().side_of(&seat) && body.kind == Kind::Orders {
-                    self.draw_offer = None;
-                }
-            }
+        if body.kind != Kind::OfferDraw
+            && let Some((_, oseat, _)) = &self.draw_offer
+            && self.genesis().side_of(oseat) == self.genesis().side_of(&seat)
+            && body.kind == Kind::Orders
+        {
+            self.draw_offer = None;
         }
 
         let mut pending_desc = None;
-        if body.kind == Kind::Orders || body.kind == Kind::Ack {
-            if let Some(what) = self.state.pending_roll() {
-                // DESIGN §2.5: the entry names its revealer; the ruleset's reading of who that
-                // must be is "a seat of the opposing side", which the protocol layer checked.
-                let dice_from = entry.draft.dice_from.clone().ok_or_else(|| GameError::OutOfTurn { seq, seat: seat.clone(), why: "an entry with a random action must name `dice_from`".into() })?;
-                self.pending = Some(PendingDice { seq, hash: entry.hash, seat: seat.clone(), dice_from, what: what.clone() });
-                pending_desc = Some(what);
-            }
+        if (body.kind == Kind::Orders || body.kind == Kind::Ack)
+            && let Some(what) = self.state.pending_roll()
+        {
+            // DESIGN §2.5: the entry names its revealer; the ruleset's reading of who that
+            // must be is "a seat of the opposing side", which the protocol layer checked.
+            let dice_from = entry.draft.dice_from.clone().ok_or_else(|| GameError::OutOfTurn {
+                seq,
+                seat: seat.clone(),
+                why: "an entry with a random action must name `dice_from`".into(),
+            })?;
+            self.pending = Some(PendingDice { seq, hash: entry.hash, seat: seat.clone(), dice_from, what: what.clone() });
+            pending_desc = Some(what);
         }
         if let Err(why) = self.state.check_invariants() {
             return Err(GameError::Invariant { seq, why });
         }
-        if self.ending.is_none() {
-            if let Some(outcome) = self.state.outcome() {
-                events.push(Event::say(format!("game over: {}", describe_outcome(&outcome))));
-                self.ending = Some(Ending { seq, outcome });
-            }
+        if self.ending.is_none()
+            && let Some(outcome) = self.state.outcome()
+        {
+            events.push(Event::say(format!("game over: {}", describe_outcome(&outcome))));
+            self.ending = Some(Ending { seq, outcome });
         }
         self.steps.push(StepRecord {
             seq,
@@ -391,7 +425,11 @@ impl Game {
         for c in entry.draft.body.commit.iter().flatten() {
             let key = (seat.clone(), c.id.clone());
             if self.commitments.contains_key(&key) {
-                return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("commitment id {:?} was already used; ids are never reused (DESIGN §2.6)", c.id) });
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat,
+                    why: format!("commitment id {:?} was already used; ids are never reused (DESIGN §2.6)", c.id),
+                });
             }
             self.commitments.insert(key, CommitRecord { seq: entry.seq(), digest: c.digest, opened: None });
             events.push(Event::say(format!("{seat} commits to hidden value {:?}", c.id)));
@@ -405,7 +443,11 @@ impl Game {
         for o in entry.draft.body.open.iter().flatten() {
             let key = (seat.clone(), o.id.clone());
             let Some(rec) = self.commitments.get_mut(&key) else {
-                return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("opens {:?}, which this seat never committed to", o.id) });
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat,
+                    why: format!("opens {:?}, which this seat never committed to", o.id),
+                });
             };
             if rec.opened.is_some() {
                 return Err(GameError::Commitment { seq: entry.seq(), seat, why: format!("opens {:?} a second time", o.id) });
@@ -414,7 +456,10 @@ impl Game {
                 return Err(GameError::Commitment {
                     seq: entry.seq(),
                     seat,
-                    why: format!("the opening of {:?} does not match the digest committed in entry {}: the hidden value was changed", o.id, rec.seq),
+                    why: format!(
+                        "the opening of {:?} does not match the digest committed in entry {}: the hidden value was changed",
+                        o.id, rec.seq
+                    ),
                 });
             }
             rec.opened = Some((entry.seq(), o.value.clone()));
@@ -439,7 +484,10 @@ impl Game {
         }
         if let Some(p) = &self.pending {
             let exp_after = "its next entry reveals the dice of entry";
-            return vec![(p.dice_from.clone(), format!("{exp_after} {} ({}); send orders if it has a decision to make after the roll, else `umpire ack`", p.seq, p.what))];
+            return vec![(
+                p.dice_from.clone(),
+                format!("{exp_after} {} ({}); send orders if it has a decision to make after the roll, else `umpire ack`", p.seq, p.what),
+            )];
         }
         // Rulesets often start `what` with the seat's name; the caller prints the seat already.
         self.state

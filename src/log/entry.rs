@@ -435,12 +435,8 @@ impl Entry {
         let sig_start = body_end.rfind('\n').map(|i| i + 1).ok_or(EntryError::NoSignatureLine)?;
         let sig_line = &body_end[sig_start..];
         let b64 = sig_line.strip_prefix(SIG_PREFIX).ok_or(EntryError::NoSignatureLine)?;
-        let raw = STANDARD
-            .decode(b64.as_bytes())
-            .map_err(|e| EntryError::BadSignatureLine(format!("not base64: {e}")))?;
-        let sig: [u8; 64] = raw
-            .try_into()
-            .map_err(|v: Vec<u8>| EntryError::BadSignatureLine(format!("{} bytes, want 64", v.len())))?;
+        let raw = STANDARD.decode(b64.as_bytes()).map_err(|e| EntryError::BadSignatureLine(format!("not base64: {e}")))?;
+        let sig: [u8; 64] = raw.try_into().map_err(|v: Vec<u8>| EntryError::BadSignatureLine(format!("{} bytes, want 64", v.len())))?;
         if STANDARD.encode(sig) != b64 {
             return Err(EntryError::BadSignatureLine("non-canonical base64".to_string()));
         }
@@ -524,15 +520,15 @@ fn parse_unsigned(unsigned: &[u8]) -> Result<Draft, EntryError> {
     let decimal = |v: &Option<String>| {
         v.as_deref().is_some_and(|t| t == "0" || (!t.starts_with('0') && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())))
     };
-    if let Some(k) = scan.top.iter().find(|k| k.key == "seq") {
-        if !decimal(&k.plain) {
-            return Err(EntryError::Header("`seq` must be a plain decimal integer".to_string()));
-        }
+    if let Some(k) = scan.top.iter().find(|k| k.key == "seq")
+        && !decimal(&k.plain)
+    {
+        return Err(EntryError::Header("`seq` must be a plain decimal integer".to_string()));
     }
-    if let Some(k) = scan.body.iter().find(|k| k.key == "chain_length") {
-        if !decimal(&k.plain) {
-            return Err(EntryError::Body("`chain_length` must be a plain decimal integer".to_string()));
-        }
+    if let Some(k) = scan.body.iter().find(|k| k.key == "chain_length")
+        && !decimal(&k.plain)
+    {
+        return Err(EntryError::Body("`chain_length` must be a plain decimal integer".to_string()));
     }
     let h: HeaderIn = yaml_serde::from_slice(unsigned).map_err(|e| {
         let msg = e.to_string();
@@ -549,16 +545,7 @@ fn parse_unsigned(unsigned: &[u8]) -> Result<Draft, EntryError> {
         return Err(EntryError::Header("every entry after entry 0 carries `game` and `prev`".to_string()));
     }
     h.body.check_shape().map_err(EntryError::Body)?;
-    Ok(Draft {
-        game: h.game,
-        seq: h.seq,
-        prev: h.prev,
-        seat: h.seat,
-        reveal: h.reveal,
-        dice_from: h.dice_from,
-        time: h.time,
-        body: h.body,
-    })
+    Ok(Draft { game: h.game, seq: h.seq, prev: h.prev, seat: h.seat, reveal: h.reveal, dice_from: h.dice_from, time: h.time, body: h.body })
 }
 
 #[cfg(test)]

@@ -184,8 +184,7 @@ impl ProtocolState {
             if !names.insert(decl.seat.as_str()) {
                 return Err(err(Problem::BadGenesis(format!("seat {:?} is declared twice", decl.seat))));
             }
-            let key = parse_public_text(&decl.key)
-                .map_err(|e| err(Problem::BadGenesis(format!("seat {:?}: {e}", decl.seat))))?;
+            let key = parse_public_text(&decl.key).map_err(|e| err(Problem::BadGenesis(format!("seat {:?}: {e}", decl.seat))))?;
             seats.push(Seat { seat: decl.seat.clone(), side: decl.side.clone(), key });
         }
         let sides: BTreeSet<&str> = seats.iter().map(|s| s.side.as_str()).collect();
@@ -258,10 +257,7 @@ impl ProtocolState {
                 return Err(err(Problem::AlreadyJoined(d.seat.clone())));
             }
             if d.reveal.is_some() {
-                return Err(err(Problem::BadJoin(format!(
-                    "the join of seat {:?} is its first entry and carries no reveal",
-                    d.seat
-                ))));
+                return Err(err(Problem::BadJoin(format!("the join of seat {:?} is its first entry and carries no reveal", d.seat))));
             }
             if d.dice_from.is_some() {
                 return Err(err(Problem::BadDiceFrom("no dice before play starts (a join has no dice_from)".to_string())));

@@ -39,13 +39,22 @@ pub const MAX_LOG_BYTES: u64 = 256 * 1024 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("{path}: {source}")]
-    Io { path: PathBuf, #[source] source: std::io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: {size} bytes is over the {limit}-byte limit for a log")]
     TooLarge { path: PathBuf, size: u64, limit: u64 },
     #[error("{path}: does not start with a `---` line; not an umpire log")]
     NotALog { path: PathBuf },
     #[error("{path}: entry {index} (counting from 0): {source}")]
-    Entry { path: PathBuf, index: usize, #[source] source: EntryError },
+    Entry {
+        path: PathBuf,
+        index: usize,
+        #[source]
+        source: EntryError,
+    },
     #[error("{path} already exists; refusing to overwrite it")]
     Exists { path: PathBuf },
     #[error("{path}: the log changed on disk while this command ran (now {found} entries, expected {expected}); run it again")]

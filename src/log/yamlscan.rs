@@ -113,17 +113,9 @@ impl Parser {
                 sys::YAML_ALIAS_EVENT => Ev::Alias,
                 sys::YAML_SCALAR_EVENT => {
                     let s = &ev.data.scalar;
-                    let value = if s.value.is_null() {
-                        Vec::new()
-                    } else {
-                        std::slice::from_raw_parts(s.value, s.length as usize).to_vec()
-                    };
-                    Ev::Scalar {
-                        value,
-                        plain: s.style == sys::YAML_PLAIN_SCALAR_STYLE,
-                        anchor: !s.anchor.is_null(),
-                        tag: !s.tag.is_null(),
-                    }
+                    let value =
+                        if s.value.is_null() { Vec::new() } else { std::slice::from_raw_parts(s.value, s.length as usize).to_vec() };
+                    Ev::Scalar { value, plain: s.style == sys::YAML_PLAIN_SCALAR_STYLE, anchor: !s.anchor.is_null(), tag: !s.tag.is_null() }
                 }
                 sys::YAML_SEQUENCE_START_EVENT => {
                     let s = &ev.data.sequence_start;
@@ -162,7 +154,12 @@ enum Frame {
     Seq,
     /// A mapping: keys seen, whether the next scalar/node is a key, the current key,
     /// and which collection this is (0 = other, 1 = top level, 2 = body).
-    Map { keys: BTreeSet<Vec<u8>>, expect_key: bool, which: u8, current: Option<String> },
+    Map {
+        keys: BTreeSet<Vec<u8>>,
+        expect_key: bool,
+        which: u8,
+        current: Option<String>,
+    },
 }
 
 /// Scan `text` (one YAML document, UTF-8). Errors are messages for [`super::EntryError`].
@@ -224,8 +221,9 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
                 }
             }
             Ev::SeqStart { anchor, tag } | Ev::MapStart { anchor, tag } if anchor || tag => {
-                return Err(if anchor { "YAML anchors (`&name`) are not allowed" } else { "YAML tags (`!tag`) are not allowed" }
-                    .to_string());
+                return Err(
+                    if anchor { "YAML anchors (`&name`) are not allowed" } else { "YAML tags (`!tag`) are not allowed" }.to_string()
+                );
             }
             Ev::SeqStart { .. } => {
                 if in_key_position {

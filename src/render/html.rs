@@ -93,8 +93,27 @@ pub fn page(p: &Page) -> String {
         let l = svg::layers(&s.picture);
         let b = intern(l.base);
         let o = intern(l.overlay);
-        let e = s.events.iter().map(|ev| (ev.text.clone(), ev.rule.clone().unwrap_or_default(), ev.roll.as_ref().map(|r| die_face(&r.die, r.result)).unwrap_or_default())).collect();
-        steps.push(StepJson { l: &s.label, e, p: s.pending.as_deref().unwrap_or(""), n: s.note.as_deref().unwrap_or(""), d: &s.diff, b, o, v: format!("0 0 {} {}", l.width, l.height) });
+        let e = s
+            .events
+            .iter()
+            .map(|ev| {
+                (
+                    ev.text.clone(),
+                    ev.rule.clone().unwrap_or_default(),
+                    ev.roll.as_ref().map(|r| die_face(&r.die, r.result)).unwrap_or_default(),
+                )
+            })
+            .collect();
+        steps.push(StepJson {
+            l: &s.label,
+            e,
+            p: s.pending.as_deref().unwrap_or(""),
+            n: s.note.as_deref().unwrap_or(""),
+            d: &s.diff,
+            b,
+            o,
+            v: format!("0 0 {} {}", l.width, l.height),
+        });
     }
     let data = DataJson { f: fragments, s: steps };
     // `<` only ever occurs inside JSON strings, where \u003c means the same: no `</script>`.

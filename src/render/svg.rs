@@ -8,7 +8,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Area, AreaGraph, Arrow, Axial, Badge, Cell, Counter, HexMap, Kind, MarkShape, Picture, PlaceKind, Rgb, SideStyle, Symbol, Table, escape};
+use super::{
+    Area, AreaGraph, Arrow, Axial, Badge, Cell, Counter, HexMap, Kind, MarkShape, Picture, PlaceKind, Rgb, SideStyle, Symbol, Table, escape,
+};
 
 /// Hex vertex radius, px.
 const R: i32 = 40;
@@ -100,7 +102,13 @@ fn hex_layers(p: &Picture, m: &HexMap) -> Layers {
     let _ = writeln!(b, "<rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#fbfaf5\"/>");
     b.push_str("<g stroke=\"#a8a8a0\" stroke-width=\"1\">\n");
     for c in &m.cells {
-        let _ = writeln!(b, "<polygon points=\"{}\" fill=\"{}\"><title>{}</title></polygon>", hex_points(&g, c.axial), c.fill.hex(), escape(&cell_title(c)));
+        let _ = writeln!(
+            b,
+            "<polygon points=\"{}\" fill=\"{}\"><title>{}</title></polygon>",
+            hex_points(&g, c.axial),
+            c.fill.hex(),
+            escape(&cell_title(c))
+        );
     }
     b.push_str("</g>\n");
     // Places: a city is a dark square, a town a dot (under where counters stand).
@@ -118,7 +126,12 @@ fn hex_layers(p: &Picture, m: &HexMap) -> Layers {
     }
     for c in &m.cells {
         if let Some(o) = c.outline {
-            let _ = writeln!(b, "<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"3\" stroke-dasharray=\"6 3\"/>", hex_points(&g, c.axial), o.hex());
+            let _ = writeln!(
+                b,
+                "<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"3\" stroke-dasharray=\"6 3\"/>",
+                hex_points(&g, c.axial),
+                o.hex()
+            );
         }
     }
     // Hexsides.
@@ -131,7 +144,11 @@ fn hex_layers(p: &Picture, m: &HexMap) -> Layers {
             SideStyle::Impassable => ("#333333", 6, ""),
             SideStyle::Border => ("#a03030", 2, " stroke-dasharray=\"5 4\""),
         };
-        let _ = writeln!(b, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{w}\"{dash}/>", p1.0, p1.1, p2.0, p2.1);
+        let _ = writeln!(
+            b,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{w}\"{dash}/>",
+            p1.0, p1.1, p2.0, p2.1
+        );
     }
     b.push_str("</g>\n");
     // Hex numbers.
@@ -198,7 +215,12 @@ fn hex_layers(p: &Picture, m: &HexMap) -> Layers {
                 MarkShape::Dot => {
                     let (dx, dy) = (x + 27, y + 12 + 10 * dot_n);
                     dot_n += 1;
-                    let _ = writeln!(o, "<circle cx=\"{dx}\" cy=\"{dy}\" r=\"4\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"><title>{}</title></circle>", mk.colour.hex(), escape(&mk.title));
+                    let _ = writeln!(
+                        o,
+                        "<circle cx=\"{dx}\" cy=\"{dy}\" r=\"4\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"><title>{}</title></circle>",
+                        mk.colour.hex(),
+                        escape(&mk.title)
+                    );
                 }
             }
         }
@@ -253,7 +275,8 @@ fn shared_edge(g: &Grid, a: Axial, b: Axial) -> Option<((i32, i32), (i32, i32))>
 /// A five-pointed star of outer radius 8 around (x, y), integer vertices.
 fn star_points(x: i32, y: i32) -> String {
     // Outer radius 8, inner 4; angles every 36° from the top (sin/cos × 1000, rounded).
-    const PTS: [(i32, i32); 10] = [(0, -1000), (588, -809), (951, -309), (951, 309), (588, 809), (0, 1000), (-588, 809), (-951, 309), (-951, -309), (-588, -809)];
+    const PTS: [(i32, i32); 10] =
+        [(0, -1000), (588, -809), (951, -309), (951, 309), (588, 809), (0, 1000), (-588, 809), (-951, 309), (-951, -309), (-588, -809)];
     PTS.iter()
         .enumerate()
         .map(|(i, (sx, sy))| {
@@ -288,21 +311,39 @@ fn draw_stack(o: &mut String, x0: i32, y0: i32, units: &[&Counter]) {
     }
     if n > 1 {
         let (bx, by) = (x0 - 2, y0 - 2);
-        let _ = writeln!(o, "<circle cx=\"{bx}\" cy=\"{by}\" r=\"7\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"1\"/><text x=\"{bx}\" y=\"{}\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#fff\">{n}</text>", by + 3);
+        let _ = writeln!(
+            o,
+            "<circle cx=\"{bx}\" cy=\"{by}\" r=\"7\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"1\"/><text x=\"{bx}\" y=\"{}\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#fff\">{n}</text>",
+            by + 3
+        );
     }
     o.push_str("</g>\n");
 }
 
 fn draw_counter(o: &mut String, x: i32, y: i32, c: &Counter, top: bool) {
     let ink = c.ink.hex();
-    let _ = writeln!(o, "<rect x=\"{x}\" y=\"{y}\" width=\"{CS}\" height=\"{CS}\" rx=\"3\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"/>", c.colour.hex());
+    let _ = writeln!(
+        o,
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{CS}\" height=\"{CS}\" rx=\"3\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"/>",
+        c.colour.hex()
+    );
     if !top {
         return;
     }
     let mid = x + CS / 2;
-    let _ = writeln!(o, "<text x=\"{mid}\" y=\"{}\" font-size=\"8\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>", y + 8, escape(&c.top_text));
+    let _ = writeln!(
+        o,
+        "<text x=\"{mid}\" y=\"{}\" font-size=\"8\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+        y + 8,
+        escape(&c.top_text)
+    );
     if !c.size.is_empty() {
-        let _ = writeln!(o, "<text x=\"{mid}\" y=\"{}\" font-size=\"5\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>", y + 14, escape(&c.size));
+        let _ = writeln!(
+            o,
+            "<text x=\"{mid}\" y=\"{}\" font-size=\"5\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+            y + 14,
+            escape(&c.size)
+        );
     }
     // The NATO box, 18 × 10.
     let (bx, by, bw, bh) = (mid - 9, y + 15, 18, 10);
@@ -323,14 +364,24 @@ fn draw_counter(o: &mut String, x: i32, y: i32, c: &Counter, top: bool) {
         Symbol::Other => {}
     }
     o.push_str("</g>\n");
-    let _ = writeln!(o, "<text x=\"{mid}\" y=\"{}\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>", y + 35, escape(&c.bottom_text));
+    let _ = writeln!(
+        o,
+        "<text x=\"{mid}\" y=\"{}\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+        y + 35,
+        escape(&c.bottom_text)
+    );
     if let Some((now, max)) = c.steps {
         let max = max.min(8) as i32;
         let now = (now as i32).min(max);
         let start = mid - (5 * max - 1) / 2;
         for i in 0..max {
             let fill = if i < now { ink.clone() } else { "none".to_string() };
-            let _ = write!(o, "<rect x=\"{}\" y=\"{}\" width=\"3\" height=\"3\" fill=\"{fill}\" stroke=\"{ink}\" stroke-width=\"1\"/>", start + 5 * i, y + 36);
+            let _ = write!(
+                o,
+                "<rect x=\"{}\" y=\"{}\" width=\"3\" height=\"3\" fill=\"{fill}\" stroke=\"{ink}\" stroke-width=\"1\"/>",
+                start + 5 * i,
+                y + 36
+            );
         }
         o.push('\n');
     }
@@ -451,7 +502,12 @@ fn area_layers(p: &Picture, gph: &AreaGraph) -> Layers {
     }
     for a in &gph.areas {
         let (x, y) = pos(a);
-        let _ = writeln!(b, "<circle cx=\"{x}\" cy=\"{y}\" r=\"36\" fill=\"{}\" stroke=\"#555\" stroke-width=\"1\"><title>{}</title></circle>", a.fill.hex(), escape(&a.id));
+        let _ = writeln!(
+            b,
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"36\" fill=\"{}\" stroke=\"#555\" stroke-width=\"1\"><title>{}</title></circle>",
+            a.fill.hex(),
+            escape(&a.id)
+        );
         let _ = writeln!(b, "<text x=\"{x}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>", y + 34, escape(&a.name));
     }
     legend(&mut b, p, height);
@@ -472,7 +528,12 @@ fn table_layers(p: &Picture, t: &Table) -> Layers {
     let height = TOP + t.height_mm * PX_PER_MM + BOTTOM;
     let mut b = String::new();
     let _ = writeln!(b, "<rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#fbfaf5\"/>");
-    let _ = writeln!(b, "<rect x=\"{MARGIN}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" fill=\"#cfe3b4\" stroke=\"#555\"/>", t.width_mm * PX_PER_MM, t.height_mm * PX_PER_MM);
+    let _ = writeln!(
+        b,
+        "<rect x=\"{MARGIN}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" fill=\"#cfe3b4\" stroke=\"#555\"/>",
+        t.width_mm * PX_PER_MM,
+        t.height_mm * PX_PER_MM
+    );
     legend(&mut b, p, height);
     let mut o = String::new();
     title_and_notes(&mut o, p);

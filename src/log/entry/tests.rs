@@ -17,7 +17,16 @@ fn genesis_draft() -> Draft {
     b.nonce = Some(Hash([0x11; 32]));
     b.chain_length = Some(16);
     b.chain = Some(Hash([0x22; 32]));
-    Draft { game: None, seq: 0, prev: None, seat: "red".into(), reveal: None, dice_from: None, time: "2026-01-01T00:00:00Z".into(), body: b }
+    Draft {
+        game: None,
+        seq: 0,
+        prev: None,
+        seat: "red".into(),
+        reveal: None,
+        dice_from: None,
+        time: "2026-01-01T00:00:00Z".into(),
+        body: b,
+    }
 }
 
 fn orders_draft() -> Draft {
@@ -101,10 +110,45 @@ fn numeric_looking_hashes_round_trip_as_strings() {
 fn awkward_strings_round_trip() {
     let mut d = orders_draft();
     for s in [
-        "---", "...", "--- x", "- a", "&a", "*a", "!a", "yes", "no", "on", "null", "~", "", " lead", "trail ",
-        "a: b", "#x", "x #y", "\t", "a\r\nb", "a\rb", "\u{85}x", "x\u{2028}y", "\u{feff}", "\u{0}", "é\n\n\n",
-        "\n---\n", "   \n---", "0x1F", "1e5", "0o17", ".inf", "2026-01-01", "'", "\"", "|", ">",
-        &"long words ".repeat(40), &("x".repeat(200) + "\n---\n" + &"y ".repeat(100)),
+        "---",
+        "...",
+        "--- x",
+        "- a",
+        "&a",
+        "*a",
+        "!a",
+        "yes",
+        "no",
+        "on",
+        "null",
+        "~",
+        "",
+        " lead",
+        "trail ",
+        "a: b",
+        "#x",
+        "x #y",
+        "\t",
+        "a\r\nb",
+        "a\rb",
+        "\u{85}x",
+        "x\u{2028}y",
+        "\u{feff}",
+        "\u{0}",
+        "é\n\n\n",
+        "\n---\n",
+        "   \n---",
+        "0x1F",
+        "1e5",
+        "0o17",
+        ".inf",
+        "2026-01-01",
+        "'",
+        "\"",
+        "|",
+        ">",
+        &"long words ".repeat(40),
+        &("x".repeat(200) + "\n---\n" + &"y ".repeat(100)),
     ] {
         d.body.note = Some(s.to_string());
         d.seat = s.to_string();
@@ -181,7 +225,7 @@ fn parse_errors() {
         (format!("%YAML 1.1\n--- \n{good}"), "Yaml"),
         (good.replace("seq: 3", "seq: [3"), "Yaml"),
         (good.replace("umpire: entry/1", "umpire: entry/2"), "Header"),
-        (good.replace("seq: 3\n", "") .replace("seat: red", "seat: red\nseq: 3"), "Header"),
+        (good.replace("seq: 3\n", "").replace("seat: red", "seat: red\nseq: 3"), "Header"),
         (good.replace("seat: red", "seat: red\nextra: 1"), "Header"),
         (good.replace("dice_from: blue", "dice_from: null"), "Header"),
         (good.replace("seq: 3", "seq: '3'"), "Header"),
@@ -269,7 +313,6 @@ fn try_sign_refuses_what_does_not_round_trip() {
     d.body.kind = Kind::Ack;
     assert!(d.try_sign(&alice()).is_err());
 }
-
 
 #[test]
 fn folded_plain_scalars_never_make_a_separator_line() {

@@ -42,10 +42,7 @@ impl Game {
         b.engine = Some("umpire test".into());
         b.scenario = Some(ScenarioRef { name: "tiny".into(), sha256: sha256(text.as_bytes()), text });
         b.seats = Some(
-            self.players
-                .iter()
-                .map(|p| SeatDecl { seat: p.seat.into(), side: p.side.into(), key: p.key.public().to_text() })
-                .collect(),
+            self.players.iter().map(|p| SeatDecl { seat: p.seat.into(), side: p.side.into(), key: p.key.public().to_text() }).collect(),
         );
         b.nonce = Some(self.nonce);
         b.chain_length = Some(self.length);
@@ -53,7 +50,16 @@ impl Game {
         b
     }
     fn genesis_draft(&self) -> Draft {
-        Draft { game: None, seq: 0, prev: None, seat: "red".into(), reveal: None, dice_from: None, time: "t0".into(), body: self.genesis_body() }
+        Draft {
+            game: None,
+            seq: 0,
+            prev: None,
+            seat: "red".into(),
+            reveal: None,
+            dice_from: None,
+            time: "t0".into(),
+            body: self.genesis_body(),
+        }
     }
     /// The next draft by `seat` (join before play, else an ack with the due reveal).
     fn next(&mut self, seat: &str, kind: Kind, dice_from: Option<&str>) -> Draft {

@@ -75,7 +75,12 @@ impl Board {
             slot[id_slot(*h)] = i as u16;
         }
         let in_play = |h: HexId| slot[id_slot(h)] != NONE;
-        let nbrs: Vec<Vec<HexId>> = ids.iter().map(|&h| h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| in_play(n) && map.hexside(h, n) != Some(Hexside::AllSea)).collect()).collect();
+        let nbrs: Vec<Vec<HexId>> = ids
+            .iter()
+            .map(|&h| {
+                h.neighbours().into_iter().map(|(_, n)| n).filter(|&n| in_play(n) && map.hexside(h, n) != Some(Hexside::AllSea)).collect()
+            })
+            .collect();
         let nbr_ix = nbrs.iter().map(|v: &Vec<HexId>| v.iter().map(|n| slot[id_slot(*n)]).collect()).collect();
         let towns = ids.iter().map(|&h| map.place(h).is_some()).collect();
         let edges = ids.iter().map(|&h| Edge::ALL.into_iter().filter(|e| map.is_edge(h, *e)).fold(0u8, |b, e| b | edge_bit(e))).collect();

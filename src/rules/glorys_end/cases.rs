@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::GlorysEnd;
 use super::board::Board;
 use super::map::{Hexside, Map, Place as MapPlace, PlaceKind, RiverKind, Terrain, side_key};
 use super::scenario::Scenario;
 use super::setup;
 use super::state::{Kind, MoveState, Phase, Place, SideId, Size, State, Unit, Values};
 use super::supply;
-use super::GlorysEnd;
 use crate::engine::SeatInfo;
 use crate::engine::cases::CaseRuleset;
 use crate::geo::hex::HexId;

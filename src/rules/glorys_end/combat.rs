@@ -89,7 +89,16 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         }
     }
     if nations.len() > 1 {
-        errs.push(v("GE 13.26", format!("Allied units of different nationalities ({}) may not attack together", nations.into_iter().collect::<Vec<_>>().join(", "))).hex(&t));
+        errs.push(
+            v(
+                "GE 13.26",
+                format!(
+                    "Allied units of different nationalities ({}) may not attack together",
+                    nations.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .hex(&t),
+        );
     }
     // Units that retreated here this phase may be attacked again with the hex (GE-13.18).
     if defenders.iter().any(|u| u.defended && !u.retreated) {
@@ -197,7 +206,8 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
 
 /// GE-13.16: an opposite pair or an alternating triple of directions.
 pub fn concentric(dirs: &BTreeSet<Direction>) -> bool {
-    (0..3u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 3))) || (0..2u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 2)) && dirs.contains(&(i + 4)))
+    (0..3u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 3)))
+        || (0..2u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 2)) && dirs.contains(&(i + 4)))
 }
 
 /// Start a declared battle: an automatic 2/0 applies at once, otherwise the roll is pending.
@@ -350,7 +360,8 @@ pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(Str
     }
     // GE-14.2: the fortress is the last SL lost.
     let mobile_sl: u32 = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| u.sl as u32).sum();
-    let mobile_lost: u32 = losses.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.mobile())).fold(0u32, |acc, (_, s)| acc.saturating_add(*s));
+    let mobile_lost: u32 =
+        losses.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.mobile())).fold(0u32, |acc, (_, s)| acc.saturating_add(*s));
     let fort_lost = losses.iter().any(|(id, _)| state.unit(id).is_some_and(|u| !u.mobile()));
     if fort_lost && mobile_lost < mobile_sl {
         errs.push(v("GE 14.2", "the fortress must be the last defending SL lost"));
@@ -363,7 +374,9 @@ pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(Str
 pub enum RetreatTo {
     Hex(HexId),
     /// Off the map (Marne, GE-16.1), across the given edge hex's border.
-    OffMap { east_or_west: bool },
+    OffMap {
+        east_or_west: bool,
+    },
 }
 
 /// Legal retreat destinations for `units` of `side` leaving `from`, best preference tier
@@ -427,13 +440,26 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
                 let live = live_defenders(state);
                 let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
                 // Who survives the forced allocation?
-                let survivors: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32))).cloned().collect();
-                let mobile_survivors: Vec<String> = survivors.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
-                let opts = if mobile_survivors.is_empty() { vec![] } else { retreat_options(state, b.target, b.attacker.other(), &mobile_survivors) };
+                let survivors: Vec<String> = live
+                    .iter()
+                    .filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32)))
+                    .cloned()
+                    .collect();
+                let mobile_survivors: Vec<String> =
+                    survivors.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
+                let opts = if mobile_survivors.is_empty() {
+                    vec![]
+                } else {
+                    retreat_options(state, b.target, b.attacker.other(), &mobile_survivors)
+                };
                 let auto_retreat = match retreat {
                     RetreatNeed::None => Some(None),
                     RetreatNeed::Optional => {
-                        if mobile_survivors.is_empty() || opts.iter().all(|o| matches!(o, RetreatTo::OffMap { .. })) { Some(None) } else { return ev }
+                        if mobile_survivors.is_empty() || opts.iter().all(|o| matches!(o, RetreatTo::OffMap { .. })) {
+                            Some(None)
+                        } else {
+                            return ev;
+                        }
                     }
                     RetreatNeed::Mandatory => match opts.len() {
                         0 => Some(None),
@@ -447,7 +473,11 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
             Stage::Attacker { lp } => {
                 let live = live_attackers(state);
                 let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
-                let survivors: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32))).cloned().collect();
+                let survivors: Vec<String> = live
+                    .iter()
+                    .filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32)))
+                    .cloned()
+                    .collect();
                 if can_advance(state, &survivors) {
                     return ev;
                 }

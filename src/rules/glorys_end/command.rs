@@ -15,7 +15,11 @@ pub const STACKS: u32 = 3;
 
 /// The pending roll, described.
 pub fn describe(state: &State) -> String {
-    format!("command & control roll of the {} player (GE 10.1): on a 6 the {} player puts {STACKS} of his stacks out of command", state.player.title(), state.player.other().title())
+    format!(
+        "command & control roll of the {} player (GE 10.1): on a 6 the {} player puts {STACKS} of his stacks out of command",
+        state.player.title(),
+        state.player.other().title()
+    )
 }
 
 /// `end_phase: command`: the roll is pending.
@@ -37,7 +41,10 @@ pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
     if die == 6 && stacks > 0 {
         let count = STACKS.min(stacks);
         state.command = Some(CommandStage::Pick { count });
-        ev.push(Event::rule("GE 10.1", format!("a 6: the {} player names {count} {} stacks to go out of command", state.player.other().title(), state.player.title())));
+        ev.push(Event::rule(
+            "GE 10.1",
+            format!("a 6: the {} player names {count} {} stacks to go out of command", state.player.other().title(), state.player.title()),
+        ));
     } else {
         ev.push(Event::rule("GE 10.1", "no effect"));
         ev.push(to_movement(state));

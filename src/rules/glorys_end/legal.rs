@@ -47,7 +47,8 @@ fn spread_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<
     if combat::forced_allocation(state, units, lp).is_some() {
         return vec![];
     }
-    let mut left: Vec<(String, u32)> = units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| (u.id.clone(), u.sl as u32)).collect();
+    let mut left: Vec<(String, u32)> =
+        units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| (u.id.clone(), u.sl as u32)).collect();
     let mut out: Vec<Loss> = Vec::new();
     for _ in 0..lp {
         let top = left.iter().map(|(_, s)| *s).max().unwrap_or(0);
@@ -76,8 +77,16 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             for l in &losses {
                 vp::lose(&mut probe, &l.unit, l.sl);
             }
-            let surv: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
-            let opts: Vec<HexId> = if surv.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &surv).into_iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h) } else { None }).collect() };
+            let surv: Vec<String> =
+                combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
+            let opts: Vec<HexId> = if surv.is_empty() {
+                vec![]
+            } else {
+                combat::retreat_options(&probe, b.target, side, &surv)
+                    .into_iter()
+                    .filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h) } else { None })
+                    .collect()
+            };
             // A weak stack gives ground when it may; a strong one mostly stands.
             let left_sl: u32 = surv.iter().filter_map(|id| probe.unit(id)).map(|u| u.sl as u32).sum();
             let give_ground = left_sl <= 2 || one_in(d, 3);
@@ -215,7 +224,13 @@ fn purposeful_path(s: &State, field: &[u32], from: HexId, mp: u32, side: SideId,
             .neighbours(at)
             .iter()
             .copied()
-            .filter(|&n| s.occupant(n) != Some(side.other()) && !path.contains(&n) && n != from && at_dist(n) < here && b.entry_cost(at, n).is_some_and(|c| c <= left))
+            .filter(|&n| {
+                s.occupant(n) != Some(side.other())
+                    && !path.contains(&n)
+                    && n != from
+                    && at_dist(n) < here
+                    && b.entry_cost(at, n).is_some_and(|c| c <= left)
+            })
             .collect();
         let Some(n) = pick(d, &steps) else { break };
         left -= b.entry_cost(at, n).unwrap_or(left);
@@ -229,7 +244,13 @@ fn random_path(s: &State, from: HexId, len: usize, side: SideId, d: &mut Dice) -
     let mut path = Vec::new();
     let mut at = from;
     for _ in 0..len {
-        let ns: Vec<HexId> = s.board.neighbours(at).iter().copied().filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from).collect();
+        let ns: Vec<HexId> = s
+            .board
+            .neighbours(at)
+            .iter()
+            .copied()
+            .filter(|n| s.occupant(*n) != Some(side.other()) && !path.contains(n) && *n != from)
+            .collect();
         let Some(n) = pick(d, &ns) else { break };
         path.push(n);
         at = n;
@@ -240,7 +261,19 @@ fn random_path(s: &State, from: HexId, len: usize, side: SideId, d: &mut Dice) -
 /// The units of `side` that may make a prepared assault on `t`, the Allies restricted to one
 /// nationality (GE-13.26): the strongest group.
 fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
-    let units: Vec<&super::state::Unit> = s.units.iter().filter(|u| u.side == side && !u.moved && !u.attacked && !u.ooc && !u.replaced && u.kind != Kind::Fortress && u.hex().is_some_and(|h| h.is_adjacent(t))).collect();
+    let units: Vec<&super::state::Unit> = s
+        .units
+        .iter()
+        .filter(|u| {
+            u.side == side
+                && !u.moved
+                && !u.attacked
+                && !u.ooc
+                && !u.replaced
+                && u.kind != Kind::Fortress
+                && u.hex().is_some_and(|h| h.is_adjacent(t))
+        })
+        .collect();
     if side == SideId::German {
         return units.iter().map(|u| u.id.clone()).collect();
     }
@@ -269,7 +302,18 @@ fn strength(b: &super::state::Battle) -> i32 {
 
 /// Replacements (GE-8.7): reduced infantry, those out of contact first.
 fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
-    let mut reduced: Vec<(bool, String)> = s.units.iter().filter(|u| u.side == side && u.kind == Kind::Infantry && u.sl < u.max_sl && !u.replaced && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)).filter_map(|u| u.hex().map(|h| (adjacent_to_enemy(s, h, side), u.id.clone()))).collect();
+    let mut reduced: Vec<(bool, String)> = s
+        .units
+        .iter()
+        .filter(|u| {
+            u.side == side
+                && u.kind == Kind::Infantry
+                && u.sl < u.max_sl
+                && !u.replaced
+                && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)
+        })
+        .filter_map(|u| u.hex().map(|h| (adjacent_to_enemy(s, h, side), u.id.clone())))
+        .collect();
     reduced.sort();
     for (_, id) in reduced {
         if one_in(d, 4) {
@@ -289,7 +333,8 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
     let mut acts = Vec::new();
     if let Some(super::state::CommandStage::Pick { count }) = s.command {
         // Out of command where it hurts most: stacks in contact first, then at random.
-        let mut stacks: Vec<(bool, u32, HexId)> = s.command_stacks().into_iter().map(|h| (!adjacent_to_enemy(&s, h, s.player), d.roll(1000), h)).collect();
+        let mut stacks: Vec<(bool, u32, HexId)> =
+            s.command_stacks().into_iter().map(|h| (!adjacent_to_enemy(&s, h, s.player), d.roll(1000), h)).collect();
         stacks.sort();
         let hexes: Vec<HexId> = stacks.into_iter().take(count as usize).map(|(_, _, h)| h).collect();
         try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
@@ -307,7 +352,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
         }
         Phase::Movement => {
-            let waiting: Vec<String> = s.units.iter().filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(t) if t <= s.turn)).map(|u| u.id.clone()).collect();
+            let waiting: Vec<String> = s
+                .units
+                .iter()
+                .filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(t) if t <= s.turn))
+                .map(|u| u.id.clone())
+                .collect();
             let edge = supply::supply_edge(side);
             let edge_hexes: Vec<HexId> = s.board.hex_ids().iter().copied().filter(|h| s.board.on_edge(*h, edge)).collect();
             if !s.units.iter().any(|u| u.side == side && u.moved) {
@@ -325,13 +375,24 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             }
             let field = goal_field(&s, side);
             // Stacks that have not moved, in random order; each considered once.
-            let mut starts: Vec<HexId> = s.units.iter().filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress).filter_map(|u| u.hex()).collect();
+            let mut starts: Vec<HexId> = s
+                .units
+                .iter()
+                .filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress)
+                .filter_map(|u| u.hex())
+                .collect();
             starts.sort();
             starts.dedup();
             while !starts.is_empty() {
                 let i = d.roll(starts.len() as u32) as usize;
                 let from = starts.swap_remove(i);
-                let stack: Vec<String> = s.units_at(from).filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress).map(|u| u.id.clone()).collect();
+                let stack: Vec<String> = s
+                    .units_at(from)
+                    .filter(|u| {
+                        u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress
+                    })
+                    .map(|u| u.id.clone())
+                    .collect();
                 if stack.is_empty() {
                     continue;
                 }
@@ -343,7 +404,8 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 if one_in(d, 6) {
                     continue;
                 }
-                let group: Vec<String> = if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack };
+                let group: Vec<String> =
+                    if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack };
                 let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
                 let mut path = purposeful_path(&s, &field, from, mp, side, d);
                 if path.is_empty() && one_in(d, 3) {
@@ -384,7 +446,13 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         Phase::Combat => {
             // Every enemy stack within reach; attack the best odds (2:1 or better, now and
             // then 1:1).
-            let mut targets: Vec<HexId> = s.units.iter().filter(|u| u.side == side.other()).filter_map(|u| u.hex()).filter(|&h| adjacent_to_enemy(&s, h, side.other())).collect();
+            let mut targets: Vec<HexId> = s
+                .units
+                .iter()
+                .filter(|u| u.side == side.other())
+                .filter_map(|u| u.hex())
+                .filter(|&h| adjacent_to_enemy(&s, h, side.other()))
+                .collect();
             targets.sort();
             targets.dedup();
             let min_column = if one_in(d, 4) { 1 } else { 2 };

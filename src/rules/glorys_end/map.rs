@@ -224,7 +224,13 @@ pub struct Map {
 impl Map {
     /// A map with no hexes.
     pub fn empty() -> Map {
-        Map { hexes: BTreeMap::new(), hexsides: BTreeMap::new(), river_names: BTreeMap::new(), edges: BTreeMap::new(), vp_hexes: BTreeMap::new() }
+        Map {
+            hexes: BTreeMap::new(),
+            hexsides: BTreeMap::new(),
+            river_names: BTreeMap::new(),
+            edges: BTreeMap::new(),
+            vp_hexes: BTreeMap::new(),
+        }
     }
     /// A rectangular block of clear French hexes (rule cases): the smallest row is the north
     /// edge, the largest the south edge, the smallest column the east edge, the largest the
@@ -237,9 +243,20 @@ impl Map {
         for r in rows.0..=rows.1 {
             for c in cols.0..=cols.1 {
                 let h = HexId::new(r, c);
-                let info = HexInfo { terrain: Terrain::Clear, country: Country::France, place: None, paris: false, coastal: false, port: false, east_of_meuse: false, paris_in_danger: false };
+                let info = HexInfo {
+                    terrain: Terrain::Clear,
+                    country: Country::France,
+                    place: None,
+                    paris: false,
+                    coastal: false,
+                    port: false,
+                    east_of_meuse: false,
+                    paris_in_danger: false,
+                };
                 m.hexes.insert(h, info);
-                for (e, on) in [(Edge::North, r == rows.0), (Edge::South, r == rows.1), (Edge::East, c == cols.0), (Edge::West, c == cols.1)] {
+                for (e, on) in
+                    [(Edge::North, r == rows.0), (Edge::South, r == rows.1), (Edge::East, c == cols.0), (Edge::West, c == cols.1)]
+                {
                     if on {
                         m.edges.entry(e).or_default().insert(h);
                     }
@@ -343,11 +360,7 @@ impl Map {
     }
     /// The hexes of a named place (case-insensitive; Paris has three).
     pub fn place_hexes(&self, name: &str) -> Vec<HexId> {
-        self.hexes
-            .iter()
-            .filter(|(_, i)| i.place.as_ref().is_some_and(|p| p.name.eq_ignore_ascii_case(name)))
-            .map(|(h, _)| *h)
-            .collect()
+        self.hexes.iter().filter(|(_, i)| i.place.as_ref().is_some_and(|p| p.name.eq_ignore_ascii_case(name))).map(|(h, _)| *h).collect()
     }
     /// The first hex of a named place.
     pub fn find_place(&self, name: &str) -> Option<HexId> {
@@ -428,7 +441,8 @@ impl Map {
             } else if let Some(t) = Terrain::from_word(v) {
                 legend.insert(c, Some(t));
             } else {
-                problems.push(format!("map.legend: {k:?} maps to unknown terrain {v:?} (use clear, hills, forest, swamp, mountain or none)"));
+                problems
+                    .push(format!("map.legend: {k:?} maps to unknown terrain {v:?} (use clear, hills, forest, swamp, mountain or none)"));
             }
         }
 
@@ -627,11 +641,7 @@ impl Map {
             edges.insert(e, set);
         }
 
-        if problems.is_empty() {
-            Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new() })
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new() }) } else { Err(problems) }
     }
 }
 

@@ -31,8 +31,8 @@ use crate::dice::Dice;
 use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
 
 pub use orders::Orders;
-pub use state::State;
 use state::Stage;
+pub use state::State;
 
 /// The ruleset.
 pub struct GlorysEnd;
@@ -50,11 +50,17 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     let mut s = state.clone();
     for (i, a) in orders.actions.iter().enumerate() {
         if s.command == Some(state::CommandStage::Roll) {
-            errs.push(Violation::new("GE 10.1", format!("action {} comes after the command & control roll: the entry must end there", i + 1)));
+            errs.push(Violation::new(
+                "GE 10.1",
+                format!("action {} comes after the command & control roll: the entry must end there", i + 1),
+            ));
             break;
         }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
-            errs.push(Violation::new("GE 13.3", format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1)));
+            errs.push(Violation::new(
+                "GE 13.3",
+                format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1),
+            ));
             break;
         }
         if let Err(e) = turn::step(&mut s, side, &a.0) {
@@ -140,4 +146,3 @@ impl Ruleset for GlorysEnd {
         view::check_invariants(state)
     }
 }
-

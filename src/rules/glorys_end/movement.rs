@@ -62,7 +62,9 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     let moving: Vec<bool> = units.iter().map(|id| state.unit(id).is_some_and(|u| u.move_state == MoveState::Moving)).collect();
     let continuing = moving.iter().all(|m| *m);
     if !continuing && moving.iter().any(|m| *m) {
-        return Err(vec![v("GE 12.5", "units that did not start the phase stacked together cannot move as one group").hex(start.to_string())]);
+        return Err(vec![
+            v("GE 12.5", "units that did not start the phase stacked together cannot move as one group").hex(start.to_string()),
+        ]);
     }
     let mut path: Vec<HexId> = path.to_vec();
     if path.first() == Some(&start) {
@@ -95,7 +97,14 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         let minimum = fresh && i == 0 && path.len() == 1;
         if spent > min_left && !minimum {
             let slow = units.iter().filter_map(|id| state.unit(id)).min_by_key(|u| u.mp_left()).map(|u| u.id.clone()).unwrap_or_default();
-            errs.push(v(if state.board.river(prev, h).is_some() { "GE 12.9" } else { "GE 12.8" }, format!("entering {h} brings the move to {spent} MP; the group has {min_left} MP left (slowest unit {slow}, GE 12.7)")).unit(slow).hex(&hs));
+            errs.push(
+                v(
+                    if state.board.river(prev, h).is_some() { "GE 12.9" } else { "GE 12.8" },
+                    format!("entering {h} brings the move to {spent} MP; the group has {min_left} MP left (slowest unit {slow}, GE 12.7)"),
+                )
+                .unit(slow)
+                .hex(&hs),
+            );
             break;
         }
         errs.extend(stacking::can_pass(state, h, side, units));
@@ -124,7 +133,11 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         if let Some(u) = state.unit_mut(id) {
             u.move_state = MoveState::Moving;
             u.moved = true;
-            if minimum { u.mp_spent = u.allowance().max(spent) } else { u.mp_spent += spent }
+            if minimum {
+                u.mp_spent = u.allowance().max(spent)
+            } else {
+                u.mp_spent += spent
+            }
             u.place = Place::Hex(end);
         }
     }
@@ -156,7 +169,11 @@ pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Resu
     }
     let edge = supply::supply_edge(side);
     if !state.board.on_edge(hex, edge) {
-        errs.push(v("GE 16.3", format!("reinforcements enter on the {} supply edge ({:?} edge)", side.title(), edge).to_lowercase()).unit(id).hex(hex.to_string()));
+        errs.push(
+            v("GE 16.3", format!("reinforcements enter on the {} supply edge ({:?} edge)", side.title(), edge).to_lowercase())
+                .unit(id)
+                .hex(hex.to_string()),
+        );
     } else if state.occupant(hex) == Some(side.other()) {
         errs.push(v("GE 8.5", "the entry hex holds enemy units").unit(id).hex(hex.to_string()));
     } else {

@@ -34,7 +34,11 @@ pub struct Orders {
 /// One action, written as a one-key map: `{move: {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
-pub struct Action(#[serde(with = "yaml_serde::with::singleton_map")] #[schemars(with = "ActionKind")] pub ActionKind);
+pub struct Action(
+    #[serde(with = "yaml_serde::with::singleton_map")]
+    #[schemars(with = "ActionKind")]
+    pub ActionKind,
+);
 
 /// What an action does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -156,7 +160,9 @@ mod schema_tests {
 
     #[test]
     fn json_orders_parse_too() {
-        let o: super::Orders = serde_json::from_str(r#"{"actions":[{"move":{"units":["DE-7"],"path":[3131,"3231"]}},{"end_phase":"movement"}]}"#).expect("json");
+        let o: super::Orders =
+            serde_json::from_str(r#"{"actions":[{"move":{"units":["DE-7"],"path":[3131,"3231"]}},{"end_phase":"movement"}]}"#)
+                .expect("json");
         assert_eq!(o.actions.len(), 2);
     }
 }

@@ -11,7 +11,9 @@ use super::map::{self as ge_map, Hexside, Terrain};
 use super::state::{Kind, Place, SideId, State, Unit};
 use super::vp;
 use crate::geo::hex::HexId;
-use crate::render::{Arrow, Axial, Badge, Cell, Counter, HexMap, LegendItem, Mark, MarkShape, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol};
+use crate::render::{
+    Arrow, Axial, Badge, Cell, Counter, HexMap, LegendItem, Mark, MarkShape, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+};
 
 const CLEAR: Rgb = Rgb(0xf3, 0xef, 0xd8);
 const HILLS: Rgb = Rgb(0xd8, 0xbd, 0x86);
@@ -167,14 +169,22 @@ pub fn picture(state: &State) -> Picture {
     }
 
     for (h, info) in &board.hexes {
-        let place = info.place.as_ref().map(|p| PlaceMark { name: p.name.clone(), kind: if p.kind == ge_map::PlaceKind::City || info.paris { PlaceKind::City } else { PlaceKind::Town } });
+        let place = info.place.as_ref().map(|p| PlaceMark {
+            name: p.name.clone(),
+            kind: if p.kind == ge_map::PlaceKind::City || info.paris { PlaceKind::City } else { PlaceKind::Town },
+        });
         let vp = vp_hexes.iter().find(|(vh, _, _)| vh == h).map(|(_, side, v)| (v.to_string(), side_colour(*side)));
         let mut marks = Vec::new();
         if changed.contains(h)
             && let Some(s) = state.control.get(h)
         {
             let was = state.initial_control.get(h).map_or("none", |w| w.title());
-            marks.push(Mark { shape: MarkShape::Control, colour: side_colour(*s), text: s.title()[..1].to_string(), title: format!("{h}: {} control (was {was})", s.title()) });
+            marks.push(Mark {
+                shape: MarkShape::Control,
+                colour: side_colour(*s),
+                text: s.title()[..1].to_string(),
+                title: format!("{h}: {} control (was {was})", s.title()),
+            });
         }
         map.cells.push(Cell {
             id: h.to_string(),
@@ -216,7 +226,8 @@ pub fn picture(state: &State) -> Picture {
     }
     notes.push(first);
     if let Some(b) = &state.battle {
-        let mut from: Vec<HexId> = b.attackers.iter().filter_map(|id| state.unit(id)).filter_map(|u| u.hex()).filter(|h| *h != b.target).collect();
+        let mut from: Vec<HexId> =
+            b.attackers.iter().filter_map(|id| state.unit(id)).filter_map(|u| u.hex()).filter(|h| *h != b.target).collect();
         from.sort();
         from.dedup();
         for f in from {

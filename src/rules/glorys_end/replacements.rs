@@ -27,7 +27,12 @@ fn nation_name(n: &str) -> &str {
 pub fn income(state: &mut State) -> Vec<Event> {
     let mut ev = Vec::new();
     let (side, turn) = (state.player, state.turn);
-    let due: Vec<(String, u32)> = state.replacement_grants.iter().filter(|g| nation_side(&g.nation) == side && turn >= g.from && g.to.is_none_or(|t| turn <= t)).map(|g| (g.nation.clone(), g.per_turn)).collect();
+    let due: Vec<(String, u32)> = state
+        .replacement_grants
+        .iter()
+        .filter(|g| nation_side(&g.nation) == side && turn >= g.from && g.to.is_none_or(|t| turn <= t))
+        .map(|g| (g.nation.clone(), g.per_turn))
+        .collect();
     for (n, sl) in due {
         let track = state.replacements.entry(n.clone()).or_insert(0);
         *track += sl;
@@ -74,7 +79,11 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Eve
         }
         let in_france_west = state.board.hex(h).is_some_and(|i| i.country == Country::France && !i.east_of_meuse);
         if side == SideId::German && state.belgium_violated && state.turn < 10 && in_france_west {
-            errs.push(v("GE 8.7", "Belgium was violated: German units in France west of the Meuse receive no replacements before turn 10").unit(id).hex(h.to_string()));
+            errs.push(
+                v("GE 8.7", "Belgium was violated: German units in France west of the Meuse receive no replacements before turn 10")
+                    .unit(id)
+                    .hex(h.to_string()),
+            );
         }
         // One more SL must still fit the hex (GE-6.1).
         let (sl, _) = state.stack(h, side, &[]);
@@ -94,5 +103,8 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Eve
     u.sl += 1;
     u.gained += 1;
     u.replaced = true;
-    Ok(vec![Event::rule("GE 8.7", format!("{} receives 1 replacement SL ({}/{} SL; {} track {left})", u.label(), u.sl, u.max_sl, nation_name(&nation)))])
+    Ok(vec![Event::rule(
+        "GE 8.7",
+        format!("{} receives 1 replacement SL ({}/{} SL; {} track {left})", u.label(), u.sl, u.max_sl, nation_name(&nation)),
+    )])
 }

@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::map::{Edge, Map, MapFile, VpHex};
 pub use super::map::Side;
+use super::map::{Edge, Map, MapFile, VpHex};
 use crate::geo::hex::HexId;
 
 /// The bundled Battle of the Marne scenario (GE 16).
@@ -921,7 +921,11 @@ impl Scenario {
 
 fn valid_id(id: &str) -> bool {
     let Some((nat, rest)) = id.split_once('-') else { return false };
-    nat.len() == 2 && nat.bytes().all(|b| b.is_ascii_uppercase()) && !rest.is_empty() && rest.len() <= 8 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+    nat.len() == 2
+        && nat.bytes().all(|b| b.is_ascii_uppercase())
+        && !rest.is_empty()
+        && rest.len() <= 8
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// The JSON Schema of the scenario file.

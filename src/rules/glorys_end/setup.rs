@@ -36,7 +36,16 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
             UnitType::Fortress => Kind::Fortress,
             _ => Kind::Infantry,
         };
-        let values = u.values.iter().map(|v| Values { attack: v.attack, defence: v.defence, movement: v.movement, vs_cavalry: v.vs_cav.map(|c| (c.attack, c.defence)) }).collect();
+        let values = u
+            .values
+            .iter()
+            .map(|v| Values {
+                attack: v.attack,
+                defence: v.defence,
+                movement: v.movement,
+                vs_cavalry: v.vs_cav.map(|c| (c.attack, c.defence)),
+            })
+            .collect();
         let place = match u.placement {
             scenario::Placement::Hex(h) => Place::Hex(h),
             scenario::Placement::Reinforcement(a) => Place::Reinforcement(a.turn.min(255) as u8),
@@ -51,14 +60,29 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
     // Forts are 1-SL fortress units with their defence factor (GE-14.2 basics).
     for f in &sc.forts {
         let values = vec![Values { attack: 0, defence: f.defence, movement: 0, vs_cavalry: None }];
-        units.push(Unit::new(&f.id, &f.name, side(f.nationality.side()), f.nationality.code(), Kind::Fortress, Size::None, 1, values, Place::Hex(f.hex)));
+        units.push(Unit::new(
+            &f.id,
+            &f.name,
+            side(f.nationality.side()),
+            f.nationality.code(),
+            Kind::Fortress,
+            Size::None,
+            1,
+            values,
+            Place::Hex(f.hex),
+        ));
     }
     let board = Board::new(sc.map.clone());
     let mut control = BTreeMap::new();
     for h in board.hex_ids() {
         control.insert(*h, side(sc.initial_controller(*h)));
     }
-    let town_vp = sc.victory.towns.iter().filter_map(|t| t.hex.or_else(|| sc.map.find_place(&t.name)).map(|h| (h, side(t.side), t.value as i32))).collect();
+    let town_vp = sc
+        .victory
+        .towns
+        .iter()
+        .filter_map(|t| t.hex.or_else(|| sc.map.find_place(&t.name)).map(|h| (h, side(t.side), t.value as i32)))
+        .collect();
     let german_auto_win = sc.auto_win.iter().filter(|a| a.side == map::Side::German).flat_map(|a| a.hexes.iter().copied()).collect();
     let south_row = sc.victory.units_beyond_row.first().map(|r| r.min_row.saturating_sub(1)).unwrap_or(31);
     let mut seat_map = BTreeMap::new();
@@ -80,12 +104,36 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         control,
         vp: BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]),
         ma_targets: vec![],
-        elim_vp: sc.victory.eliminations.iter().map(|e| ElimVp { scorer: side(e.scorer), victims: e.victims.iter().map(|n| n.code().to_string()).collect(), per: match e.per { scenario::VpPer::Corps => Per::Corps, scenario::VpPer::Division => Per::Division, scenario::VpPer::Sl => Per::Sl }, value: e.value as i32 }).collect(),
+        elim_vp: sc
+            .victory
+            .eliminations
+            .iter()
+            .map(|e| ElimVp {
+                scorer: side(e.scorer),
+                victims: e.victims.iter().map(|n| n.code().to_string()).collect(),
+                per: match e.per {
+                    scenario::VpPer::Corps => Per::Corps,
+                    scenario::VpPer::Division => Per::Division,
+                    scenario::VpPer::Sl => Per::Sl,
+                },
+                value: e.value as i32,
+            })
+            .collect(),
         town_vp,
         german_auto_win,
         south_row,
         replacements: sc.replacements.start.iter().filter(|(_, sl)| **sl > 0).map(|(n, sl)| (n.code().to_string(), *sl)).collect(),
-        replacement_grants: sc.replacements.grants.iter().map(|g| Grant { nation: g.nationality.code().to_string(), from: g.from_turn.min(255) as u8, to: g.to_turn.map(|t| t.min(255) as u8), per_turn: g.per_turn }).collect(),
+        replacement_grants: sc
+            .replacements
+            .grants
+            .iter()
+            .map(|g| Grant {
+                nation: g.nationality.code().to_string(),
+                from: g.from_turn.min(255) as u8,
+                to: g.to_turn.map(|t| t.min(255) as u8),
+                per_turn: g.per_turn,
+            })
+            .collect(),
         belgium_violated: sc.special.belgium_violated,
         // GE-16.3: the T8 checks are taken as made (the Allied one is; reading for the German).
         command_from: if sc.special.skip_first_command_check { sc.turns.first.min(254) as u8 + 1 } else { sc.turns.first.min(255) as u8 },

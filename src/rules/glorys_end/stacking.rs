@@ -41,12 +41,19 @@ pub fn can_end(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<V
                 }
             }
         }
-        let mut nations: Vec<&str> = state.units_at(h).filter(|u| u.side == side && !units.contains(&u.id) && u.mobile()).map(|u| u.nation.as_str()).collect();
+        let mut nations: Vec<&str> =
+            state.units_at(h).filter(|u| u.side == side && !units.contains(&u.id) && u.mobile()).map(|u| u.nation.as_str()).collect();
         nations.extend(units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| u.nation.as_str()));
         nations.sort();
         nations.dedup();
         if nations.len() > 1 {
-            errs.push(Violation::new("GE 6.2", format!("Allied units of different nationalities ({}) may not end stacked in {h}", nations.join(", "))).hex(h.to_string()));
+            errs.push(
+                Violation::new(
+                    "GE 6.2",
+                    format!("Allied units of different nationalities ({}) may not end stacked in {h}", nations.join(", ")),
+                )
+                .hex(h.to_string()),
+            );
         }
     }
     errs

@@ -172,7 +172,17 @@ pub struct Unit {
 impl Unit {
     /// A unit at full strength (`max_sl`), fresh for the player turn.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: &str, name: &str, side: SideId, nation: &str, kind: Kind, size: Size, max_sl: u8, values: Vec<Values>, place: Place) -> Unit {
+    pub fn new(
+        id: &str,
+        name: &str,
+        side: SideId,
+        nation: &str,
+        kind: Kind,
+        size: Size,
+        max_sl: u8,
+        values: Vec<Values>,
+        place: Place,
+    ) -> Unit {
         Unit {
             id: id.to_string(),
             name: name.to_string(),
@@ -448,7 +458,17 @@ pub fn marne_grants() -> Vec<Grant> {
 pub fn dates(turn: u8) -> String {
     // Day of year-ish counting from 14 Aug = T1.
     let start = 14 + 3 * (turn as u32).saturating_sub(1);
-    let fmt = |d: u32| if d <= 31 { format!("{d} Aug") } else if d <= 61 { format!("{} Sep", d - 31) } else if d <= 92 { format!("{} Oct", d - 61) } else { format!("{} Nov", d - 92) };
+    let fmt = |d: u32| {
+        if d <= 31 {
+            format!("{d} Aug")
+        } else if d <= 61 {
+            format!("{} Sep", d - 31)
+        } else if d <= 92 {
+            format!("{} Oct", d - 61)
+        } else {
+            format!("{} Nov", d - 92)
+        }
+    };
     let a = fmt(start);
     let b = fmt(start + 2);
     let (ad, am) = a.split_once(' ').unwrap_or(("", ""));

@@ -31,11 +31,7 @@ pub fn odds(a: u32, d: u32) -> Odds {
     }
     if a >= d {
         let r = a / d;
-        if r >= 5 {
-            Odds::Column { column: 5, extra_drm: (r - 5) as i32 }
-        } else {
-            Odds::Column { column: r as usize, extra_drm: 0 }
-        }
+        if r >= 5 { Odds::Column { column: 5, extra_drm: (r - 5) as i32 } } else { Odds::Column { column: r as usize, extra_drm: 0 } }
     } else {
         let r = d.div_ceil(a);
         if r <= 2 { Odds::Column { column: 0, extra_drm: 0 } } else { Odds::Automatic }

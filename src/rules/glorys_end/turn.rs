@@ -10,8 +10,8 @@
 use super::combat::{self, RetreatTo};
 use super::command;
 use super::movement;
-use super::replacements;
 use super::orders::{ActionKind, Decide, PhaseName};
+use super::replacements;
 use super::state::{BattleKind, CommandStage, MoveState, Phase, RetreatNeed, SideId, Stage, State};
 use super::supply;
 use super::vp;
@@ -62,7 +62,10 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     }
     if let Some(CommandStage::Pick { count }) = state.command {
         let ActionKind::OutOfCommand(hexes) = action else {
-            return Err(vec![v("GE 10.1", format!("name {count} stacks of the {} player to go out of command first (out_of_command)", state.player.title()))]);
+            return Err(vec![v(
+                "GE 10.1",
+                format!("name {count} stacks of the {} player to go out of command first (out_of_command)", state.player.title()),
+            )]);
         };
         return command::pick(state, count, hexes);
     }
@@ -75,7 +78,9 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
         ActionKind::OutOfCommand(_) => Err(vec![v("GE 10.1", "no command & control roll of 6 awaits your choice")]),
-        ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")]),
+        ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => {
+            Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
+        }
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
         ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
@@ -99,14 +104,19 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
                         if h.is_adjacent(a.target) && u.side == side {
                             match state.board.entry_cost(h, a.target) {
                                 Some(c) if c <= u.mp_left() => {}
-                                Some(c) => errs.push(v("GE 13.23", format!("entering {} would cost {c} MP; the unit has {} left", a.target, u.mp_left())).unit(id).hex(a.target.to_string())),
+                                Some(c) => errs.push(
+                                    v("GE 13.23", format!("entering {} would cost {c} MP; the unit has {} left", a.target, u.mp_left()))
+                                        .unit(id)
+                                        .hex(a.target.to_string()),
+                                ),
                                 None => errs.push(v("GE 13.23", format!("{} cannot be entered from {h}", a.target)).unit(id)),
                             }
                         }
                     }
                 }
             }
-            let moving_now: Vec<String> = state.units.iter().filter(|u| u.move_state == MoveState::Moving && u.side == side).map(|u| u.id.clone()).collect();
+            let moving_now: Vec<String> =
+                state.units.iter().filter(|u| u.move_state == MoveState::Moving && u.side == side).map(|u| u.id.clone()).collect();
             let all_moving = a.units.iter().all(|id| moving_now.contains(id));
             let any_moving = a.units.iter().any(|id| moving_now.contains(id));
             if any_moving && !all_moving {
@@ -166,9 +176,11 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             }
             let (alloc, probe) = allocate(state, &combat::live_defenders(state), lp, &losses, &mut errs);
             // Retreat options for the survivors of this allocation.
-            let survivors: Vec<String> = combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
+            let survivors: Vec<String> =
+                combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
             let opts = if survivors.is_empty() { vec![] } else { combat::retreat_options(&probe, b.target, side, &survivors) };
-            let hexes: Vec<String> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+            let hexes: Vec<String> =
+                opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
             let chosen = match (d.retreat, retreat) {
                 (Some(_), _) if survivors.is_empty() => {
                     errs.push(v("GE 13.18", "no defending unit survives to retreat"));
@@ -182,7 +194,16 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
                     if opts.contains(&RetreatTo::Hex(h)) {
                         Some(RetreatTo::Hex(h))
                     } else {
-                        errs.push(v("GE 13.19", format!("{h} is not a legal retreat hex of the best preference; choose {}", if hexes.is_empty() { "none (no retreat possible)".to_string() } else { hexes.join(" or ") })).hex(h.to_string()));
+                        errs.push(
+                            v(
+                                "GE 13.19",
+                                format!(
+                                    "{h} is not a legal retreat hex of the best preference; choose {}",
+                                    if hexes.is_empty() { "none (no retreat possible)".to_string() } else { hexes.join(" or ") }
+                                ),
+                            )
+                            .hex(h.to_string()),
+                        );
                         None
                     }
                 }
@@ -256,7 +277,8 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
 
 /// Phases G and H, then the next player turn (or the end of the scenario).
 pub fn end_player_turn(state: &mut State) -> Vec<Event> {
-    let mut ev = vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
+    let mut ev =
+        vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
     if state.player == SideId::German
         && let Some(o) = vp::german_auto_win(state)
     {

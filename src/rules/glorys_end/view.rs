@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
+use super::Orders;
 use super::combat::{self, RetreatTo};
+use super::orders::ActionKind;
 use super::stacking;
 use super::state::{Place, RetreatNeed, SideId, Stage, State};
 use super::turn;
 use super::vp;
-use super::Orders;
-use super::orders::ActionKind;
 use crate::engine::{Await, Expectation};
 
 /// `"FR-9 (3 SL), FR-42 (2 SL)"`.
@@ -29,13 +29,22 @@ pub fn decision_text(state: &State) -> Option<String> {
                 parts.push(format!("allocate {lp} loss points among {} in {}", list_sl(state, &live), b.target));
             }
             let mobile: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
-            let opts: Vec<String> = combat::retreat_options(state, b.target, b.attacker.other(), &mobile).into_iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+            let opts: Vec<String> = combat::retreat_options(state, b.target, b.attacker.other(), &mobile)
+                .into_iter()
+                .filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None })
+                .collect();
             match retreat {
                 RetreatNeed::Mandatory => parts.push(format!("retreat (mandatory) to {}", opts.join(" or "))),
                 RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
                 _ => {}
             }
-            Some(format!("{}: {} ({}: result {})", b.attacker.other().name(), parts.join("; then "), b.describe(), b.result.map(|r| r.to_string()).unwrap_or_default()))
+            Some(format!(
+                "{}: {} ({}: result {})",
+                b.attacker.other().name(),
+                parts.join("; then "),
+                b.describe(),
+                b.result.map(|r| r.to_string()).unwrap_or_default()
+            ))
         }
         Stage::Attacker { lp } => {
             let live = combat::live_attackers(state);
@@ -56,25 +65,47 @@ pub fn awaits(state: &State) -> Vec<Await> {
     }
     match state.command {
         Some(super::state::CommandStage::Roll) => {
-            return vec![Await { seat: state.seat(state.player.other()), what: format!("your next entry resolves the dice of the {}; on a 6 name the stacks (out_of_command), else send an ack", super::command::describe(state)) }];
+            return vec![Await {
+                seat: state.seat(state.player.other()),
+                what: format!(
+                    "your next entry resolves the dice of the {}; on a 6 name the stacks (out_of_command), else send an ack",
+                    super::command::describe(state)
+                ),
+            }];
         }
         Some(super::state::CommandStage::Pick { count }) => {
             let hexes: Vec<String> = state.command_stacks().iter().map(|h| h.to_string()).collect();
-            return vec![Await { seat: state.seat(state.player.other()), what: format!("{}: command & control roll of 6: name {count} {} stacks to go out of command (out_of_command: [...]) among {}", state.player.other().name(), state.player.title(), hexes.join(", ")) }];
+            return vec![Await {
+                seat: state.seat(state.player.other()),
+                what: format!(
+                    "{}: command & control roll of 6: name {count} {} stacks to go out of command (out_of_command: [...]) among {}",
+                    state.player.other().name(),
+                    state.player.title(),
+                    hexes.join(", ")
+                ),
+            }];
         }
         None => {}
     }
     if let Some(b) = &state.battle {
         if b.stage == Stage::Roll {
             let d = b.attacker.other();
-            return vec![Await { seat: state.seat(d), what: format!("your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)", b.describe()) }];
+            return vec![Await {
+                seat: state.seat(d),
+                what: format!(
+                    "your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)",
+                    b.describe()
+                ),
+            }];
         }
         let who = turn::actor(state).unwrap_or(b.attacker);
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
         super::state::Phase::Command => "replacements (replace), then end_phase: command (the command & control roll ends the entry)",
-        super::state::Phase::Movement => "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement",
+        super::state::Phase::Movement => {
+            "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement"
+        }
         super::state::Phase::Combat => "declare prepared assaults one at a time, then end_phase: combat (ends the player turn)",
     };
     vec![Await { seat: state.seat(state.player), what: format!("{}: {what}", state.player.name()) }]
@@ -82,15 +113,30 @@ pub fn awaits(state: &State) -> Vec<Await> {
 
 /// The expectation.
 pub fn expect(state: &State) -> Expectation {
-    Expectation { when: format!("{}, {} player turn, {}", state.turn_text(), state.player.title(), state.phase_text()), awaits: awaits(state) }
+    Expectation {
+        when: format!("{}, {} player turn, {}", state.turn_text(), state.player.title(), state.phase_text()),
+        awaits: awaits(state),
+    }
 }
 
 /// Stable, line-oriented text of the state.
 pub fn describe(state: &State) -> String {
     let mut out = Vec::new();
-    out.push(format!("turn {} ({}) {} player turn, {}", state.turn, super::state::dates(state.turn), state.player.name(), state.phase_text()));
+    out.push(format!(
+        "turn {} ({}) {} player turn, {}",
+        state.turn,
+        super::state::dates(state.turn),
+        state.player.name(),
+        state.phase_text()
+    ));
     let (de, al) = vp::totals(state);
-    out.push(format!("vp german {} allied {} (ledger german {} allied {})", de, al, state.vp.get(&SideId::German).copied().unwrap_or(0), state.vp.get(&SideId::Allied).copied().unwrap_or(0)));
+    out.push(format!(
+        "vp german {} allied {} (ledger german {} allied {})",
+        de,
+        al,
+        state.vp.get(&SideId::German).copied().unwrap_or(0),
+        state.vp.get(&SideId::Allied).copied().unwrap_or(0)
+    ));
     if !state.replacements.is_empty() {
         out.push(format!("replacements {}", state.replacements.iter().map(|(n, sl)| format!("{n} {sl}")).collect::<Vec<_>>().join(", ")));
     }
@@ -142,7 +188,9 @@ pub fn describe(state: &State) -> String {
     }
     match state.command {
         Some(super::state::CommandStage::Roll) => out.push("command & control roll pending".into()),
-        Some(super::state::CommandStage::Pick { count }) => out.push(format!("command & control roll 6: {count} stacks to go out of command")),
+        Some(super::state::CommandStage::Pick { count }) => {
+            out.push(format!("command & control roll 6: {count} stacks to go out of command"))
+        }
         None => {}
     }
     if let Some(b) = &state.battle {
@@ -171,7 +219,10 @@ pub fn template(state: &State, seat: &str) -> String {
         return t;
     }
     if let Some(super::state::CommandStage::Pick { count }) = state.command {
-        t.push_str(&format!("actions:\n  - out_of_command: []   # {count} hexes among {}\n", state.command_stacks().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")));
+        t.push_str(&format!(
+            "actions:\n  - out_of_command: []   # {count} hexes among {}\n",
+            state.command_stacks().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")
+        ));
         return t;
     }
     if state.battle.is_some() {
@@ -202,7 +253,9 @@ pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
         match turn::step(&mut s, side, &a.0) {
             Ok(ev) => {
                 let pending = match (&a.0, &s.battle) {
-                    (ActionKind::MarchAssault(_) | ActionKind::Attack(_), Some(b)) if b.stage == Stage::Roll => format!(" — roll pending: {}", b.describe()),
+                    (ActionKind::MarchAssault(_) | ActionKind::Attack(_), Some(b)) if b.stage == Stage::Roll => {
+                        format!(" — roll pending: {}", b.describe())
+                    }
                     _ => String::new(),
                 };
                 out.push(format!("action {}: {}{pending}", i + 1, ev.iter().map(|e| e.text.clone()).collect::<Vec<_>>().join("; ")));

@@ -110,7 +110,11 @@ pub fn end_points(state: &State) -> (i32, i32, Vec<String>) {
     let (mut de, mut al) = (0, 0);
     for (h, side, pts) in &state.town_vp {
         if state.control(*h) == Some(*side) {
-            if *side == SideId::Allied { al += pts } else { de += pts }
+            if *side == SideId::Allied {
+                al += pts
+            } else {
+                de += pts
+            }
             notes.push(format!("{} holds {h}: +{pts}", side.title()));
         }
     }
@@ -136,11 +140,15 @@ pub fn totals(state: &State) -> (i32, i32) {
 
 /// GE-16.4: the German holds a Paris hex or Melun.
 pub fn german_auto_win(state: &State) -> Option<Outcome> {
-    let held: Vec<String> = state.german_auto_win.iter().filter(|h| state.control(**h) == Some(SideId::German)).map(|h| h.to_string()).collect();
+    let held: Vec<String> =
+        state.german_auto_win.iter().filter(|h| state.control(**h) == Some(SideId::German)).map(|h| h.to_string()).collect();
     if held.is_empty() {
         None
     } else {
-        Some(Outcome::Win { side: "german".into(), reason: format!("the German holds {} at the end of a German player turn (GE 16.4)", held.join(", ")) })
+        Some(Outcome::Win {
+            side: "german".into(),
+            reason: format!("the German holds {} at the end of a German player turn (GE 16.4)", held.join(", ")),
+        })
     }
 }
 

@@ -335,9 +335,21 @@ fn rejects_overstacking() {
 #[test]
 fn rejects_bad_unit_values() {
     expect(broken("\"6-7-4\"], sl: 3, hex: 3133", "\"6-7\"], sl: 3, hex: 3133"), "unit DE-2: SL 4: \"6-7\" is not a value string");
-    expect(broken("max_sl: 4, values: [\"2-2-4\", \"3-4-4\", \"5-5-4\", \"6-7-4\"], sl: 3, hex: 3133", "max_sl: 2, values: [\"2-2-4\", \"3-4-4\"], sl: 3, hex: 3133"), "unit DE-2: starting SL 3 must be 1 to max_sl 2");
+    expect(
+        broken(
+            "max_sl: 4, values: [\"2-2-4\", \"3-4-4\", \"5-5-4\", \"6-7-4\"], sl: 3, hex: 3133",
+            "max_sl: 2, values: [\"2-2-4\", \"3-4-4\"], sl: 3, hex: 3133",
+        ),
+        "unit DE-2: starting SL 3 must be 1 to max_sl 2",
+    );
     expect(broken("side: german, nationality: DE", "side: allied, nationality: DE"), "fights on the German side");
-    expect(broken("values: [\"(1)1-6\", \"(2)1-6\", \"(3)2-6\"], sl: 1, hex: 3232", "values: [\"1-1-6\", \"(2)1-6\", \"(3)2-6\"], sl: 1, hex: 3232"), "cavalry SL 1 needs a bracketed");
+    expect(
+        broken(
+            "values: [\"(1)1-6\", \"(2)1-6\", \"(3)2-6\"], sl: 1, hex: 3232",
+            "values: [\"1-1-6\", \"(2)1-6\", \"(3)2-6\"], sl: 1, hex: 3232",
+        ),
+        "cavalry SL 1 needs a bracketed",
+    );
     expect(broken("{id: DE-7,", "{id: DE7,"), "must look like DE-7");
 }
 
