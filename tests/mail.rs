@@ -3,71 +3,16 @@
 //! header by header and byte for byte, and `umpire apply` takes them on the other player's copy.
 //! Also `.eml` files, mbox, pasted entries, standard input, and the error messages.
 
-use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mail_parser::{MessageParser, MimeHeaders};
 use mailin_embedded::{AuthMechanism, Handler, Response, Server, SslConfig, response};
 
-const TIME: &str = "2026-11-23T12:00:00Z";
-
-fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    umpire_env(dir, args, stdin, &[])
-}
-
-fn umpire_env(dir: &Path, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env("UMPIRE_FIXED_TIME", TIME)
-        .env("HOME", dir) // no stray ~/.config/umpire/mail.yaml
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("UMPIRE_SMTP_PASSWORD")
-        .env_remove("UMPIRE_TEST_CRASH")
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("run umpire");
-    if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
-    }
-    // Never hang: a command that takes a minute is a failure.
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("umpire {args:?} did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let o = umpire_in(dir, args, None);
-    assert!(o.status.success(), "umpire {args:?} failed: {}", text(&o));
-    text(&o)
-}
-
-fn failing(dir: &Path, args: &[&str]) -> String {
-    let o = umpire_in(dir, args, None);
-    assert_eq!(o.status.code(), Some(1), "umpire {args:?} should fail with exit 1: {}", text(&o));
-    text(&o)
-}
+mod support;
+use support::{failing, ok, text, umpire_env, umpire_in};
 
 /// Two players, two directories: keys, genesis (alice, german), join (bob, allied), and the
 /// join taken by alice from a mailed `.eml`.

@@ -1,28 +1,8 @@
 //! The README's "Playing a game by email", run for real: two players, two directories, one
 //! machine, the real binary with a fixed clock.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z")
-        .env_remove("UMPIRE_TEST_CRASH")
-        .output()
-        .expect("run umpire")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let o = umpire(dir, args);
-    assert!(o.status.success(), "umpire {args:?} failed: {}", text(&o));
-    text(&o)
-}
+mod support;
+use support::{ok, text, umpire_in};
 
 #[test]
 fn two_players_by_email_as_the_readme_says() {
@@ -74,11 +54,11 @@ fn two_players_by_email_as_the_readme_says() {
     let tpl = ok(&bob, &["orders", "template", "game.log", "--as", "allied"]);
     assert!(tpl.starts_with("# yaml-language-server: $schema="), "{tpl}");
     std::fs::write(bob.join("bad.yaml"), "actions:\n  - move: {units: [FR-1], path: [3232]}\n").unwrap();
-    let o = umpire(&bob, &["orders", "check", "game.log", "bad.yaml", "--as", "allied"]);
+    let o = umpire_in(&bob, &["orders", "check", "game.log", "bad.yaml", "--as", "allied"], None);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("GE 12.4"), "entering an enemy-held hex cites GE 12.4: {}", text(&o));
     std::fs::write(bob.join("garbled.yaml"), "actions:\n  - mvoe: {}\n").unwrap();
-    let o = umpire(&bob, &["orders", "check", "game.log", "garbled.yaml", "--as", "allied"]);
+    let o = umpire_in(&bob, &["orders", "check", "game.log", "garbled.yaml", "--as", "allied"], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("cannot parse"), "{}", text(&o));
 
@@ -105,7 +85,7 @@ fn two_players_by_email_as_the_readme_says() {
     assert!(v.contains("OK: the log verifies") && v.contains("random events: 1"), "{v}");
     assert_eq!(std::fs::read(alice.join("game.log")).unwrap(), std::fs::read(bob.join("game.log")).unwrap());
     // Nothing more can be signed after the end.
-    let o = umpire(&bob, &["offer-draw", "game.log", "--as", "allied", "--key", "bob.key"]);
+    let o = umpire_in(&bob, &["offer-draw", "game.log", "--as", "allied", "--key", "bob.key"], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("game is over"), "{}", text(&o));
 }

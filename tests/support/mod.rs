@@ -1,0 +1,65 @@
+//! Running the real `umpire` binary from integration tests: a fixed clock, a private HOME, no
+//! stray environment, and a time limit so a hung command fails instead of blocking CI.
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The fixed clock every command runs with.
+pub const TIME: &str = "2026-11-23T12:00:00Z";
+
+pub fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    umpire_env(dir, args, stdin, &[])
+}
+
+pub fn umpire_env(dir: &Path, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("UMPIRE_FIXED_TIME", TIME)
+        .env("HOME", dir) // no stray ~/.config/umpire/mail.yaml
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("UMPIRE_SMTP_PASSWORD")
+        .env_remove("UMPIRE_TEST_CRASH")
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run umpire");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    // Never hang: a command that takes a minute is a failure.
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("umpire {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+pub fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+pub fn ok(dir: &Path, args: &[&str]) -> String {
+    let o = umpire_in(dir, args, None);
+    assert!(o.status.success(), "umpire {args:?} failed: {}", text(&o));
+    text(&o)
+}
+
+pub fn failing(dir: &Path, args: &[&str]) -> String {
+    let o = umpire_in(dir, args, None);
+    assert_eq!(o.status.code(), Some(1), "umpire {args:?} should fail with exit 1: {}", text(&o));
+    text(&o)
+}
