@@ -249,6 +249,13 @@ impl Game {
         Ok(self.steps.last().expect("a step was just recorded"))
     }
 
+    /// Apply one entry without keeping a copy to roll back to (no clone of the state per
+    /// entry): for replays that stop at the first error and throw the game away then. On
+    /// error the game is left half-changed and must not be used.
+    pub fn apply_or_spoil(&mut self, entry: &Entry) -> Result<(), GameError> {
+        self.apply_inner(entry)
+    }
+
     /// The state after resolving the pending dice with `reveal` (what the revealer sees
     /// before writing its entry), without changing the game.
     pub fn preview_resolution(&self, reveal: &Hash) -> Option<(AnyState, Vec<Event>)> {

@@ -144,9 +144,19 @@ fn read_all(path: &Path, f: &mut std::fs::File) -> Result<Vec<u8>, StoreError> {
 
 /// Read and parse every entry of a log file (form only; see `log::protocol` for the chain).
 pub fn read_log(path: &Path) -> Result<Vec<Entry>, StoreError> {
+    let bytes = read_log_bytes(path)?;
+    parse_log(path, &bytes)
+}
+
+/// Read a log file's bytes (size-limited), checking only that it looks like a log (empty, or
+/// starting with a `---` line); the caller splits and parses.
+pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, StoreError> {
     let mut f = std::fs::File::open(path).map_err(io(path))?;
     let bytes = read_all(path, &mut f)?;
-    parse_log(path, &bytes)
+    if !(bytes.is_empty() || bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
+        return Err(StoreError::NotALog { path: path.to_path_buf() });
+    }
+    Ok(bytes)
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
