@@ -250,6 +250,11 @@ pub struct LockedLog {
 impl LockedLog {
     /// Lock `path` (blocking) and read it.
     pub fn open(path: &Path) -> Result<LockedLog, StoreError> {
+        Self::open_with(path, |bytes| parse_log(path, bytes))
+    }
+    /// Lock `path` (blocking) and read it, turning its bytes into entries with `parse`
+    /// (which must give what [`parse_log`] gives; e.g. from a cache, see `crate::cache`).
+    pub fn open_with<F: FnMut(&[u8]) -> Result<Vec<Entry>, StoreError>>(path: &Path, mut parse: F) -> Result<LockedLog, StoreError> {
         loop {
             let mut f = std::fs::OpenOptions::new().read(true).open(path).map_err(io(path))?;
             f.lock().map_err(io(path))?;
@@ -262,7 +267,7 @@ impl LockedLog {
                 Err(e) => return Err(io(path)(e)),
             }
             let bytes = read_all(path, &mut f)?;
-            let entries = parse_log(path, &bytes)?;
+            let entries = parse(&bytes)?;
             return Ok(LockedLog { path: path.to_path_buf(), lock: f, entries, size: bytes.len() as u64, crash: None });
         }
     }
