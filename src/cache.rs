@@ -271,7 +271,10 @@ mod tests {
         assert_eq!(a.entries, b.entries);
         assert_eq!(a.state, b.state);
         assert_eq!(a.protocol.chains, b.protocol.chains);
-        assert_eq!((a.protocol.last_hash, a.protocol.last_seq, a.protocol.all_joined), (b.protocol.last_hash, b.protocol.last_seq, b.protocol.all_joined));
+        assert_eq!(
+            (a.protocol.last_hash, a.protocol.last_seq, a.protocol.all_joined),
+            (b.protocol.last_hash, b.protocol.last_seq, b.protocol.all_joined)
+        );
         assert_eq!((&a.pending, &a.ending, &a.draw_offer), (&b.pending, &b.ending, &b.draw_offer));
         assert_eq!(a.commitments, b.commitments);
         assert_eq!(a.steps, b.steps);

@@ -104,6 +104,8 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     }
     if let Some(o) = game.outcome() {
         println!("GAME OVER: {}", crate::engine::game::describe_outcome(&o));
+        // The process ends here: freeing a long game's every entry is the OS's job, not ours.
+        std::mem::forget(game);
         return Ok(0);
     }
     for (seat, what) in game.waiting_for() {
@@ -125,6 +127,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             }
         }
     }
+    std::mem::forget(game);
     Ok(0)
 }
 

@@ -282,20 +282,25 @@ impl LockedLog {
     /// Append entries: write the whole new log to a temporary file in the same directory,
     /// fsync, rename over, fsync the directory. A crash leaves the old or the new log.
     pub fn append(&mut self, new: &[Entry]) -> Result<(), StoreError> {
-        let mut all = self.entries.clone();
-        all.extend_from_slice(new);
-        self.write(all)
+        // The new text is the old entries then the new ones; no copy of the old entries.
+        let mut bytes = join_log(&self.entries);
+        bytes.extend(join_log(new));
+        self.write(bytes)?;
+        self.entries.extend_from_slice(new);
+        sync_dir(&parent_dir(&self.path))
     }
     /// Replace the whole log (used by amendments that truncate); same atomicity.
     pub fn replace(&mut self, all: &[Entry]) -> Result<(), StoreError> {
-        self.write(all.to_vec())
+        self.write(join_log(all))?;
+        self.entries = all.to_vec();
+        sync_dir(&parent_dir(&self.path))
     }
     /// The path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    fn write(&mut self, all: Vec<Entry>) -> Result<(), StoreError> {
+    fn write(&mut self, bytes: Vec<u8>) -> Result<(), StoreError> {
         let path = self.path.clone();
         let locked = self.lock.metadata().map_err(io(&path))?;
         let unchanged = match std::fs::metadata(&path) {
@@ -306,7 +311,6 @@ impl LockedLog {
             let found = read_log(&path).map(|v| v.len()).unwrap_or(0);
             return Err(StoreError::Changed { path, expected: self.entries.len(), found });
         }
-        let bytes = join_log(&all);
         let (tmp, tmp_file) = write_temp(&path, &bytes, Some(&locked))?;
         // Lock the new file before it becomes the log, so the path is never unlocked.
         if let Err(e) = tmp_file.lock() {
@@ -322,12 +326,12 @@ impl LockedLog {
         }
         // From here the new log is in place; hold its lock (the old one is released).
         self.lock = tmp_file;
-        self.entries = all;
         self.size = bytes.len() as u64;
         if self.crash == Some(CrashPoint::AfterRename) {
             std::process::abort();
         }
-        sync_dir(&parent_dir(&path))
+        // The caller records the new entries, then fsyncs the directory.
+        Ok(())
     }
 }
 
