@@ -4,6 +4,7 @@
 //! Layout follows `DESIGN.md` §3: the protocol lives in [`crypto`], [`dice`] and [`log`];
 //! the rules engine in [`engine`]; geometry in [`geo`]; each game in [`rules`].
 
+pub mod cache;
 pub mod cli;
 pub mod crypto;
 pub mod dice;

@@ -33,7 +33,22 @@ pub struct ApplyArgs {
 /// `umpire apply`.
 pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // The lock is held from reading the log to appending: concurrent applies serialise.
-    let (mut locked, mut game) = common::lock_game(&a.log)?;
+    // The cache next to the log (`crate::cache`) spares the replay from genesis when it
+    // matches the log's first entries byte for byte; otherwise it is ignored.
+    let mut cached = None;
+    let mut locked = store::LockedLog::open_with(&a.log, |bytes| {
+        let (entries, game) = crate::cache::parse_with_cache(&a.log, bytes)?;
+        cached = game;
+        Ok(entries)
+    })?;
+    if let Some(p) = crash_point_from_env() {
+        locked.set_crash_point(Some(p));
+    }
+    let from_cache = cached.is_some();
+    let mut game = match cached {
+        Some(g) => g,
+        None => common::replay_entries(locked.entries(), &a.log)?,
+    };
     let mut received = Vec::new();
     for path in &a.entries {
         received.extend(read_input(path, &game)?);
@@ -83,8 +98,14 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         locked.append(&new)?;
         println!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
+    // Still under the lock, so caches are written in the order of the logs they describe.
+    if !new.is_empty() || !from_cache {
+        crate::cache::write(&a.log, &game);
+    }
     if let Some(o) = game.outcome() {
         println!("GAME OVER: {}", crate::engine::game::describe_outcome(&o));
+        // The process ends here: freeing a long game's every entry is the OS's job, not ours.
+        std::mem::forget(game);
         return Ok(0);
     }
     for (seat, what) in game.waiting_for() {
@@ -106,6 +127,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             }
         }
     }
+    std::mem::forget(game);
     Ok(0)
 }
 
@@ -140,4 +162,14 @@ fn read_input(path: &Path, game: &Game) -> Result<Vec<(String, Entry)>, CliError
         return fail(format!("{name}: no entry of this game (game {}) in it", game.id().short(16)));
     }
     Ok(out)
+}
+
+/// Test hook, as for the other writing commands: `UMPIRE_TEST_CRASH=after-temp-write|after-rename`
+/// aborts mid-append.
+fn crash_point_from_env() -> Option<store::CrashPoint> {
+    match std::env::var("UMPIRE_TEST_CRASH").ok()?.as_str() {
+        "after-temp-write" => Some(store::CrashPoint::AfterTempWrite),
+        "after-rename" => Some(store::CrashPoint::AfterRename),
+        _ => None,
+    }
 }

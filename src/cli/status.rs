@@ -44,7 +44,12 @@ struct AwaitJson {
 
 /// `umpire status`.
 pub fn run(a: StatusArgs) -> Result<i32, CliError> {
-    let game = common::load_game(&a.log)?;
+    // The cache (see `crate::cache`) when it matches the log; a replay from genesis otherwise.
+    let bytes = crate::log::store::read_log_bytes(&a.log)?;
+    let game = match crate::cache::parse_with_cache(&a.log, &bytes)? {
+        (_, Some(g)) => g,
+        (entries, None) => common::replay_entries(&entries, &a.log)?,
+    };
     let exp = game.state.expect();
     let awaiting: Vec<AwaitJson> = game.waiting_for().into_iter().map(|(seat, what)| AwaitJson { seat, what }).collect();
     if a.json {

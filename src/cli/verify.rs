@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::common::{self, CliError};
-use crate::engine::game::{Game, RandomEvent, describe_outcome};
-use crate::log::protocol::{Agreement, compare};
-use crate::log::store;
+use crate::engine::game::{Game, GameError, RandomEvent, describe_outcome};
+use crate::log::entry::Entry;
+use crate::log::protocol::{Agreement, Presigned, compare};
+use crate::log::store::{self, StoreError};
 
 /// Arguments of `umpire verify`.
 #[derive(Debug, clap::Args)]
@@ -62,15 +63,16 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
         outcome: None,
         status: None,
     };
-    let entries = match store::read_log(&a.log) {
-        Ok(e) => e,
+    let replayed = store::read_log_bytes(&a.log).and_then(|bytes| replay_log(&a.log, &bytes));
+    let (entries, replay) = match replayed {
+        Ok(x) => x,
         Err(e) => {
             r.problems.push(e.to_string());
             return Ok((r, None));
         }
     };
     r.entries = entries.len();
-    let (game, error) = match Game::replay(&entries) {
+    let (game, error) = match replay {
         Ok(g) => (Some(g), None),
         Err((g, e)) => (g.map(|g| *g), Some(e)),
     };
@@ -188,9 +190,86 @@ pub fn verify_bytes(bytes: &[u8]) -> bool {
     if !bytes.starts_with(b"---\n") {
         return false;
     }
-    let parsed: Result<Vec<_>, _> = store::split_log(bytes).into_iter().map(crate::log::Entry::parse).collect();
-    match parsed {
-        Ok(entries) => Game::replay(&entries).is_ok(),
-        Err(_) => false,
+    matches!(replay_log(std::path::Path::new("log"), bytes), Ok((_, Ok(_))))
+}
+
+/// What [`Game::replay`] returns.
+pub type Replayed = Result<Game, (Option<Box<Game>>, GameError)>;
+
+/// Entries parsed and signature-checked per message to the replaying thread: large enough
+/// to make the hand-over cheap, small enough that the replay starts at once.
+const CHUNK: usize = 64;
+
+/// Parse and replay log text exactly as `store::parse_log` then [`Game::replay`] would (same
+/// results, same errors), on both cores: a worker thread splits, parses and checks the
+/// signatures of the entries (`verify_strict`, see [`Presigned`]) chunk by chunk, ahead of
+/// this thread, which replays the rules. A parse error anywhere is the error (as with
+/// `parse_log`); otherwise every entry is returned with the replay's result. An entry whose
+/// signature fails is not skipped: the replay checks it again and names it.
+pub fn replay_log(path: &std::path::Path, bytes: &[u8]) -> Result<(Vec<Entry>, Replayed), StoreError> {
+    let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
+    if bytes.is_empty() {
+        return Ok((Vec::new(), Game::replay(&[])));
     }
+    if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
+        return Err(StoreError::NotALog { path: path.to_path_buf() });
+    }
+    let parts = store::split_log(bytes);
+    let first = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
+    let mut game = match Game::from_genesis(&first) {
+        Ok(g) => g,
+        Err(e) => {
+            // No keys to check against: parse the rest for `parse_log`'s errors, then fail.
+            let mut entries = vec![first];
+            for (i, b) in parts.iter().enumerate().skip(1) {
+                entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
+            }
+            return Ok((entries, Err((None, e))));
+        }
+    };
+    let genesis = game.genesis().clone();
+    let mut entries = Vec::with_capacity(parts.len());
+    entries.push(first);
+    // The seq of the first entry the rules refuse: the replay is then redone up to it with
+    // rollback, for exactly `Game::replay`'s partial game and error.
+    let mut failed: Option<usize> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<(Vec<Entry>, Presigned), StoreError>>(4);
+        let rest = &parts[1..];
+        scope.spawn(move || {
+            for (c, chunk) in rest.chunks(CHUNK).enumerate() {
+                let parsed: Result<Vec<Entry>, StoreError> =
+                    chunk.iter().enumerate().map(|(j, b)| Entry::parse(b).map_err(|e| parse_err(1 + c * CHUNK + j, e))).collect();
+                let msg = parsed.map(|es| {
+                    let pre = Presigned::check(&genesis, &es);
+                    (es, pre)
+                });
+                let stop = msg.is_err();
+                if tx.send(msg).is_err() || stop {
+                    return;
+                }
+            }
+        });
+        for msg in rx {
+            let (chunk, pre) = msg?;
+            if failed.is_none() {
+                game.protocol.presigned = Some(std::sync::Arc::new(pre));
+                for (j, e) in chunk.iter().enumerate() {
+                    if game.apply_or_spoil(e).is_err() {
+                        failed = Some(entries.len() + j);
+                        break;
+                    }
+                }
+            }
+            entries.extend(chunk);
+        }
+        Ok::<(), StoreError>(())
+    })?;
+    // The shortcut served this replay only; a game handed on checks signatures itself.
+    game.protocol.presigned = None;
+    let replayed = match failed {
+        None => Ok(game),
+        Some(i) => Game::replay(&entries[..=i]),
+    };
+    Ok((entries, replayed))
 }

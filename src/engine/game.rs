@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::registry::{AnyState, OrdersError, RulesetId};
 use super::{Event, Outcome, SeatInfo};
@@ -17,7 +17,7 @@ use crate::log::entry::{Entry, Kind};
 use crate::log::protocol::{Genesis, ProtocolError, ProtocolState};
 
 /// An entry that ended with a random action, waiting for its revealer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingDice {
     /// Seq of the entry whose dice are owed.
     pub seq: u64,
@@ -32,7 +32,7 @@ pub struct PendingDice {
 }
 
 /// A random resolution, as the referee's report lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RandomEvent {
     /// The entry whose dice these are.
     pub entry: u64,
@@ -47,7 +47,7 @@ pub struct RandomEvent {
 }
 
 /// What one entry did.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
     pub seq: u64,
     pub hash: Hash,
@@ -98,7 +98,7 @@ pub enum GameError {
 }
 
 /// A commitment made by a seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommitRecord {
     pub seq: u64,
     pub digest: Hash,
@@ -107,7 +107,7 @@ pub struct CommitRecord {
 }
 
 /// How the game ended, engine-level (resign and agreed draw come before the rules).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
     pub seq: u64,
     pub outcome: Outcome,
@@ -247,6 +247,13 @@ impl Game {
             return Err(e);
         }
         Ok(self.steps.last().expect("a step was just recorded"))
+    }
+
+    /// Apply one entry without keeping a copy to roll back to (no clone of the state per
+    /// entry): for replays that stop at the first error and throw the game away then. On
+    /// error the game is left half-changed and must not be used.
+    pub fn apply_or_spoil(&mut self, entry: &Entry) -> Result<(), GameError> {
+        self.apply_inner(entry)
     }
 
     /// The state after resolving the pending dice with `reveal` (what the revealer sees

@@ -144,9 +144,19 @@ fn read_all(path: &Path, f: &mut std::fs::File) -> Result<Vec<u8>, StoreError> {
 
 /// Read and parse every entry of a log file (form only; see `log::protocol` for the chain).
 pub fn read_log(path: &Path) -> Result<Vec<Entry>, StoreError> {
+    let bytes = read_log_bytes(path)?;
+    parse_log(path, &bytes)
+}
+
+/// Read a log file's bytes (size-limited), checking only that it looks like a log (empty, or
+/// starting with a `---` line); the caller splits and parses.
+pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, StoreError> {
     let mut f = std::fs::File::open(path).map_err(io(path))?;
     let bytes = read_all(path, &mut f)?;
-    parse_log(path, &bytes)
+    if !(bytes.is_empty() || bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
+        return Err(StoreError::NotALog { path: path.to_path_buf() });
+    }
+    Ok(bytes)
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -240,6 +250,11 @@ pub struct LockedLog {
 impl LockedLog {
     /// Lock `path` (blocking) and read it.
     pub fn open(path: &Path) -> Result<LockedLog, StoreError> {
+        Self::open_with(path, |bytes| parse_log(path, bytes))
+    }
+    /// Lock `path` (blocking) and read it, turning its bytes into entries with `parse`
+    /// (which must give what [`parse_log`] gives; e.g. from a cache, see `crate::cache`).
+    pub fn open_with<F: FnMut(&[u8]) -> Result<Vec<Entry>, StoreError>>(path: &Path, mut parse: F) -> Result<LockedLog, StoreError> {
         loop {
             let mut f = std::fs::OpenOptions::new().read(true).open(path).map_err(io(path))?;
             f.lock().map_err(io(path))?;
@@ -252,7 +267,7 @@ impl LockedLog {
                 Err(e) => return Err(io(path)(e)),
             }
             let bytes = read_all(path, &mut f)?;
-            let entries = parse_log(path, &bytes)?;
+            let entries = parse(&bytes)?;
             return Ok(LockedLog { path: path.to_path_buf(), lock: f, entries, size: bytes.len() as u64, crash: None });
         }
     }
@@ -267,20 +282,25 @@ impl LockedLog {
     /// Append entries: write the whole new log to a temporary file in the same directory,
     /// fsync, rename over, fsync the directory. A crash leaves the old or the new log.
     pub fn append(&mut self, new: &[Entry]) -> Result<(), StoreError> {
-        let mut all = self.entries.clone();
-        all.extend_from_slice(new);
-        self.write(all)
+        // The new text is the old entries then the new ones; no copy of the old entries.
+        let mut bytes = join_log(&self.entries);
+        bytes.extend(join_log(new));
+        self.write(bytes)?;
+        self.entries.extend_from_slice(new);
+        sync_dir(&parent_dir(&self.path))
     }
     /// Replace the whole log (used by amendments that truncate); same atomicity.
     pub fn replace(&mut self, all: &[Entry]) -> Result<(), StoreError> {
-        self.write(all.to_vec())
+        self.write(join_log(all))?;
+        self.entries = all.to_vec();
+        sync_dir(&parent_dir(&self.path))
     }
     /// The path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    fn write(&mut self, all: Vec<Entry>) -> Result<(), StoreError> {
+    fn write(&mut self, bytes: Vec<u8>) -> Result<(), StoreError> {
         let path = self.path.clone();
         let locked = self.lock.metadata().map_err(io(&path))?;
         let unchanged = match std::fs::metadata(&path) {
@@ -291,7 +311,6 @@ impl LockedLog {
             let found = read_log(&path).map(|v| v.len()).unwrap_or(0);
             return Err(StoreError::Changed { path, expected: self.entries.len(), found });
         }
-        let bytes = join_log(&all);
         let (tmp, tmp_file) = write_temp(&path, &bytes, Some(&locked))?;
         // Lock the new file before it becomes the log, so the path is never unlocked.
         if let Err(e) = tmp_file.lock() {
@@ -307,12 +326,12 @@ impl LockedLog {
         }
         // From here the new log is in place; hold its lock (the old one is released).
         self.lock = tmp_file;
-        self.entries = all;
         self.size = bytes.len() as u64;
         if self.crash == Some(CrashPoint::AfterRename) {
             std::process::abort();
         }
-        sync_dir(&parent_dir(&path))
+        // The caller records the new entries, then fsyncs the directory.
+        Ok(())
     }
 }
 

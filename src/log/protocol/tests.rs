@@ -339,3 +339,50 @@ fn compare_logs() {
     let og = other.genesis_draft().sign(&other.p("red").key);
     assert_eq!(compare(&a, &[og]), Agreement::DifferentGames);
 }
+
+#[test]
+fn body_limits() {
+    let (mut g, st0) = Game::started(8);
+    let try_body = |g: &mut Game, f: &dyn Fn(&mut Body)| {
+        let mut d = g.next("red", Kind::Orders, Some("blue"));
+        f(&mut d.body);
+        let mut st = st0.clone();
+        st.accept(&g.sign(d))
+    };
+    // At the limits: accepted.
+    assert!(try_body(&mut g, &|b| b.note = Some("n".repeat(MAX_NOTE_BYTES))).is_ok());
+    let at_limit = yaml_serde::Value::Sequence(vec![yaml_serde::Value::Null; MAX_ORDER_VALUES - 1]);
+    assert!(try_body(&mut g, &|b| b.orders = Some(at_limit.clone())).is_ok());
+    // One over: refused with the limit named.
+    let over = |p: Problem, what: &str| assert!(matches!(&p, Problem::BadBody(m) if m.contains(what)), "{p:?}");
+    over(problem(try_body(&mut g, &|b| b.note = Some("n".repeat(MAX_NOTE_BYTES + 1)))), "16384-byte limit");
+    let too_many = yaml_serde::Value::Sequence(vec![yaml_serde::Value::Null; MAX_ORDER_VALUES]);
+    over(problem(try_body(&mut g, &|b| b.orders = Some(too_many.clone()))), "more than 20000 values");
+    let mut nested = yaml_serde::Value::Null;
+    for _ in 0..30 {
+        let mut m = yaml_serde::Mapping::new();
+        m.insert(yaml_serde::Value::String("a".into()), nested.clone());
+        m.insert(yaml_serde::Value::String("b".into()), nested);
+        nested = yaml_serde::Value::Mapping(m);
+        if count_values(&nested, MAX_ORDER_VALUES + 1) > MAX_ORDER_VALUES {
+            break;
+        }
+    }
+    assert!(count_values(&nested, usize::MAX) > MAX_ORDER_VALUES);
+    over(problem(try_body(&mut g, &|b| b.orders = Some(nested.clone()))), "more than 20000 values");
+}
+
+#[test]
+fn presigned_entries_skip_only_their_own_signature() {
+    let (mut g, st0) = Game::started(8);
+    let d = g.next("red", Kind::Orders, Some("blue"));
+    let good = g.sign(d);
+    let mut forged = good.clone();
+    forged.sig[0] ^= 1;
+    forged.hash = sha256(b"a different entry");
+    let mut st = st0.clone();
+    st.presigned = Some(std::sync::Arc::new(Presigned::check(&st.genesis, &[good.clone(), forged.clone()])));
+    assert_eq!(st.presigned.as_ref().unwrap().ok.len(), 1, "the forged signature is not listed");
+    assert_eq!(problem(st.clone().accept(&forged)), Problem::BadSignature("red".into()));
+    assert!(st.accept(&good).is_ok());
+}

@@ -1,0 +1,324 @@
+//! A cache of the replayed game next to its log (`game.log.cache`), so that `umpire apply`
+//! and `umpire status` do not parse and replay a long log from genesis every time.
+//!
+//! **What it holds.** The public-mode [`Game`] after some head entry: the protocol progress
+//! (chains, last hash and seq), the rules state, pending dice, ending, draw offer,
+//! commitments, the step records, and every entry up to the head as parsed (header, body,
+//! signature, hash; not the bytes, which come from the log). A version tag names the cache
+//! format and the umpire version: rules change between versions, so a cache from another
+//! build is ignored.
+//!
+//! **When it is used.** Only if the log's first `n` entries are byte-for-byte those the cache
+//! was made from: the log is split, and the SHA-256 of each of its first `n` entries must be
+//! the hash the cache recorded for that seq, the last one being the head hash. Checking the
+//! head hash alone would not do: it commits to the whole prefix through the `prev` links only
+//! for entries whose links were checked, and an edited older entry in the file would leave
+//! the head unchanged. Re-hashing every entry is cheap (a megabyte of SHA-256 is a few ms),
+//! and it is what makes the cached entries stand for the file's bytes. Entries after the
+//! head (appended by something that did not update the cache) are parsed and applied as
+//! usual. Anything wrong — no file, unreadable, another version, another log, a shorter log,
+//! an entry that does not apply on top — and the cache is ignored silently and the log is
+//! replayed from genesis.
+//!
+//! **What it is not.** `umpire verify` never reads it: an audit replays from genesis. A
+//! cache only saves work on the machine that wrote it; a player who edits it fools only
+//! their own tool, and the entries it then signs are still checked by every other tool.
+//!
+//! **Writing.** A temporary file in the same directory, renamed over the cache: a reader
+//! sees the old cache or the new one. It is not fsynced: a cache lost or torn by a crash is
+//! simply not used (it no longer parses, or no longer matches the log).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::crypto::{Hash, sha256};
+use crate::engine::game::{CommitRecord, Ending, Game, PendingDice, StepRecord};
+use crate::engine::registry::AnyState;
+use crate::log::entry::{Body, Draft, Entry};
+use crate::log::protocol::SeatChain;
+use crate::log::store::{self, StoreError};
+
+/// The cache format and the build it belongs to.
+pub const VERSION: &str = concat!("umpire-cache/1 umpire ", env!("CARGO_PKG_VERSION"));
+
+/// Largest cache file read (a cache is a few times its log's size at most).
+const MAX_CACHE_BYTES: u64 = 4 * store::MAX_LOG_BYTES;
+
+/// The cache file next to `log`: `<log>.cache`.
+pub fn path_for(log: &Path) -> PathBuf {
+    let mut s = log.as_os_str().to_owned();
+    s.push(".cache");
+    PathBuf::from(s)
+}
+
+#[derive(Serialize, Deserialize)]
+struct CachedEntry {
+    game: Option<Hash>,
+    seq: u64,
+    prev: Option<Hash>,
+    seat: String,
+    reveal: Option<Hash>,
+    dice_from: Option<String>,
+    time: String,
+    body: Body,
+    sig: String,
+    hash: Hash,
+}
+
+/// Rules states by ruleset (a ruleset without an entry here is simply not cached).
+#[derive(Serialize, Deserialize)]
+enum CachedState {
+    GlorysEnd(crate::rules::glorys_end::State),
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheFile {
+    version: String,
+    head_seq: u64,
+    head_hash: Hash,
+    entries: Vec<CachedEntry>,
+    chains: Vec<(String, SeatChainOut)>,
+    last_hash: Hash,
+    last_seq: u64,
+    all_joined: bool,
+    state: CachedState,
+    pending: Option<PendingDice>,
+    ending: Option<Ending>,
+    draw_offer: Option<(u64, String, Hash)>,
+    commitments: Vec<((String, String), CommitRecord)>,
+    steps: Vec<StepRecord>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SeatChainOut {
+    anchor: Hash,
+    last: Hash,
+    revealed: u64,
+}
+
+fn snapshot(game: &Game) -> Option<CacheFile> {
+    #[allow(unreachable_patterns)]
+    let state = match &game.state {
+        AnyState::GlorysEnd(s) => CachedState::GlorysEnd(s.clone()),
+        _ => return None,
+    };
+    let head = game.entries.last()?;
+    Some(CacheFile {
+        version: VERSION.to_string(),
+        head_seq: head.seq(),
+        head_hash: head.hash,
+        entries: game
+            .entries
+            .iter()
+            .map(|e| CachedEntry {
+                game: e.draft.game,
+                seq: e.draft.seq,
+                prev: e.draft.prev,
+                seat: e.draft.seat.clone(),
+                reveal: e.draft.reveal,
+                dice_from: e.draft.dice_from.clone(),
+                time: e.draft.time.clone(),
+                body: e.draft.body.clone(),
+                sig: hex::encode(e.sig),
+                hash: e.hash,
+            })
+            .collect(),
+        chains: game
+            .protocol
+            .chains
+            .iter()
+            .map(|(s, c)| (s.clone(), SeatChainOut { anchor: c.anchor, last: c.last, revealed: c.revealed }))
+            .collect(),
+        last_hash: game.protocol.last_hash,
+        last_seq: game.protocol.last_seq,
+        all_joined: game.protocol.all_joined,
+        state,
+        pending: game.pending.clone(),
+        ending: game.ending.clone(),
+        draw_offer: game.draw_offer.clone(),
+        commitments: game.commitments.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        steps: game.steps.clone(),
+    })
+}
+
+/// Write the cache for `game`, the game replayed from `log`. Best effort: a cache that
+/// cannot be written is no error (the next command replays from genesis).
+pub fn write(log: &Path, game: &Game) {
+    let Some(file) = snapshot(game) else { return };
+    let Ok(bytes) = serde_json::to_vec(&file) else { return };
+    let target = path_for(log);
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, &bytes).and_then(|()| {
+        // The cache tells as much as the log: give it the log's permissions.
+        if let Ok(m) = std::fs::metadata(log) {
+            std::fs::set_permissions(&tmp, m.permissions())?;
+        }
+        std::fs::rename(&tmp, &target)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// The game after the cached head and the entries it covers, if the cache next to `log`
+/// matches the first entries of `parts` (the log split into entries) byte for byte.
+fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
+    use std::io::Read as _;
+    let f = std::fs::File::open(path_for(log)).ok()?;
+    let mut buf = Vec::new();
+    f.take(MAX_CACHE_BYTES + 1).read_to_end(&mut buf).ok()?;
+    if buf.len() as u64 > MAX_CACHE_BYTES {
+        return None;
+    }
+    let c: CacheFile = serde_json::from_slice(&buf).ok()?;
+    let n = c.entries.len();
+    if c.version != VERSION || n == 0 || n > parts.len() || c.head_seq + 1 != n as u64 || c.entries[n - 1].hash != c.head_hash {
+        return None;
+    }
+    // Every cached entry must be the file's entry at that seq, byte for byte.
+    let mut entries = Vec::with_capacity(parts.len());
+    for (i, (ce, bytes)) in c.entries.into_iter().zip(parts).enumerate() {
+        if ce.seq != i as u64 || sha256(bytes) != ce.hash {
+            return None;
+        }
+        let sig: [u8; 64] = hex::decode(&ce.sig).ok()?.try_into().ok()?;
+        let draft = Draft {
+            game: ce.game,
+            seq: ce.seq,
+            prev: ce.prev,
+            seat: ce.seat,
+            reveal: ce.reveal,
+            dice_from: ce.dice_from,
+            time: ce.time,
+            body: ce.body,
+        };
+        entries.push(Entry { draft, sig, bytes: bytes.to_vec(), hash: ce.hash });
+    }
+    // A fresh game from the genesis (so every field has its genesis value), then the
+    // cached progress over it.
+    let mut game = Game::from_genesis(&entries[0]).ok()?;
+    game.protocol.chains = c
+        .chains
+        .into_iter()
+        .map(|(s, x)| (s, SeatChain { anchor: x.anchor, last: x.last, revealed: x.revealed }))
+        .collect::<BTreeMap<_, _>>();
+    game.protocol.last_hash = c.last_hash;
+    game.protocol.last_seq = c.last_seq;
+    game.protocol.all_joined = c.all_joined;
+    #[allow(unreachable_patterns)]
+    match (c.state, &game.state) {
+        (CachedState::GlorysEnd(s), AnyState::GlorysEnd(_)) => game.state = AnyState::GlorysEnd(s),
+        _ => return None,
+    }
+    game.pending = c.pending;
+    game.ending = c.ending;
+    game.draw_offer = c.draw_offer;
+    game.commitments = c.commitments.into_iter().collect();
+    game.steps = c.steps;
+    game.entries = entries;
+    if game.protocol.last_hash != c.head_hash || game.steps.len() != game.entries.len() {
+        return None;
+    }
+    Some(game)
+}
+
+/// Parse a log's bytes into entries and its game, using the cache where it holds: the
+/// cached prefix is restored, the rest parsed and applied. `None` for the game means the
+/// cache was of no use (the caller replays from genesis); the entries are always the log's
+/// (parse errors as [`store::parse_log`] reports them).
+pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<(Vec<Entry>, Option<Game>), StoreError> {
+    if bytes.is_empty() || !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
+        return Ok((store::parse_log(log, bytes)?, None));
+    }
+    let parts = store::split_log(bytes);
+    let Some(mut game) = restore(log, &parts) else {
+        return Ok((store::parse_log(log, bytes)?, None));
+    };
+    let mut entries = game.entries.clone();
+    let mut usable = true;
+    for (i, b) in parts.iter().enumerate().skip(entries.len()) {
+        let e = Entry::parse(b).map_err(|source| StoreError::Entry { path: log.to_path_buf(), index: i, source })?;
+        // An entry that does not apply: replay from genesis for the exact error.
+        usable = usable && game.apply(&e).is_ok();
+        entries.push(e);
+    }
+    Ok((entries, usable.then_some(game)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bot;
+
+    fn bot_game(seed: u64, budget: u64) -> Game {
+        let marne = crate::scenarios::find("glorys-end/marne").unwrap();
+        let seats = crate::scenarios::seats(marne);
+        let (mut game, mut players) = bot::start_game(marne, &seats, seed, 4096, "2000-01-01T00:00:00Z").unwrap();
+        let mut clock = || "2000-01-01T00:00:00Z".to_string();
+        let mut keep = |_: &Entry, _: &Game| Ok(());
+        let _ = bot::play_out(&mut game, &mut players, seed, budget, &mut clock, &mut keep);
+        game
+    }
+
+    fn same(a: &Game, b: &Game) {
+        assert_eq!(a.entries, b.entries);
+        assert_eq!(a.state, b.state);
+        assert_eq!(a.protocol.chains, b.protocol.chains);
+        assert_eq!(
+            (a.protocol.last_hash, a.protocol.last_seq, a.protocol.all_joined),
+            (b.protocol.last_hash, b.protocol.last_seq, b.protocol.all_joined)
+        );
+        assert_eq!((&a.pending, &a.ending, &a.draw_offer), (&b.pending, &b.ending, &b.draw_offer));
+        assert_eq!(a.commitments, b.commitments);
+        assert_eq!(a.steps, b.steps);
+    }
+
+    #[test]
+    fn a_cache_restores_the_replayed_game_and_a_stale_one_is_ignored() {
+        let game = bot_game(3, 60);
+        let n = game.entries.len();
+        assert!(n > 30, "a game of some length ({n})");
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("game.log");
+        let head = 20;
+        let prefix = Game::replay(&game.entries[..head]).unwrap();
+        write(&log, &prefix);
+        let bytes = store::join_log(&game.entries);
+
+        // The cache at entry 19 plus the rest of the log gives the full replay.
+        let (entries, restored) = parse_with_cache(&log, &bytes).unwrap();
+        assert_eq!(entries, game.entries);
+        same(&restored.expect("the cache matches"), &game);
+
+        // A shorter log than the cache: ignored.
+        let short = store::join_log(&game.entries[..head - 1]);
+        assert!(parse_with_cache(&log, &short).unwrap().1.is_none());
+        // One byte changed in an entry before the head (not the head itself): ignored.
+        let mut edited = bytes.clone();
+        let at = store::join_log(&game.entries[..5]).len() + 40;
+        edited[at] ^= 1;
+        let parsed = parse_with_cache(&log, &edited);
+        assert!(parsed.map(|(_, g)| g.is_none()).unwrap_or(true), "an edited prefix is never served from the cache");
+        // Another version, garbage, a torn file: ignored.
+        let text = std::fs::read_to_string(path_for(&log)).unwrap();
+        std::fs::write(path_for(&log), text.replace(VERSION, "umpire-cache/0")).unwrap();
+        assert!(parse_with_cache(&log, &bytes).unwrap().1.is_none());
+        std::fs::write(path_for(&log), &text[..text.len() / 2]).unwrap();
+        assert!(parse_with_cache(&log, &bytes).unwrap().1.is_none());
+        // No cache at all.
+        std::fs::remove_file(path_for(&log)).unwrap();
+        let (entries, g) = parse_with_cache(&log, &bytes).unwrap();
+        assert!(g.is_none());
+        assert_eq!(entries, game.entries);
+        // A cache of the whole game round-trips.
+        write(&log, &game);
+        same(&parse_with_cache(&log, &bytes).unwrap().1.unwrap(), &game);
+    }
+}
