@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::hidden::{Committed, HiddenActs, Knowledge, Opened, SealedNote};
+use super::hidden::{Committed, HiddenActs, Knowledge, Mode, Opened, SealedNote};
 use super::registry::{AnyState, OrdersError, RulesetId};
 use super::{Event, Outcome, SeatInfo};
+use crate::crypto::keys::SecretKey;
 use crate::crypto::{Hash, commit, draw, seal};
 use crate::dice::{Dice, dice_seed};
 use crate::log::entry::{Entry, Kind};
@@ -668,6 +669,17 @@ impl Game {
             self.draws.push(PendingDraw { seq, seat: seat.clone(), draw_id, dice_from });
         }
         Ok(())
+    }
+
+    /// `seat`'s own view of this game: its entries replayed in seat mode with `key`. While
+    /// nothing is hidden (no commitment, no draw) that is this game itself, so it is a clone.
+    pub fn seat_view(&self, seat: &str, key: SecretKey) -> Result<Game, GameError> {
+        if self.commitments.is_empty() && self.draws.is_empty() && self.knowledge.mode() == Mode::Public {
+            let mut g = self.clone();
+            g.knowledge = Knowledge::seat(seat, key);
+            return Ok(g);
+        }
+        Game::replay_with(&self.entries, Knowledge::seat(seat, key)).map_err(|(_, e)| e)
     }
 
     /// Every value opened in this game, by `(seat, id)`.

@@ -39,6 +39,8 @@ pub enum Phase {
 /// The toy state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToyState {
+    /// Three seats: the hider's partner reads its sealed notes.
+    pub partners: bool,
     pub hider: String,
     pub seeker: String,
     pub phase: Phase,
@@ -104,8 +106,14 @@ impl Ruleset for Toy {
     const VERSION: &'static str = "0";
 
     fn setup(_text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<ToyState, ScenarioError> {
-        let [h, s] = seats else { return Err(ScenarioError { problems: vec!["two seats".into()] }) };
+        // A third seat is the hider's partner: it only reads the hider's sealed notes.
+        let (h, s, partners) = match seats {
+            [h, s] => (h, s, false),
+            [h, s, _] => (h, s, true),
+            _ => return Err(ScenarioError { problems: vec!["two or three seats".into()] }),
+        };
         Ok(ToyState {
+            partners,
             hider: h.seat.clone(),
             seeker: s.seat.clone(),
             phase: Phase::Set,
@@ -327,6 +335,10 @@ impl Ruleset for Toy {
         Ok(c)
     }
 
+    fn partners_share(s: &ToyState) -> bool {
+        s.partners
+    }
+
     fn private_draws(s: &mut ToyState) -> Vec<String> {
         std::mem::take(&mut s.new_draws)
     }
@@ -345,7 +357,7 @@ impl Ruleset for Toy {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
@@ -359,18 +371,18 @@ mod tests {
 
     const BUNDLED: crate::scenarios::Bundled = crate::scenarios::Bundled { name: "toy/one", ruleset: ID, about: "toy", text: "toy" };
 
-    fn start(seed: u64) -> (Game, Players) {
+    pub(crate) fn start(seed: u64) -> (Game, Players) {
         bot::start_game(&BUNDLED, &[("hider", "A"), ("seeker", "B")], seed, 64, "2026-01-01T00:00:00Z").unwrap()
     }
 
-    fn toy(state: &AnyState) -> &ToyState {
+    pub(crate) fn toy(state: &AnyState) -> &ToyState {
         match state {
             AnyState::Toy(s) => s,
             _ => panic!("not a toy state"),
         }
     }
 
-    fn seat_view(game: &Game, players: &Players, seat: &str) -> Game {
+    pub(crate) fn seat_view(game: &Game, players: &Players, seat: &str) -> Game {
         Game::replay_with(&game.entries, Knowledge::seat(seat, players.key(seat).unwrap().clone())).unwrap()
     }
 
@@ -386,27 +398,27 @@ mod tests {
     }
 
     /// A body written by hand, bypassing the author's tool (a cheat's tool).
-    fn raw(o: ToyOrders) -> Body {
+    pub(crate) fn raw(o: ToyOrders) -> Body {
         let mut b = Body::new(Kind::Orders);
         b.orders = Some(yaml_serde::to_value(&o).unwrap());
         b
     }
 
-    fn play(game: &mut Game, players: &mut Players, seat: &str, o: ToyOrders) -> Entry {
+    pub(crate) fn play(game: &mut Game, players: &mut Players, seat: &str, o: ToyOrders) -> Entry {
         let e = authored(game, players, seat, o);
         game.apply(&e).unwrap();
         e
     }
 
-    fn step(n: u32, draw: bool) -> ToyOrders {
+    pub(crate) fn step(n: u32, draw: bool) -> ToyOrders {
         ToyOrders { step: Some(n), draw, ..Default::default() }
     }
-    fn guess(n: u32) -> ToyOrders {
+    pub(crate) fn guess(n: u32) -> ToyOrders {
         ToyOrders { guess: Some(n), ..Default::default() }
     }
 
     /// hider commits 5; three rounds with a private draw in rounds 1 and 3; reveal.
-    fn scripted() -> (Game, Players, Vec<Game>) {
+    pub(crate) fn scripted() -> (Game, Players, Vec<Game>) {
         let (mut g, mut p) = start(1);
         let mut publics = vec![];
         play(&mut g, &mut p, "hider", ToyOrders { number: Some(5), ..Default::default() });
@@ -569,13 +581,13 @@ mod tests {
         assert!(matches!(&err, GameError::Orders { error: OrdersError::Illegal(vs), .. } if vs[0].rule == "TOY 1"), "{err}");
     }
 
-    #[test]
-    fn the_omniscient_pass_names_a_lying_move() {
+    /// hider commits 2, then steps onto 2 with an entry signed by hand; an honest reveal.
+    pub(crate) fn lying_game() -> (Game, Entry) {
         let (mut g, mut p) = start(3);
         play(&mut g, &mut p, "hider", ToyOrders { number: Some(2), ..Default::default() });
         // The hider's tool would refuse stepping onto 2; a cheat signs it by hand.
         let lie = bot::sign_body(&g, "hider", &mut p, raw(step(2, false)), "t".into()).unwrap();
-        assert!(matches!(complete_body(&seat_view(&g, &p, "hider"), "hider", p.key("hider").unwrap(), None, raw(step(2, false))), Err(_)));
+        assert!(complete_body(&seat_view(&g, &p, "hider"), "hider", p.key("hider").unwrap(), None, raw(step(2, false))).is_err());
         g.apply(&lie).unwrap();
         // From here on the hider's own view refuses the log: it signs by hand.
         for (s, o) in
@@ -590,6 +602,12 @@ mod tests {
         b.open = Some(vec![Opening { id: "number@1".into(), salt, value: "2".into() }]);
         let e = bot::sign_body(&g, "hider", &mut p, b, "t".into()).unwrap();
         g.apply(&e).unwrap();
+        (g, lie)
+    }
+
+    #[test]
+    fn the_omniscient_pass_names_a_lying_move() {
+        let (g, lie) = lying_game();
         assert!(g.outcome().is_some());
         assert!(Game::replay(&g.entries).is_ok());
         let cheats = g.replay_omniscient().unwrap_err();
@@ -616,5 +634,36 @@ mod tests {
             let values: BTreeMap<_, _> = omni.knowledge.values().clone();
             assert!(values.contains_key(&("hider".to_string(), "number@1".to_string())));
         }
+    }
+
+    #[test]
+    fn a_partner_reads_the_note_sealed_for_it_and_the_other_side_cannot() {
+        let (mut g, mut p) =
+            bot::start_game(&BUNDLED, &[("hider", "A"), ("seeker", "B"), ("helper", "A")], 9, 64, "2026-01-01T00:00:00Z").unwrap();
+        let e = play(&mut g, &mut p, "hider", ToyOrders { number: Some(7), ..Default::default() });
+        let notes = e.draft.body.sealed_for.clone().unwrap();
+        assert_eq!(notes.iter().map(|n| n.seat.as_str()).collect::<Vec<_>>(), ["helper"]);
+        let helper = seat_view(&g, &p, "helper");
+        assert_eq!(toy(&helper.state).number, Some(7));
+        let seeker = seat_view(&g, &p, "seeker");
+        assert_eq!(toy(&seeker.state).number, None);
+        assert_eq!(public_facts(toy(&helper.state)), public_facts(toy(&g.state)));
+        // A note that lies to the partner (a value not matching the commitment) is refused
+        // in the partner's view.
+        let key = p.key("hider").unwrap().clone();
+        let salt = commit::salt(&key.seed(), &g.id(), "number@1");
+        let lie = crate::engine::hidden::SealedNote {
+            commit: [("number@1".to_string(), "3".to_string())].into(),
+            salt: [("number@1".to_string(), salt)].into(),
+        };
+        let mut d = e.draft.clone();
+        let partner = g.genesis().seat("helper").unwrap().key;
+        d.body.sealed_for.as_mut().unwrap()[0].data =
+            crate::crypto::seal::seal_for(&key.signing, &partner, &g.id(), "hider", "helper", e.seq(), lie.to_text().as_bytes());
+        let forged = d.try_sign(&key).unwrap();
+        let mut entries = g.entries.clone();
+        *entries.last_mut().unwrap() = forged;
+        let err = Game::replay_with(&entries, Knowledge::seat("helper", p.key("helper").unwrap().clone())).unwrap_err().1;
+        assert!(matches!(&err, GameError::Commitment { why, .. } if why.contains("does not match")), "{err}");
     }
 }
