@@ -233,3 +233,25 @@ pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod hidden_tests {
+    use super::replay_page_with;
+    use crate::engine::hidden::Knowledge;
+    use crate::engine::toy::tests::scripted;
+
+    #[test]
+    fn a_seat_with_its_key_sees_its_hidden_values_and_nobody_else_does() {
+        let (g, p, publics) = scripted();
+        // Up to the entry before the reveal: the number (5) is still hidden.
+        let to = Some(publics[publics.len() - 2].entries.len() as u64 - 1);
+        let hider = Knowledge::seat("hider", p.key("hider").unwrap().clone());
+        let page = replay_page_with(&g.entries, Some("hider"), to, hider).unwrap();
+        assert!(page.contains("number 5"));
+        let public = replay_page_with(&g.entries, Some("hider"), to, Knowledge::public()).unwrap();
+        assert!(!public.contains("number 5") && public.contains("number ?"));
+        let seeker = Knowledge::seat("seeker", p.key("seeker").unwrap().clone());
+        let page = replay_page_with(&g.entries, Some("seeker"), to, seeker).unwrap();
+        assert!(!page.contains("number 5") && page.contains("number ?"));
+    }
+}
