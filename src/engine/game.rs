@@ -587,6 +587,14 @@ impl Game {
             }
             rec.opened = Some((entry.seq(), o.value.clone()));
             opened.push(format!("{seat}/{} = {}", o.id, o.value));
+            let is_draw = self.unsettled.contains_key(&key) || self.draws.iter().any(|d| d.seat == seat && d.draw_id == o.id);
+            if is_draw && o.value.parse::<Hash>().is_err() {
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat,
+                    why: format!("{:?} is a private draw: its value must be r as 64 hex digits (DESIGN §2.6)", o.id),
+                });
+            }
             // A private draw settled without its value can be computed now.
             let draw = match self.unsettled.remove(&key) {
                 Some(reveal) => {

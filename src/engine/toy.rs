@@ -666,4 +666,28 @@ pub(crate) mod tests {
         let err = Game::replay_with(&entries, Knowledge::seat("helper", p.key("helper").unwrap().clone())).unwrap_err().1;
         assert!(matches!(&err, GameError::Commitment { why, .. } if why.contains("does not match")), "{err}");
     }
+
+    #[test]
+    fn a_draw_without_its_commitment_or_with_a_bad_secret_is_refused() {
+        let (mut g, mut p) = start(5);
+        play(&mut g, &mut p, "hider", ToyOrders { number: Some(1), ..Default::default() });
+        // Drawing without committing to r: refused in public mode.
+        let e = bot::sign_body(&g, "hider", &mut p, raw(step(2, true)), "t".into()).unwrap();
+        let err = g.clone().apply(&e).unwrap_err();
+        assert!(matches!(&err, GameError::Commitment { why, .. } if why.contains("private draw")), "{err}");
+        // Committing something that is not r: accepted until opened, then refused.
+        let salt = commit::salt(&p.key("hider").unwrap().seed(), &g.id(), "chit@1");
+        let mut b = raw(step(2, true));
+        b.commit = Some(vec![Commitment { id: "chit@1".into(), digest: commit::digest(&salt, "zz") }]);
+        let e = bot::sign_body(&g, "hider", &mut p, b, "t".into()).unwrap();
+        g.apply(&e).unwrap();
+        let e = bot::sign_body(&g, "seeker", &mut p, raw(guess(0)), "t".into()).unwrap();
+        g.apply(&e).unwrap();
+        assert_eq!(g.unsettled.len(), 1);
+        let mut b = raw(step(1, false));
+        b.open = Some(vec![Opening { id: "chit@1".into(), salt, value: "zz".into() }]);
+        let e = bot::sign_body(&g, "hider", &mut p, b, "t".into()).unwrap();
+        let err = g.clone().apply(&e).unwrap_err();
+        assert!(matches!(&err, GameError::Commitment { why, .. } if why.contains("64 hex digits")), "{err}");
+    }
 }
