@@ -375,7 +375,9 @@ impl Game {
 
         // Private draws owed by this seat's entry are settled first (DESIGN §2.6), then the
         // public dice owed by an earlier entry: this entry's author saw them before writing.
-        events.extend(self.settle_draws(seq, &seat, step.reveal)?);
+        let settled = self.settle_draws(seq, &seat, step.reveal)?;
+        let settled_draws = !settled.is_empty();
+        events.extend(settled);
         let answers_anytime = matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw);
         if let Some(p) = self.pending.clone().filter(|p| p.dice_from == seat || !answers_anytime) {
             if p.dice_from != seat {
@@ -427,11 +429,11 @@ impl Game {
                 }
             }
             Kind::Ack => {
-                if resolved.is_none() {
+                if resolved.is_none() && !settled_draws {
                     return Err(GameError::OutOfTurn {
                         seq,
                         seat,
-                        why: "an ack answers owed dice, and no dice are owed by this seat".into(),
+                        why: "an ack answers owed dice or private draws, and none are owed by this seat".into(),
                     });
                 }
             }

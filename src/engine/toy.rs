@@ -690,4 +690,18 @@ pub(crate) mod tests {
         let err = g.clone().apply(&e).unwrap_err();
         assert!(matches!(&err, GameError::Commitment { why, .. } if why.contains("64 hex digits")), "{err}");
     }
+
+    #[test]
+    fn an_ack_may_settle_owed_private_draws() {
+        let (mut g, mut p) = start(6);
+        play(&mut g, &mut p, "hider", ToyOrders { number: Some(1), ..Default::default() });
+        play(&mut g, &mut p, "hider", step(2, true));
+        assert_eq!(g.draws.len(), 1);
+        let e = bot::sign_body(&g, "seeker", &mut p, Body::new(Kind::Ack), "t".into()).unwrap();
+        g.apply(&e).unwrap();
+        assert!(g.draws.is_empty() && g.unsettled.len() == 1);
+        // Nothing owed any more: a second ack is refused.
+        let e = bot::sign_body(&g, "seeker", &mut p, Body::new(Kind::Ack), "t".into()).unwrap();
+        assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { .. })));
+    }
 }
