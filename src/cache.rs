@@ -99,6 +99,15 @@ struct SeatChainOut {
 }
 
 fn snapshot(game: &Game) -> Option<CacheFile> {
+    // Hidden-information progress (values learnt, private draws owed or settled unknown) is
+    // not in the cache format: such a game is simply not cached, and replays from genesis.
+    if game.knowledge.mode() != crate::engine::hidden::Mode::Public
+        || !game.knowledge.values().is_empty()
+        || !game.draws.is_empty()
+        || !game.unsettled.is_empty()
+    {
+        return None;
+    }
     #[allow(unreachable_patterns)]
     let state = match &game.state {
         AnyState::GlorysEnd(s) => CachedState::GlorysEnd(s.clone()),

@@ -26,6 +26,8 @@ pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
         Kind::Ack => match &game.pending {
             Some(p) if &p.dice_from == seat => {}
             Some(p) => return fail(format!("the owed dice (entry {}) are {}'s to reveal, not {seat}'s", p.seq, p.dice_from)),
+            // An ack may also just settle the private draws this seat's next entry owes.
+            None if game.draws.iter().any(|d| &d.dice_from == seat) => {}
             None => return fail("no dice are owed; nothing to acknowledge"),
         },
         Kind::AcceptDraw => match &game.draw_offer {
