@@ -168,6 +168,7 @@ impl<'a> Supply<'a> {
         if let Some(i) = b.index(hx(brussels))
             && !enemy[i]
             && !state.campaign.as_ref().is_some_and(|c| c.brussels_lost)
+            && state.control(hx(brussels)) != Some(SideId::German)
         {
             source[i] = true;
         }
