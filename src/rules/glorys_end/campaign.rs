@@ -118,9 +118,10 @@ pub fn german_cities(state: &State) -> Vec<HexId> {
         .iter()
         .copied()
         .filter(|h| {
-            state.board.hex(*h).is_some_and(|i| {
-                i.country == Country::Germany && i.place.as_ref().is_some_and(|p| p.kind == PlaceKind::City)
-            })
+            state
+                .board
+                .hex(*h)
+                .is_some_and(|i| i.country == Country::Germany && i.place.as_ref().is_some_and(|p| p.kind == PlaceKind::City))
         })
         .collect()
 }
@@ -215,7 +216,10 @@ pub fn plan_xvii(state: &mut State, target: HexId) -> Vec<Event> {
         c.plan_xvii = n;
     }
     add_vp(state, SideId::Allied, 1);
-    vec![Event::rule("GE 4.6", format!("Plan XVII battle {n} of {PLAN_XVII_MAX} (on {target} in Germany, at least {PLAN_XVII_MIN_SL} SL): Allied +1 VP"))]
+    vec![Event::rule(
+        "GE 4.6",
+        format!("Plan XVII battle {n} of {PLAN_XVII_MAX} (on {target} in Germany, at least {PLAN_XVII_MIN_SL} SL): Allied +1 VP"),
+    )]
 }
 
 /// Bookkeeping after every action and every resolved roll: Belgian losses, Paris endangered,
@@ -299,7 +303,10 @@ pub fn after_step(state: &mut State, advanced_into: Option<HexId>) -> Vec<Event>
             state.outcome = Some(o);
         } else if c.german_cities_taken.len() >= 2 {
             let list: Vec<String> = c.german_cities_taken.iter().map(|h| h.to_string()).collect();
-            let o = Outcome::Win { side: "allied".into(), reason: format!("the Allies have captured two cities in Germany ({}) (GE 17.3)", list.join(", ")) };
+            let o = Outcome::Win {
+                side: "allied".into(),
+                reason: format!("the Allies have captured two cities in Germany ({}) (GE 17.3)", list.join(", ")),
+            };
             ev.push(Event::rule("GE 17.3", format!("{o:?}")));
             state.outcome = Some(o);
         }

@@ -34,15 +34,18 @@ pub fn entry_hexes(state: &State, id: &str) -> Vec<HexId> {
         None => b.hex_ids().iter().copied().filter(|h| supply::on_supply_edge(state, side, *h)).filter(free).collect(),
         Some(Entry::Edge(e)) => edge(e),
         Some(Entry::Hex(h)) => {
-            let city_oos = b.place(h).is_some()
-                && !b.hex(h).is_some_and(|i| i.port)
-                && !supply::supplied_at(state, side, h);
+            let city_oos = b.place(h).is_some() && !b.hex(h).is_some_and(|i| i.port) && !supply::supplied_at(state, side, h);
             if state.control(h) == Some(side.other()) || city_oos || !b.in_play(h) { vec![] } else { vec![h] }
         }
         Some(Entry::Paris) => b.paris_hexes().into_iter().filter(free).filter(|h| state.control(*h) != Some(side.other())).collect(),
         Some(Entry::Port) => {
-            let ports: Vec<HexId> =
-                b.hex_ids().iter().copied().filter(|h| b.hex(*h).is_some_and(|i| i.port) && state.control(*h) == Some(SideId::Allied)).filter(free).collect();
+            let ports: Vec<HexId> = b
+                .hex_ids()
+                .iter()
+                .copied()
+                .filter(|h| b.hex(*h).is_some_and(|i| i.port) && state.control(*h) == Some(SideId::Allied))
+                .filter(free)
+                .collect();
             if ports.is_empty() { edge(Edge::West) } else { ports }
         }
         Some(Entry::City) => {
@@ -68,7 +71,9 @@ pub fn entry_rule(state: &State, id: &str) -> (&'static str, String) {
     match u.entry {
         None => ("GE 16.3", format!("reinforcements enter on the {} supply edge", u.side.title()).to_lowercase()),
         Some(Entry::Edge(e)) => ("GE 8.5", format!("the unit enters on the {e:?} edge, in a hex free of enemy units").to_lowercase()),
-        Some(Entry::Hex(h)) => ("GE 8.5", format!("the unit enters only at {h}, while it is not enemy-controlled (nor, a city, out of supply)")),
+        Some(Entry::Hex(h)) => {
+            ("GE 8.5", format!("the unit enters only at {h}, while it is not enemy-controlled (nor, a city, out of supply)"))
+        }
         Some(Entry::Paris) => ("GE 8.4", "the unit enters in a Paris hex".into()),
         Some(Entry::Port) => ("GE 8.3", "British reinforcements enter at an Allied-controlled port (the west edge if none is left)".into()),
         Some(Entry::City) => ("GE 8.4", "the unit enters in a supplied, Allied-controlled French city".into()),

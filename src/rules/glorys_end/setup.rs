@@ -156,7 +156,10 @@ fn campaign_state(sc: &Scenario, short: bool) -> Campaign {
     Campaign {
         short,
         supply_edges: sc.supply_edges.iter().map(|(s, e)| (side(*s), e.clone())).collect(),
-        event_vp: [map::Side::German, map::Side::Allied].into_iter().map(|s| (side(s), sc.victory.start.get(&s).copied().unwrap_or(0))).collect(),
+        event_vp: [map::Side::German, map::Side::Allied]
+            .into_iter()
+            .map(|s| (side(s), sc.victory.start.get(&s).copied().unwrap_or(0)))
+            .collect(),
         conditional: sc
             .victory
             .towns

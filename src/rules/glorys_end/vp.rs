@@ -6,8 +6,8 @@
 //! Allied; French corps +2 and French divisions +1 German; +1 German per British SL lost). At the end of T12: Allied points for
 //! the listed towns held, German +1 per supplied German unit south of row 31.
 
-use super::state::{Kind, Per, Place, SideId, Size, State};
 use super::campaign;
+use super::state::{Kind, Per, Place, SideId, Size, State};
 use super::supply;
 use crate::engine::{Event, Outcome};
 

@@ -159,7 +159,9 @@ fn the_bundled_deployment_obeys_3_3() {
     let none: Vec<_> = s
         .units
         .iter()
-        .filter(|u| u.side != super::super::map::Side::German || u.start_hex().is_some_and(|x| s.map.hex(x).unwrap().country == Country::Germany))
+        .filter(|u| {
+            u.side != super::super::map::Side::German || u.start_hex().is_some_and(|x| s.map.hex(x).unwrap().country == Country::Germany)
+        })
         .cloned()
         .collect();
     let all = super::super::deploy::check(&s.map, &none, &s.mobilization).join("\n");
