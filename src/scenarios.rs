@@ -27,6 +27,12 @@ pub const ALL: &[Bundled] = &[
         about: "1914: Glory's End, Short Historical Campaign (GE 17): 10 turns, T1–T10, on a representative campaign map",
         text: include_str!("../scenarios/glorys-end/short-campaign.yaml"),
     },
+    Bundled {
+        name: "glorys-end/campaign",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Historical Campaign (GE 3.2, 3.3): 30 turns, T1–T30, on a representative campaign map",
+        text: include_str!("../scenarios/glorys-end/campaign.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.

@@ -47,6 +47,9 @@ pub const CHANNEL_KEYS: [u16; 2] = [1226, 1032];
 pub const ALLIED_THRESHOLD: i32 = 20;
 /// German sudden-death threshold (GE 4.1).
 pub const GERMAN_THRESHOLD: i32 = 30;
+/// Allied Eastern Front VP at the end of the full campaign when the German made no T5
+/// withdrawal (GE 4.4).
+pub const EASTERN_FRONT_NO_WITHDRAWAL: i32 = 20;
 /// The German lead that wins the Short Campaign at the end of T10 (GE 17.3).
 pub const SHORT_MARGIN: i32 = 25;
 /// Last turn of the Plan XVII battles and their number (GE 4.6).
@@ -368,9 +371,14 @@ pub fn final_outcome(state: &State) -> Outcome {
         };
     }
     let de = total(state, SideId::German, true);
-    let al = total(state, SideId::Allied, true);
+    // GE 4.4: the Allies get 15 for the Eastern Front, 20 if the German declined the T5
+    // withdrawal. The withdrawal (8.8) is not implemented, so the German never makes it: 20.
+    let al = total(state, SideId::Allied, true) + EASTERN_FRONT_NO_WITHDRAWAL;
     let (md, ma) = (de - GERMAN_THRESHOLD, al - ALLIED_THRESHOLD);
-    let reason = format!("end of turn {}: German {de} VP, Allied {al} VP (GE 4.1)", state.last_turn);
+    let reason = format!(
+        "end of turn {}: German {de} VP, Allied {al} VP (with {EASTERN_FRONT_NO_WITHDRAWAL} for the Eastern Front, GE 4.4); thresholds 30 and 20 (GE 4.1)",
+        state.last_turn
+    );
     match (md >= 0, ma >= 0) {
         (false, false) => Outcome::Draw { reason },
         (true, false) => Outcome::Win { side: "german".into(), reason },

@@ -1,6 +1,6 @@
 //! The compact prestate of Glory's End rule cases (`tests/cases/glorys-end/*.yaml`).
 //!
-//! Either `base: marne` or `base: short-campaign` (a bundled scenario; then `units:` lists the only units kept,
+//! Either `base: marne`, `base: short-campaign` or `base: campaign` (a bundled scenario; then `units:` lists the only units kept,
 //! by id with `hex` and `sl`, values from the roster) or a small rectangular board of clear
 //! hexes (`rows: [28, 34]`, `cols: [26, 34]`; edges are the block's sides) with `terrain`,
 //! `cities`, `places` (named towns), `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
@@ -135,8 +135,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             }
             st
         }
-        Some("short-campaign") => {
-            let sc = Scenario::from_text(super::scenario::SHORT_CAMPAIGN_YAML).map_err(|e| e.join("; "))?;
+        Some(name @ ("short-campaign" | "campaign")) => {
+            let text = if name == "campaign" { super::scenario::CAMPAIGN_YAML } else { super::scenario::SHORT_CAMPAIGN_YAML };
+            let sc = Scenario::from_text(text).map_err(|e| e.join("; "))?;
             let mut st = setup::from_scenario(&sc, &seats);
             if !cs.units.is_empty() {
                 let keep: Vec<&str> = cs.units.iter().map(|u| u.id.as_str()).collect();

@@ -24,6 +24,9 @@ pub const MARNE_YAML: &str = include_str!("../../../scenarios/glorys-end/marne.y
 /// The bundled Short Historical Campaign (GE 17), on the representative campaign map.
 pub const SHORT_CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-end/short-campaign.yaml");
 
+/// The bundled Historical Campaign (GE 3.2, 3.3: 30 turns), on the same map.
+pub const CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-end/campaign.yaml");
+
 /// Nationality (GE 2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 pub enum Nationality {
