@@ -193,3 +193,19 @@ fn starting_state() {
     let back: State = serde_json::from_str(&json).unwrap();
     assert_eq!(back, st);
 }
+
+#[test]
+fn the_full_campaign_shares_map_and_setup() {
+    let full = Scenario::from_text(super::super::scenario::CAMPAIGN_YAML).expect("campaign.yaml is valid");
+    let short = Scenario::short_campaign();
+    assert_eq!((full.turns.first, full.turns.last), (1, 30));
+    assert!(full.campaign.as_ref().is_some_and(|c| !c.short));
+    assert_eq!(full.map, short.map);
+    for u in short.starting_units() {
+        assert_eq!(full.unit(&u.id).and_then(|f| f.start_hex()), u.start_hex(), "{}", u.id);
+    }
+    // The Indian Corps: T24, south edge (GE 8.3).
+    let ic = full.unit("GB-IC").and_then(|u| u.arrival()).expect("Indian Corps");
+    assert_eq!((ic.turn, ic.entry), (24, super::super::scenario::Entry::Edge(Edge::South)));
+    assert_eq!(full.replacements.grant(super::super::scenario::Nationality::GB, 29), 1);
+}
