@@ -14,12 +14,26 @@ pub struct Bundled {
 }
 
 /// Every bundled scenario.
-pub const ALL: &[Bundled] = &[Bundled {
-    name: "glorys-end/marne",
-    ruleset: "glorys-end",
-    about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
-    text: include_str!("../scenarios/glorys-end/marne.yaml"),
-}];
+pub const ALL: &[Bundled] = &[
+    Bundled {
+        name: "glorys-end/marne",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
+        text: include_str!("../scenarios/glorys-end/marne.yaml"),
+    },
+    Bundled {
+        name: "glorys-end/short-campaign",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Short Historical Campaign (GE 17): 10 turns, T1–T10, on a representative campaign map",
+        text: include_str!("../scenarios/glorys-end/short-campaign.yaml"),
+    },
+    Bundled {
+        name: "glorys-end/campaign",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Historical Campaign (GE 3.2, 3.3): 30 turns, T1–T30, on a representative campaign map",
+        text: include_str!("../scenarios/glorys-end/campaign.yaml"),
+    },
+];
 
 /// Look a bundled scenario up by `ruleset/name`.
 pub fn find(name: &str) -> Option<&'static Bundled> {

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::map::{Country, Edge, Hexside, Map, Place, PlaceKind};
+use super::map::{Edge, Hexside, Map, Place, PlaceKind};
 use crate::geo::hex::HexId;
 
 /// No hex in play at this id.
@@ -23,7 +23,7 @@ fn id_slot(h: HexId) -> usize {
 #[derive(Clone, Debug)]
 pub struct Board {
     map: Map,
-    /// Dense index → hex, in id order (only hexes in play: Switzerland is not).
+    /// Dense index → hex, in id order (only hexes in play: not Switzerland or the Netherlands, GE 3.2).
     ids: Vec<HexId>,
     /// Hex id slot → dense index (`NONE` if not in play).
     slot: Vec<u16>,
@@ -69,7 +69,7 @@ fn edge_bit(e: Edge) -> u8 {
 impl Board {
     /// Index a map.
     pub fn new(map: Map) -> Board {
-        let ids: Vec<HexId> = map.hexes.iter().filter(|(_, i)| i.country != Country::Switzerland).map(|(h, _)| *h).collect();
+        let ids: Vec<HexId> = map.hexes.iter().filter(|(_, i)| !i.country.out_of_play()).map(|(h, _)| *h).collect();
         let mut slot = vec![NONE; 10_000];
         for (i, h) in ids.iter().enumerate() {
             slot[id_slot(*h)] = i as u16;

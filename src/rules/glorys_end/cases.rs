@@ -1,6 +1,6 @@
 //! The compact prestate of Glory's End rule cases (`tests/cases/glorys-end/*.yaml`).
 //!
-//! Either `base: marne` (the bundled scenario; then `units:` lists the only units kept,
+//! Either `base: marne`, `base: short-campaign` or `base: campaign` (a bundled scenario; then `units:` lists the only units kept,
 //! by id with `hex` and `sl`, values from the roster) or a small rectangular board of clear
 //! hexes (`rows: [28, 34]`, `cols: [26, 34]`; edges are the block's sides) with `terrain`,
 //! `cities`, `places` (named towns), `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
@@ -60,6 +60,11 @@ struct CaseState {
     /// Replacement SL on the tracks (`{FR: 3}`); the Marne's income schedule applies.
     #[serde(default)]
     replacements: Option<BTreeMap<String, u32>>,
+    /// Campaign prestates (`base: short-campaign`): event VP by side, Paris endangered.
+    #[serde(default)]
+    campaign_vp: BTreeMap<SideId, i32>,
+    #[serde(default)]
+    paris_endangered: bool,
 }
 
 #[derive(Deserialize)]
@@ -130,6 +135,16 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             }
             st
         }
+        Some(name @ ("short-campaign" | "campaign")) => {
+            let text = if name == "campaign" { super::scenario::CAMPAIGN_YAML } else { super::scenario::SHORT_CAMPAIGN_YAML };
+            let sc = Scenario::from_text(text).map_err(|e| e.join("; "))?;
+            let mut st = setup::from_scenario(&sc, &seats);
+            if !cs.units.is_empty() {
+                let keep: Vec<&str> = cs.units.iter().map(|u| u.id.as_str()).collect();
+                st.units.retain(|u| keep.contains(&u.id.as_str()));
+            }
+            st
+        }
         Some(other) => return Err(format!("unknown base {other:?}")),
         None => {
             let rows = cs.rows.unwrap_or((28, 34));
@@ -164,6 +179,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 command: None,
                 battle: None,
                 outcome: None,
+                campaign: None,
             }
         }
     };
@@ -287,6 +303,12 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         st.german_auto_win = a;
     }
     st.vp = BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]);
+    if let Some(c) = st.campaign.as_deref_mut() {
+        for (side, vp) in &cs.campaign_vp {
+            c.event_vp.insert(*side, *vp);
+        }
+        c.paris_endangered |= cs.paris_endangered;
+    }
     supply::mark_start_of_movement(&mut st);
     Ok(st)
 }

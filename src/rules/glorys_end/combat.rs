@@ -129,8 +129,8 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     let def_cav_only = !defenders.is_empty() && defenders.iter().all(|u| u.kind == Kind::Cavalry);
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
     let fort_nations: BTreeSet<&str> = defenders.iter().filter(|u| u.kind == Kind::Fortress).map(|u| u.nation.as_str()).collect();
-    let att_sup = (kind == BattleKind::Prepared).then(|| supply::Supply::of(state, side));
-    let def_sup = supply::Supply::of(state, side.other());
+    // Per unit and per kind of supply (GE-7.3, 7.7-7.10): `supply::SupplyAll`.
+    let sup = supply::SupplyAll::of(state);
     let mut attack = 0;
     for u in &attackers {
         let vals = u.now();
@@ -141,7 +141,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         // GE-7.6: out-of-supply factors are halved, rounded down, per unit.
         let oos = match kind {
             BattleKind::March => u.oos_at_start,
-            BattleKind::Prepared => !u.hex().is_some_and(|h| att_sup.as_ref().is_some_and(|s| s.at(h))),
+            BattleKind::Prepared => !sup.unit(u, supply::Use::Attack),
         };
         if oos {
             f /= 2;
@@ -157,7 +157,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         };
         // GE-7.7: a fortress, and same-nationality units with it, are supplied for defence.
         let fort_supplied = u.kind == Kind::Fortress || fort_nations.contains(u.nation.as_str());
-        if !fort_supplied && !u.hex().is_some_and(|h| def_sup.at(h)) {
+        if !fort_supplied && !sup.unit(u, supply::Use::Defence) {
             f /= 2;
         }
         defence += f;

@@ -14,7 +14,6 @@
 use super::combat::{self, RetreatTo};
 use super::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
 use super::state::{BattleKind, Kind, MoveState, Phase, Place, SideId, Stage, State};
-use super::supply;
 use super::tables::Odds;
 use super::turn;
 use super::vp;
@@ -358,12 +357,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 .filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(t) if t <= s.turn))
                 .map(|u| u.id.clone())
                 .collect();
-            let edge = supply::supply_edge(side);
-            let edge_hexes: Vec<HexId> = s.board.hex_ids().iter().copied().filter(|h| s.board.on_edge(*h, edge)).collect();
             if !s.units.iter().any(|u| u.side == side && u.moved) {
                 for id in waiting {
+                    let entry_hexes = super::reinforce::entry_hexes(&s, &id);
                     for _ in 0..6 {
-                        let Some(h) = pick(d, &edge_hexes) else { break };
+                        let Some(h) = pick(d, &entry_hexes) else { break };
                         if try_push(&mut s, side, &mut acts, ActionKind::Enter(Enter { unit: id.clone(), hex: h })) {
                             break;
                         }

@@ -113,6 +113,31 @@ pub enum Country {
     Switzerland,
 }
 
+impl Country {
+    /// Hexes of this country are never in play: Switzerland in every scenario (GE 3.2), and
+    /// the Netherlands in the historical scenarios (GE 3.2; only the free deployment, which
+    /// umpire does not implement, could violate it).
+    pub fn out_of_play(self) -> bool {
+        matches!(self, Country::Switzerland | Country::Netherlands)
+    }
+    /// The letter used in a map's `country_grid`.
+    pub fn letter(self) -> char {
+        match self {
+            Country::France => 'f',
+            Country::Germany => 'g',
+            Country::Belgium => 'b',
+            Country::Luxembourg => 'l',
+            Country::Netherlands => 'n',
+            Country::Switzerland => 's',
+        }
+    }
+    fn from_letter(c: char) -> Option<Country> {
+        [Country::France, Country::Germany, Country::Belgium, Country::Luxembourg, Country::Netherlands, Country::Switzerland]
+            .into_iter()
+            .find(|k| k.letter() == c)
+    }
+}
+
 /// A town or a city.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -219,6 +244,12 @@ pub struct Map {
     /// VP hexes (filled from the scenario's VP schedule).
     #[serde(default)]
     pub vp_hexes: BTreeMap<HexId, VpHex>,
+    /// Inland ports and the river-access hexes they need (GE 7.9, 11.5).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub port_access: BTreeMap<HexId, Vec<HexId>>,
+    /// The hexsides of the Meuse boundary (GE 3.8), keyed by [`side_key`].
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub meuse: BTreeSet<(HexId, HexId)>,
 }
 
 impl Map {
@@ -230,6 +261,8 @@ impl Map {
             river_names: BTreeMap::new(),
             edges: BTreeMap::new(),
             vp_hexes: BTreeMap::new(),
+            port_access: BTreeMap::new(),
+            meuse: BTreeSet::new(),
         }
     }
     /// A rectangular block of clear French hexes (rule cases): the smallest row is the north
@@ -298,7 +331,7 @@ impl Map {
             return None;
         }
         let info = self.hexes.get(&to)?;
-        if info.country == Country::Switzerland {
+        if info.country.out_of_play() {
             return None;
         }
         let side = self.hexside(from, to);
@@ -504,7 +537,30 @@ impl Map {
             problems.push("map.terrain: the map has no hexes".to_string());
         }
 
-        // Countries.
+        // Countries: the grid first, then the lists.
+        for (n, line) in raw.country_grid.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            let mut tokens = line.split_whitespace();
+            let Some(row_tok) = tokens.next() else { continue };
+            let Ok(row) = row_tok.parse::<u8>() else {
+                problems.push(format!("map.country_grid line {}: {row_tok:?} is not a row number", n + 1));
+                continue;
+            };
+            let cells: Vec<char> = tokens.flat_map(|t| t.chars()).collect();
+            if cells.len() != width {
+                problems.push(format!("map.country_grid row {row:02}: {} cells, expected {width}", cells.len()));
+                continue;
+            }
+            for (i, ch) in cells.into_iter().enumerate() {
+                let h = HexId::new(row, west - i as u8);
+                match (Country::from_letter(ch), hexes.get_mut(&h)) {
+                    (Some(c), Some(info)) => info.country = c,
+                    (None, Some(_)) => problems.push(format!("map.country_grid hex {h}: unknown country letter {ch:?} (f g b l n s)")),
+                    (Some(_), None) => problems.push(format!("map.country_grid hex {h}: a country for a hex the terrain grid leaves out")),
+                    (None, None) => {}
+                }
+            }
+        }
         for (country, list) in &raw.countries {
             for h in list {
                 match hexes.get_mut(h) {
@@ -641,7 +697,58 @@ impl Map {
             edges.insert(e, set);
         }
 
-        if problems.is_empty() { Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new() }) } else { Err(problems) }
+        // Inland ports' access hexes.
+        let mut port_access = BTreeMap::new();
+        for (port, list) in &raw.port_access {
+            match hexes.get(port) {
+                Some(i) if i.port => {}
+                Some(_) => problems.push(format!("map.port_access: {port} is not listed under ports")),
+                None => problems.push(format!("map.port_access: port {port} is not on the map")),
+            }
+            for h in list {
+                if !hexes.contains_key(h) {
+                    problems.push(format!("map.port_access: access hex {h} of port {port} is not on the map"));
+                }
+            }
+            port_access.insert(*port, list.clone());
+        }
+
+        // The Meuse boundary (GE 3.8): the hexes the east edge reaches without crossing it.
+        let mut meuse = BTreeSet::new();
+        for tok in raw.meuse_line.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+            match tok.split_once('/').map(|(a, b)| (a.parse::<HexId>(), b.parse::<HexId>())) {
+                Some((Ok(a), Ok(b))) if a.is_adjacent(b) => {
+                    meuse.insert(side_key(a, b));
+                }
+                _ => problems.push(format!("map.meuse_line: {tok:?} is not a hexside of two adjacent hexes like 1520/1620")),
+            }
+        }
+        if !meuse.is_empty() {
+            let east: Vec<HexId> = edges.get(&Edge::East).into_iter().flatten().copied().collect();
+            let mut seen: BTreeSet<HexId> = east.iter().copied().collect();
+            let mut todo = east;
+            while let Some(h) = todo.pop() {
+                for (_, n) in h.neighbours() {
+                    if hexes.contains_key(&n) && !meuse.contains(&side_key(h, n)) && seen.insert(n) {
+                        todo.push(n);
+                    }
+                }
+            }
+            if seen.len() == hexes.len() {
+                problems.push("map.meuse_line: the line does not cut the map; every hex would be east of the Meuse".to_string());
+            }
+            for h in seen {
+                if let Some(i) = hexes.get_mut(&h) {
+                    i.east_of_meuse = true;
+                }
+            }
+        }
+
+        if problems.is_empty() {
+            Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new(), port_access, meuse })
+        } else {
+            Err(problems)
+        }
     }
 }
 
@@ -727,6 +834,11 @@ pub struct MapFile {
     pub country: Country,
     #[serde(default)]
     pub countries: BTreeMap<Country, Vec<HexId>>,
+    /// Countries as a grid in the terrain grid's layout, one letter per hex: `f` France,
+    /// `g` Germany, `b` Belgium, `l` Luxembourg, `n` Netherlands, `s` Switzerland, `-` no hex.
+    /// Applied before `countries`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub country_grid: String,
     #[serde(default)]
     pub places: Vec<PlaceFile>,
     #[serde(default)]
@@ -737,6 +849,13 @@ pub struct MapFile {
     pub ports: Vec<HexId>,
     #[serde(default)]
     pub east_of_meuse: Vec<HexId>,
+    /// The Meuse boundary of GE 3.8 as `AAAA/BBBB` hexsides. Every hex the east edge reaches
+    /// without crossing it is east of the Meuse (added to `east_of_meuse`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub meuse_line: String,
+    /// Inland ports and their river-access hexes: `{1226: [1126, 1127, 1227]}` (GE 7.9).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub port_access: BTreeMap<HexId, Vec<HexId>>,
     /// Hexes inside the "Paris in Danger" perimeter, as ids or ranges `2933..2938`.
     #[serde(default)]
     pub paris_in_danger: Vec<String>,

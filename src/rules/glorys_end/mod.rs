@@ -8,13 +8,16 @@
 //! Players' docs: `docs/glorys-end/rules.md`.
 
 pub mod board;
+pub mod campaign;
 pub mod cases;
 pub mod combat;
 pub mod command;
+pub mod deploy;
 pub mod legal;
 pub mod map;
 pub mod movement;
 pub mod orders;
+pub mod reinforce;
 pub mod render;
 pub mod replacements;
 pub mod scenario;
@@ -114,10 +117,9 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
-        if state.command == Some(state::CommandStage::Roll) {
-            return command::roll(state, die);
-        }
-        combat::roll(state, die)
+        let mut ev = if state.command == Some(state::CommandStage::Roll) { command::roll(state, die) } else { combat::roll(state, die) };
+        ev.extend(campaign::after_step(state, None));
+        ev
     }
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()

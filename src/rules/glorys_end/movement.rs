@@ -2,7 +2,6 @@
 
 use super::stacking;
 use super::state::{Kind, MoveState, Phase, Place, SideId, State};
-use super::supply;
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -167,13 +166,10 @@ pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Resu
     if state.phase != Phase::Movement || state.units.iter().any(|u| u.side == side && u.moved) {
         errs.push(v("GE 8.1", "reinforcements enter at the start of the player turn, before any unit moves").unit(id));
     }
-    let edge = supply::supply_edge(side);
-    if !state.board.on_edge(hex, edge) {
-        errs.push(
-            v("GE 16.3", format!("reinforcements enter on the {} supply edge ({:?} edge)", side.title(), edge).to_lowercase())
-                .unit(id)
-                .hex(hex.to_string()),
-        );
+    // GE-8.2–8.5: the unit's entry code decides where (`reinforce.rs`).
+    if state.occupant(hex) != Some(side.other()) && !super::reinforce::entry_hexes(state, id).contains(&hex) {
+        let (rule, msg) = super::reinforce::entry_rule(state, id);
+        errs.push(v(rule, msg).unit(id).hex(hex.to_string()));
     } else if state.occupant(hex) == Some(side.other()) {
         errs.push(v("GE 8.5", "the entry hex holds enemy units").unit(id).hex(hex.to_string()));
     } else {

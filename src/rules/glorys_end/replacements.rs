@@ -50,6 +50,10 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Eve
     let mut errs = Vec::new();
     let h = match u.place {
         Place::Hex(h) => Some(h),
+        Place::Eliminated if state.campaign.is_some() => {
+            errs.push(v("GE 8.7", "rebuilding eliminated corps is not implemented yet (see docs/glorys-end/rules.md)").unit(id));
+            None
+        }
         Place::Eliminated => {
             errs.push(v("GE 16.3", "no unit may be rebuilt from elimination in this scenario").unit(id));
             None
@@ -74,7 +78,7 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str) -> Result<Vec<Eve
         errs.push(v("GE 8.6", format!("the {} replacement track is empty", nation_name(&u.nation))).unit(id));
     }
     if let Some(h) = h {
-        if !supply::supplied_at(state, side, h) {
+        if !supply::unit_supplied(state, id, supply::Use::General) {
             errs.push(v("GE 8.7", "the unit is out of supply; only fully supplied units receive replacements").unit(id).hex(h.to_string()));
         }
         let in_france_west = state.board.hex(h).is_some_and(|i| i.country == Country::France && !i.east_of_meuse);

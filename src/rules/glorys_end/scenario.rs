@@ -21,6 +21,12 @@ use crate::geo::hex::HexId;
 /// The bundled Battle of the Marne scenario (GE 16).
 pub const MARNE_YAML: &str = include_str!("../../../scenarios/glorys-end/marne.yaml");
 
+/// The bundled Short Historical Campaign (GE 17), on the representative campaign map.
+pub const SHORT_CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-end/short-campaign.yaml");
+
+/// The bundled Historical Campaign (GE 3.2, 3.3: 30 turns), on the same map.
+pub const CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-end/campaign.yaml");
+
 /// Nationality (GE 2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 pub enum Nationality {
@@ -188,6 +194,11 @@ pub enum Entry {
     Hex(HexId),
     /// Any Paris hex.
     Paris,
+    /// Any Allied-controlled port free of German units; the west edge if the German holds
+    /// them all (GE 8.3, British reinforcements).
+    Port,
+    /// Any supplied, Allied-controlled French city (GE 8.4 errata, French 2nd Cavalry Corps).
+    City,
 }
 
 /// How an [`Entry`] is written.
@@ -196,7 +207,7 @@ pub enum Entry {
 enum EntryRepr {
     /// A hex id as an integer.
     Int(u64),
-    /// `north`, `south`, `east`, `west`, `paris` or a hex id.
+    /// `north`, `south`, `east`, `west`, `paris`, `port`, `city` or a hex id.
     Str(String),
 }
 
@@ -213,7 +224,9 @@ impl TryFrom<EntryRepr> for Entry {
             "east" => Entry::Edge(Edge::East),
             "west" => Entry::Edge(Edge::West),
             "paris" => Entry::Paris,
-            _ => Entry::Hex(s.parse().map_err(|_| format!("entry {s:?}: use north, south, east, west, paris or a hex id"))?),
+            "port" => Entry::Port,
+            "city" => Entry::City,
+            _ => Entry::Hex(s.parse().map_err(|_| format!("entry {s:?}: use north, south, east, west, paris, port, city or a hex id"))?),
         })
     }
 }
@@ -226,6 +239,8 @@ impl From<Entry> for String {
             Entry::Edge(Edge::East) => "east".into(),
             Entry::Edge(Edge::West) => "west".into(),
             Entry::Paris => "paris".into(),
+            Entry::Port => "port".into(),
+            Entry::City => "city".into(),
             Entry::Hex(h) => h.to_string(),
         }
     }
@@ -269,6 +284,9 @@ pub struct UnitSpec {
     /// SL at the start of the scenario or on arrival.
     pub start_sl: u8,
     pub placement: Placement,
+    /// The army it starts with (GE 3.3, 3.4): `None` for units of no army.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<u8>,
 }
 
 impl UnitSpec {
@@ -339,6 +357,10 @@ pub struct ControlFile {
     /// Whether a hex holding a side's units at start is that side's (default true).
     #[serde(default = "yes")]
     pub occupied_hexes_are_occupiers: bool,
+    /// Countries whose hexes start under a side's control (GE 4.7: Germany is German),
+    /// unless a marker or an occupant says otherwise.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_country: BTreeMap<super::map::Country, Side>,
 }
 
 fn yes() -> bool {
@@ -352,6 +374,9 @@ pub struct InitialControl {
     /// Control markers (explicit hexes).
     pub markers: BTreeMap<HexId, Side>,
     pub occupied_hexes_are_occupiers: bool,
+    /// Countries whose hexes start under a side's control.
+    #[serde(default)]
+    pub by_country: BTreeMap<super::map::Country, Side>,
 }
 
 /// A VP town: the side scoring it and its value.
@@ -366,6 +391,9 @@ pub struct VpTown {
     /// Who scores it by holding it.
     pub side: Side,
     pub value: u32,
+    /// A conditional VP hex (GE 4.3): scores only at the end of the full campaign.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub conditional: bool,
 }
 
 /// What an elimination award counts.
@@ -516,6 +544,28 @@ pub struct UnitFile {
     pub hex: Option<HexId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrives: Option<Arrival>,
+    /// The army it is set up with (GE 3.3; army-0 units carry the army they were assigned,
+    /// GE 3.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<u8>,
+}
+
+/// A mobilization marker (GE 3.3): the hex an army sets up around.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mobilization {
+    pub side: Side,
+    pub army: u8,
+    pub hex: HexId,
+}
+
+/// Campaign rules (GE 3, 4, 7, 8, 17) switched on for a campaign scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignFile {
+    /// The Short Historical Campaign's special rules and victory (GE 17).
+    #[serde(default)]
+    pub short: bool,
 }
 
 /// A Glory's End scenario file as written (YAML).
@@ -545,6 +595,12 @@ pub struct ScenarioFile {
     pub replacements: Replacements,
     #[serde(default)]
     pub special: SpecialRules,
+    /// Mobilization markers (GE 3.3); a campaign's setup is checked against them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mobilization: Vec<Mobilization>,
+    /// Campaign rules; absent for the Marne.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<CampaignFile>,
 }
 
 /// A checked scenario.
@@ -566,6 +622,8 @@ pub struct Scenario {
     pub supply_edges: BTreeMap<Side, Vec<Edge>>,
     pub replacements: Replacements,
     pub special: SpecialRules,
+    pub mobilization: Vec<Mobilization>,
+    pub campaign: Option<CampaignFile>,
 }
 
 /// Stacking limits at setup (GE 6.1).
@@ -664,9 +722,9 @@ impl Scenario {
                     if !on_map(h) {
                         p.push(format!("{who}: setup hex {h} is not on the map"));
                     } else if let Some(m) = &map
-                        && m.hex(h).is_some_and(|i| i.country == super::map::Country::Switzerland)
+                        && m.hex(h).is_some_and(|i| i.country.out_of_play())
                     {
-                        p.push(format!("{who}: setup hex {h} is in Switzerland"));
+                        p.push(format!("{who}: setup hex {h} is in a neutral country that may not be entered (GE 3.2)"));
                     }
                     Some(Placement::Hex(h))
                 }
@@ -703,6 +761,7 @@ impl Scenario {
                     values,
                     start_sl: u.sl,
                     placement,
+                    army: u.army,
                 });
             }
         }
@@ -795,6 +854,7 @@ impl Scenario {
 
         // Victory.
         let mut vp_hexes = BTreeMap::new();
+        let mut seen_vp = BTreeSet::new();
         for t in &raw.victory.towns {
             let found = map.as_ref().map(|m| m.place_hexes(&t.name));
             let hex = match (&found, t.hex) {
@@ -814,10 +874,12 @@ impl Scenario {
                 (Some(f), None) => Some(f[0]),
                 (None, h) => h,
             };
-            if let Some(h) = hex
-                && vp_hexes.insert(h, VpHex { name: t.name.clone(), side: t.side, value: t.value }).is_some()
-            {
-                p.push(format!("victory town {:?}: hex {h} is listed twice", t.name));
+            // A hex may score for both sides (GE 4.2: Lille), but once per side.
+            if let Some(h) = hex {
+                if !seen_vp.insert((h, t.side)) {
+                    p.push(format!("victory town {:?}: hex {h} is listed twice for the {} side", t.name, t.side));
+                }
+                vp_hexes.entry(h).or_insert(VpHex { name: t.name.clone(), side: t.side, value: t.value });
             }
         }
         for e in &raw.victory.eliminations {
@@ -845,6 +907,12 @@ impl Scenario {
             }
         }
 
+        if let Some(m) = &map
+            && !raw.mobilization.is_empty()
+        {
+            p.extend(super::deploy::check(m, &units, &raw.mobilization));
+        }
+
         if !p.is_empty() {
             return Err(p);
         }
@@ -862,6 +930,7 @@ impl Scenario {
                 default: raw.control.default,
                 markers,
                 occupied_hexes_are_occupiers: raw.control.occupied_hexes_are_occupiers,
+                by_country: raw.control.by_country,
             },
             out_of_command: ooc,
             victory: raw.victory,
@@ -869,7 +938,15 @@ impl Scenario {
             supply_edges: raw.supply_edges,
             replacements: raw.replacements,
             special: raw.special,
+            mobilization: raw.mobilization,
+            campaign: raw.campaign,
         })
+    }
+
+    /// The bundled Short Historical Campaign (panics only if the bundled file is broken,
+    /// which a test rules out).
+    pub fn short_campaign() -> Scenario {
+        Scenario::from_text(SHORT_CAMPAIGN_YAML).expect("bundled short-campaign.yaml is valid")
     }
 
     /// A unit by id (case-insensitive) or by display name.
@@ -893,7 +970,8 @@ impl Scenario {
         self.units.iter().filter(|u| u.start_hex() == Some(hex)).collect()
     }
     /// Who controls a hex at the start: a control marker, else the side whose units are in
-    /// it (if `occupied_hexes_are_occupiers`), else the default.
+    /// it (if `occupied_hexes_are_occupiers`), else its country's side (`by_country`), else
+    /// the default.
     pub fn initial_controller(&self, hex: HexId) -> Side {
         if let Some(s) = self.control.markers.get(&hex) {
             return *s;
@@ -902,6 +980,9 @@ impl Scenario {
             && let Some(u) = self.units.iter().find(|u| u.start_hex() == Some(hex))
         {
             return u.side;
+        }
+        if let Some(s) = self.map.hex(hex).and_then(|i| self.control.by_country.get(&i.country)) {
+            return *s;
         }
         self.control.default
     }

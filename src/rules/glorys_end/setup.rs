@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::board::Board;
+use super::campaign::Campaign;
 use super::map;
 use super::scenario::{self, Scenario, UnitSize, UnitType};
 use super::state::{ElimVp, Grant, Kind, Per, Phase, Place, SideId, Size, State, Unit, Values};
@@ -55,6 +56,10 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         unit.sl = u.start_sl;
         unit.start_sl = u.start_sl;
         unit.ooc = ooc;
+        // Entry codes (GE 8.2-8.5) are a campaign matter; Marne units use their supply edge.
+        if sc.campaign.is_some() {
+            unit.entry = u.arrival().map(|a| a.entry);
+        }
         units.push(unit);
     }
     // Forts are 1-SL fortress units with their defence factor (GE-14.2 basics).
@@ -140,9 +145,30 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         command: None,
         battle: None,
         outcome: None,
+        campaign: sc.campaign.as_ref().map(|c| Box::new(campaign_state(sc, c.short))),
     };
     turn::start_player_turn(&mut st);
     st
+}
+
+/// The campaign bookkeeping at the start (GE 4.1 starting VP, 4.3 conditional hexes, 7.3 edges).
+fn campaign_state(sc: &Scenario, short: bool) -> Campaign {
+    Campaign {
+        short,
+        supply_edges: sc.supply_edges.iter().map(|(s, e)| (side(*s), e.clone())).collect(),
+        event_vp: [map::Side::German, map::Side::Allied]
+            .into_iter()
+            .map(|s| (side(s), sc.victory.start.get(&s).copied().unwrap_or(0)))
+            .collect(),
+        conditional: sc
+            .victory
+            .towns
+            .iter()
+            .filter(|t| t.conditional)
+            .filter_map(|t| t.hex.or_else(|| sc.map.find_place(&t.name)))
+            .collect(),
+        ..Campaign::default()
+    }
 }
 
 /// `setup`: parse, check, build.

@@ -167,6 +167,9 @@ pub struct Unit {
     /// MP spent this phase.
     #[serde(default)]
     pub mp_spent: u32,
+    /// Where a reinforcement may enter (GE 8.2–8.5); `None`: its side's supply edge (Marne).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<super::scenario::Entry>,
 }
 
 impl Unit {
@@ -205,6 +208,7 @@ impl Unit {
             oos_at_start: false,
             move_state: MoveState::NotMoved,
             mp_spent: 0,
+            entry: None,
         }
     }
     /// The hex, if on the map.
@@ -384,6 +388,9 @@ pub struct State {
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// The campaign rules' state (GE 3, 4, 7, 17); `None` on the Marne.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<Box<super::campaign::Campaign>>,
 }
 
 fn nine() -> u8 {

@@ -1,17 +1,29 @@
-//! Supply, the basics (GE-7.2, 7.3, 16.1): a line of at most five hexes to the side's
-//! supply edge of the scenario map (Marne: German north edge, Allied south edge), crossing
-//! passable hexsides and entering no hex with enemy units. The source hex counts, the unit's
-//! own hex does not. A friendly-controlled town or city that itself traces a path of any length
-//! to that edge is a source too (7.3; reading: control as it is now, not at the start of the
-//! turn). Fortress supply for defence is in `combat.rs`; coastal and port supply (7.8, 7.9) are
-//! not yet implemented.
+//! Supply (GE-7.2–7.11, 16.1).
+//!
+//! General supply (7.2, 7.3): a line of at most five hexes to a source, crossing passable
+//! hexsides and entering no hex with enemy units; the source hex counts, the unit's own hex
+//! does not. Sources are the side's supply edges (Marne 16.1: German north, Allied south;
+//! campaign 7.3: German east, Allied west and south inside France) while no enemy unit stands
+//! on the edge hex, and any friendly-controlled town or city that itself reaches an edge by a
+//! path of any length (7.3; reading: control as it is now, not at the start of the turn).
+//!
+//! The campaign adds (only when the state carries campaign rules):
+//! * Belgian units draw general supply from Brussels 1525 alone, and only until the German
+//!   has first controlled it (7.10; reading of G.4 item 10: Brussels needs no line to an edge);
+//! * the Liège bottleneck (7.11): while the Liège fortress stands, no German line enters a
+//!   Belgian hex west of the Meuse;
+//! * the Abbeville bottleneck (7.11): while the German controls Abbeville 2038, French and
+//!   British units north of row 20 have no general supply (only coastal and port supply);
+//! * fortress supply (7.7, same nationality as the fort), Allied coastal supply (7.8) and port
+//!   supply (7.9; an inland port also needs all its access hexes friendly-controlled), each
+//!   good only for what the rules say, see [`Use`] and [`SupplyAll::unit`].
 //!
 //! [`Supply::of`] traces once for a whole side (two floods over the board's dense index) and
-//! then answers per hex in constant time; use it whenever several units are asked about in one
-//! state.
+//! then answers per hex in constant time; [`SupplyAll`] does it for every kind at once.
 
-use super::map::Edge;
-use super::state::{SideId, State};
+use super::campaign::{self, hx};
+use super::map::{Country, Edge};
+use super::state::{Kind, SideId, State, Unit};
 use crate::geo::hex::HexId;
 
 /// Longest supply line, in hexes (GE-7.2).
@@ -25,44 +37,109 @@ pub fn supply_edge(side: SideId) -> Edge {
     }
 }
 
-/// The supply of one side in one state: which hexes are sources, and which hexes a unit of
-/// the side could trace from.
+/// The supply edges of a side: the campaign's (GE-7.3) or the Marne's (16.1).
+pub fn edges(state: &State, side: SideId) -> Vec<Edge> {
+    match state.campaign.as_ref().and_then(|c| c.supply_edges.get(&side)) {
+        Some(v) => v.clone(),
+        None => vec![supply_edge(side)],
+    }
+}
+
+/// Whether `h` is a hex of one of `side`'s supply edges (GE-7.3: the Allied edges count only
+/// inside France in a campaign).
+pub fn on_supply_edge(state: &State, side: SideId, h: HexId) -> bool {
+    if !edges(state, side).iter().any(|e| state.board.on_edge(h, *e)) {
+        return false;
+    }
+    !(state.campaign.is_some() && side == SideId::Allied && state.board.hex(h).is_some_and(|i| i.country != Country::France))
+}
+
+/// The supply of one side (or of the Belgian army) in one state: which hexes are sources, and
+/// which hexes a unit could trace from.
 pub struct Supply<'a> {
     state: &'a State,
+    side: SideId,
     /// Per dense hex: distance in hexes to the nearest source (`u32::MAX` if beyond reach).
     dist: Vec<u32>,
     source: Vec<bool>,
+    /// French and British general supply is cut north of row 20 (GE-7.11, Abbeville).
+    abbeville_cut: bool,
 }
 
-impl<'a> Supply<'a> {
-    /// Trace the supply of `side` now.
-    pub fn of(state: &'a State, side: SideId) -> Supply<'a> {
-        let b = &state.board;
-        let n = b.len();
-        let mut enemy = vec![false; n];
-        let mut occupied_by_friend = vec![false; n];
-        for u in &state.units {
-            if let Some(i) = u.hex().and_then(|h| b.index(h)) {
-                if u.side != side {
-                    enemy[i] = true;
-                } else {
-                    occupied_by_friend[i] = true;
+/// Per dense hex: holds a unit of a side other than `side`.
+fn enemy_mask(state: &State, side: SideId) -> Vec<bool> {
+    let b = &state.board;
+    let mut enemy = vec![false; b.len()];
+    for u in &state.units {
+        if u.side != side
+            && let Some(i) = u.hex().and_then(|h| b.index(h))
+        {
+            enemy[i] = true;
+        }
+    }
+    enemy
+}
+
+/// Distances of at most [`LINE`] from the sources, never entering `blocked` hexes and
+/// continuing only through hexes free of enemy units.
+fn lines(state: &State, source: &[bool], enemy: &[bool], blocked: &[bool]) -> Vec<u32> {
+    let b = &state.board;
+    let mut dist = vec![u32::MAX; b.len()];
+    let mut ring: Vec<usize> = (0..b.len()).filter(|&i| source[i]).collect();
+    for &i in &ring {
+        dist[i] = 0;
+    }
+    for d in 1..=LINE {
+        let mut next = Vec::new();
+        for i in ring {
+            for &j in b.neighbours_ix(i) {
+                let j = j as usize;
+                if dist[j] == u32::MAX && !blocked[j] {
+                    dist[j] = d;
+                    // A line continues only through hexes free of enemy units.
+                    if !enemy[j] {
+                        next.push(j);
+                    }
                 }
             }
         }
-        let edge = supply_edge(side);
+        ring = next;
+    }
+    dist
+}
+
+impl<'a> Supply<'a> {
+    /// Trace the general supply of `side` now (GE-7.2, 7.3, 7.11).
+    pub fn of(state: &'a State, side: SideId) -> Supply<'a> {
+        let b = &state.board;
+        let n = b.len();
+        let enemy = enemy_mask(state, side);
+        let ids = b.hex_ids();
+        // GE-7.11: while Liège stands, no German line enters Belgium west of the Meuse.
+        let blocked: Vec<bool> = if side == SideId::German && campaign::liege_bottleneck(state) {
+            ids.iter().map(|h| b.hex(*h).is_some_and(|i| i.country == Country::Belgium && !i.east_of_meuse)).collect()
+        } else {
+            vec![false; n]
+        };
+        let mut occupied_by_friend = vec![false; n];
+        for u in &state.units {
+            if u.side == side
+                && let Some(i) = u.hex().and_then(|h| b.index(h))
+            {
+                occupied_by_friend[i] = true;
+            }
+        }
         // Sources: edge hexes free of enemy units, and friendly towns linked to them (7.3).
         let mut source = vec![false; n];
         let mut seen = vec![false; n];
         let mut frontier: Vec<usize> = Vec::new();
         for i in 0..n {
-            if b.on_edge_ix(i, edge) && !enemy[i] {
+            if !enemy[i] && !blocked[i] && on_supply_edge(state, side, ids[i]) {
                 source[i] = true;
                 seen[i] = true;
                 frontier.push(i);
             }
         }
-        let ids = b.hex_ids();
         while let Some(i) = frontier.pop() {
             // Control now (GE-4.7): the occupant, else the last entry.
             if b.is_town_ix(i) && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side)) {
@@ -70,62 +147,160 @@ impl<'a> Supply<'a> {
             }
             for &j in b.neighbours_ix(i) {
                 let j = j as usize;
-                if !enemy[j] && !seen[j] {
+                if !enemy[j] && !seen[j] && !blocked[j] {
                     seen[j] = true;
                     frontier.push(j);
                 }
             }
         }
-        // Lines: breadth-first from every source through hexes without enemy units.
-        let mut dist = vec![u32::MAX; n];
-        let mut ring: Vec<usize> = (0..n).filter(|&i| source[i]).collect();
-        for &i in &ring {
-            dist[i] = 0;
-        }
-        for d in 1..=LINE {
-            let mut next = Vec::new();
-            for i in ring {
-                for &j in b.neighbours_ix(i) {
-                    let j = j as usize;
-                    if dist[j] == u32::MAX {
-                        dist[j] = d;
-                        // A line continues only through hexes free of enemy units.
-                        if !enemy[j] {
-                            next.push(j);
-                        }
-                    }
-                }
-            }
-            ring = next;
-        }
-        Supply { state, dist, source }
+        let dist = lines(state, &source, &enemy, &blocked);
+        let abbeville_cut = side == SideId::Allied && campaign::abbeville_bottleneck(state);
+        Supply { state, side, dist, source, abbeville_cut }
     }
-    /// Whether a unit of the side at `h` can trace supply.
+    /// The Belgian army's general supply: Brussels 1525 alone, until the German has first
+    /// controlled it (GE-7.10).
+    pub fn belgian(state: &'a State) -> Supply<'a> {
+        let b = &state.board;
+        let n = b.len();
+        let enemy = enemy_mask(state, SideId::Allied);
+        let mut source = vec![false; n];
+        let brussels = campaign::BRUSSELS;
+        if let Some(i) = b.index(hx(brussels))
+            && !enemy[i]
+            && !state.campaign.as_ref().is_some_and(|c| c.brussels_lost)
+            && state.control(hx(brussels)) != Some(SideId::German)
+        {
+            source[i] = true;
+        }
+        let dist = lines(state, &source, &enemy, &vec![false; n]);
+        Supply { state, side: SideId::Allied, dist, source, abbeville_cut: false }
+    }
+    /// Whether a unit of the side at `h` can trace general supply.
     pub fn at(&self, h: HexId) -> bool {
+        if self.abbeville_cut && h.row < 20 {
+            return false;
+        }
         self.state.board.index(h).is_some_and(|i| self.dist[i] <= LINE)
     }
     /// Whether `h` is a supply source.
     pub fn is_source(&self, h: HexId) -> bool {
         self.state.board.index(h).is_some_and(|i| self.source[i])
     }
+    /// The side traced.
+    pub fn side(&self) -> SideId {
+        self.side
+    }
 }
 
-/// Whether a unit of `side` at `from` can trace supply (one question; see [`Supply`]).
+/// What a unit's supply is asked for: the kinds of supply differ in what they are good for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// General (7.3) supply only: replacements (8.7), SM, the "fully supplied" of the rules.
+    General,
+    /// Attacking and everything but SM: general supply, or port supply for British and
+    /// Belgian units (7.9).
+    Attack,
+    /// Defending: also fortress (7.7), Allied coastal (7.8) and British/Belgian port supply.
+    Defence,
+    /// Avoiding attrition (7.12): as for defence, and port supply for French units too (7.9).
+    Attrition,
+}
+
+/// Every kind of supply of both sides, traced once.
+pub struct SupplyAll<'a> {
+    state: &'a State,
+    german: Supply<'a>,
+    allied: Supply<'a>,
+    belgian: Option<Supply<'a>>,
+    /// Per dense hex: within a line of a friendly port (7.9); empty outside campaigns.
+    port: Vec<bool>,
+}
+
+impl<'a> SupplyAll<'a> {
+    /// Trace everything now.
+    pub fn of(state: &'a State) -> SupplyAll<'a> {
+        let campaign = state.campaign.is_some();
+        let port = if campaign {
+            let enemy = enemy_mask(state, SideId::Allied);
+            let b = &state.board;
+            let source: Vec<bool> = b.hex_ids().iter().enumerate().map(|(i, h)| !enemy[i] && friendly_port(state, *h)).collect();
+            lines(state, &source, &enemy, &vec![false; b.len()]).into_iter().map(|d| d <= LINE).collect()
+        } else {
+            Vec::new()
+        };
+        SupplyAll {
+            state,
+            german: Supply::of(state, SideId::German),
+            allied: Supply::of(state, SideId::Allied),
+            belgian: campaign.then(|| Supply::belgian(state)),
+            port,
+        }
+    }
+    /// The general supply of a side (for hexes, whatever the nationality).
+    pub fn side(&self, side: SideId) -> &Supply<'a> {
+        if side == SideId::German { &self.german } else { &self.allied }
+    }
+    fn port_at(&self, h: HexId) -> bool {
+        self.state.board.index(h).is_some_and(|i| self.port.get(i).copied().unwrap_or(false))
+    }
+    /// Whether the unit is supplied for `use_` where it stands (false off the map).
+    pub fn unit(&self, u: &Unit, use_: Use) -> bool {
+        let Some(h) = u.hex() else { return false };
+        let general = match (u.nation.as_str(), &self.belgian) {
+            ("BE", Some(b)) => b.at(h),
+            _ => self.side(u.side).at(h),
+        };
+        if general || use_ == Use::General {
+            return general;
+        }
+        let port = u.side == SideId::Allied && self.port_at(h);
+        let port_all = port && matches!(u.nation.as_str(), "GB" | "BE");
+        match use_ {
+            Use::General => general,
+            Use::Attack => port_all,
+            Use::Defence | Use::Attrition => {
+                let fortress = u.kind == Kind::Fortress
+                    || self.state.units_at(h).any(|f| f.kind == Kind::Fortress && f.side == u.side && f.nation == u.nation);
+                let coastal =
+                    self.state.campaign.is_some() && u.side == SideId::Allied && self.state.board.hex(h).is_some_and(|i| i.coastal);
+                fortress || coastal || port_all || (use_ == Use::Attrition && port)
+            }
+        }
+    }
+}
+
+/// Whether `h` is a port the Allies may draw supply from: Allied-controlled, and for an inland
+/// port every access hex Allied-controlled too (GE-7.9).
+pub fn friendly_port(state: &State, h: HexId) -> bool {
+    let Some(info) = state.board.hex(h) else { return false };
+    info.port
+        && state.control(h) == Some(SideId::Allied)
+        && state.board.port_access.get(&h).is_none_or(|acc| acc.iter().all(|a| state.control(*a) != Some(SideId::German)))
+}
+
+/// Whether a unit of `side` at `from` can trace general supply (one question; see [`Supply`]).
 pub fn supplied_at(state: &State, side: SideId, from: HexId) -> bool {
     Supply::of(state, side).at(from)
 }
 
-/// Whether a unit (by id) is supplied where it stands.
-pub fn supplied(state: &State, id: &str) -> bool {
-    state.unit(id).is_some_and(|u| u.hex().is_some_and(|h| supplied_at(state, u.side, h)))
+/// Whether a unit (by id) is supplied for `use_` where it stands.
+pub fn unit_supplied(state: &State, id: &str, use_: Use) -> bool {
+    state.unit(id).is_some_and(|u| SupplyAll::of(state).unit(u, use_))
 }
 
-/// Mark the phasing side's units out of supply at the start of the movement phase (GE-7.5).
+/// Whether a unit (by id) has general supply where it stands.
+pub fn supplied(state: &State, id: &str) -> bool {
+    unit_supplied(state, id, Use::General)
+}
+
+/// Mark the phasing side's units out of supply at the start of the movement phase (GE-7.5):
+/// a unit counts as supplied for the whole move if it could attack then (7.9 port supply
+/// counts for British and Belgian units).
 pub fn mark_start_of_movement(state: &mut State) {
     let side = state.player;
     let oos: Vec<bool> = {
-        let sup = Supply::of(state, side);
-        state.units.iter().map(|u| u.side == side && u.hex().is_some_and(|h| !sup.at(h))).collect()
+        let sup = SupplyAll::of(state);
+        state.units.iter().map(|u| u.side == side && u.hex().is_some() && !sup.unit(u, Use::Attack)).collect()
     };
     for (u, o) in state.units.iter_mut().zip(oos) {
         if u.side == side && u.hex().is_some() {

@@ -7,6 +7,7 @@
 //! (entrenchment), D (strategic movement) and G (attrition) are not yet implemented and are
 //! skipped with an event.
 
+use super::campaign;
 use super::combat::{self, RetreatTo};
 use super::command;
 use super::movement;
@@ -42,8 +43,33 @@ pub fn actor(state: &State) -> Option<SideId> {
     }
 }
 
-/// Check one action against `state` and, if legal, apply it.
+/// Check one action against `state` and, if legal, apply it; in a campaign, with the
+/// campaign's checks before and its bookkeeping after (`campaign.rs`).
 pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<Event>, Vec<Violation>> {
+    if state.campaign.is_none() {
+        return step_rules(state, side, action);
+    }
+    campaign::before_step(state, side, action)?;
+    let target = state.battle.as_ref().map(|b| b.target);
+    let plan = match action {
+        ActionKind::Attack(a) if campaign::plan_xvii_qualifies(state, side, a.target, &a.units) => Some(a.target),
+        ActionKind::MarchAssault(a) if campaign::plan_xvii_qualifies(state, side, a.target, &a.units) => Some(a.target),
+        _ => None,
+    };
+    let mut ev = step_rules(state, side, action)?;
+    if let Some(t) = plan {
+        ev.extend(campaign::plan_xvii(state, t));
+    }
+    let advanced = match action {
+        ActionKind::Decide(d) if !d.advance.is_empty() => target,
+        _ => None,
+    };
+    ev.extend(campaign::after_step(state, advanced));
+    Ok(ev)
+}
+
+/// Check one action against `state` and, if legal, apply it.
+fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<Event>, Vec<Violation>> {
     if state.outcome.is_some() {
         return Err(vec![v("GE 16.4", "the game is over")]);
     }
@@ -283,6 +309,11 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         && let Some(o) = vp::german_auto_win(state)
     {
         ev.push(Event::rule("GE 16.4", format!("{o:?}")));
+        state.outcome = Some(o);
+        return ev;
+    }
+    if let Some(o) = campaign::victory_check(state) {
+        ev.push(Event::rule("GE 4.1", format!("{o:?}")));
         state.outcome = Some(o);
         return ev;
     }

@@ -1,9 +1,12 @@
-//! Victory points of the Battle of the Marne (GE-16.4) and the German automatic win.
+//! Victory points of the Battle of the Marne (GE-16.4) and the German automatic win; the
+//! campaigns' VP (GE-4) are in `campaign.rs` and are reached through [`totals`] and
+//! [`final_outcome`].
 //!
 //! The elimination ledger follows the scenario's schedule (Marne: German corps eliminated +2
 //! Allied; French corps +2 and French divisions +1 German; +1 German per British SL lost). At the end of T12: Allied points for
 //! the listed towns held, German +1 per supplied German unit south of row 31.
 
+use super::campaign;
 use super::state::{Kind, Per, Place, SideId, Size, State};
 use super::supply;
 use crate::engine::{Event, Outcome};
@@ -104,9 +107,13 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
     (de, al)
 }
 
-/// End-of-scenario points: Allied towns held; supplied German units south of the row.
+/// End-of-scenario points: Allied towns held; supplied German units south of the row (the
+/// Marne; a campaign scores its VP hexes as it goes, see `campaign.rs`).
 pub fn end_points(state: &State) -> (i32, i32, Vec<String>) {
     let mut notes = Vec::new();
+    if state.campaign.is_some() {
+        return (0, 0, notes);
+    }
     let (mut de, mut al) = (0, 0);
     for (h, side, pts) in &state.town_vp {
         if state.control(*h) == Some(*side) {
@@ -134,12 +141,19 @@ pub fn end_points(state: &State) -> (i32, i32, Vec<String>) {
 
 /// Totals now, counting end-of-scenario points as if the game ended now.
 pub fn totals(state: &State) -> (i32, i32) {
+    if state.campaign.is_some() {
+        return (campaign::total(state, SideId::German, false), campaign::total(state, SideId::Allied, false));
+    }
     let (de, al, _) = end_points(state);
     (state.vp.get(&SideId::German).copied().unwrap_or(0) + de, state.vp.get(&SideId::Allied).copied().unwrap_or(0) + al)
 }
 
 /// GE-16.4: the German holds a Paris hex or Melun.
 pub fn german_auto_win(state: &State) -> Option<Outcome> {
+    // A campaign's instant wins are checked after every action (`campaign::after_step`).
+    if state.campaign.is_some() {
+        return None;
+    }
     let held: Vec<String> =
         state.german_auto_win.iter().filter(|h| state.control(**h) == Some(SideId::German)).map(|h| h.to_string()).collect();
     if held.is_empty() {
@@ -154,6 +168,9 @@ pub fn german_auto_win(state: &State) -> Option<Outcome> {
 
 /// GE-16.4: higher VP after T12 wins; a tie is a draw.
 pub fn final_outcome(state: &State) -> Outcome {
+    if state.campaign.is_some() {
+        return campaign::final_outcome(state);
+    }
     let (de, al) = totals(state);
     let reason = format!("end of turn {}: German {de} VP, Allied {al} VP (GE 16.4)", state.last_turn);
     if de > al {
