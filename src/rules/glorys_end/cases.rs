@@ -164,6 +164,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 command: None,
                 battle: None,
                 outcome: None,
+                standing: BTreeMap::new(),
             }
         }
     };

@@ -13,6 +13,7 @@
 
 use super::combat::{self, RetreatTo};
 use super::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
+use super::standing::{Choice, Standing};
 use super::state::{BattleKind, Kind, MoveState, Phase, Place, SideId, Stage, State};
 use super::supply;
 use super::tables::Odds;
@@ -122,6 +123,17 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             }
             cands.push(Decide { losses, retreat: None, advance: vec![] });
         }
+        Stage::Withdraw => {
+            // GE-13.25: outnumbered cavalry usually gives ground.
+            let opts = combat::withdraw_options(state).map(|(_, o)| o).unwrap_or_default();
+            let hexes: Vec<HexId> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(*h) } else { None }).collect();
+            if !one_in(d, 4)
+                && let Some(h) = pick(d, &hexes)
+            {
+                cands.push(Decide { losses: vec![], retreat: Some(h), advance: vec![] });
+            }
+            cands.push(Decide::default());
+        }
         Stage::Roll => return None,
     }
     for c in cands {
@@ -132,6 +144,33 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
         }
     }
     None
+}
+
+/// Random standing instructions from the whole vocabulary (`standing.rs`).
+fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
+    use super::standing::{FirstUnits, LastUnits, LossKey, LossRule, RetreatKey, RetreatRule, TowardHex};
+    let mut st = Standing::default();
+    let keys = [LossKey::CavalryFirst, LossKey::InfantryFirst, LossKey::StrongestFirst, LossKey::WeakestFirst, LossKey::Spread];
+    let own: Vec<String> = s.units.iter().filter(|u| u.side == side && u.hex().is_some()).map(|u| u.id.clone()).collect();
+    for _ in 0..d.roll(3) {
+        match d.roll(7) {
+            0 => st.losses.extend(pick(d, &own).map(|id| LossRule::First(FirstUnits { first: vec![id] }))),
+            1 => st.losses.extend(pick(d, &own).map(|id| LossRule::Last(LastUnits { last: vec![id] }))),
+            _ => st.losses.extend(pick(d, &keys).map(LossRule::Named)),
+        }
+    }
+    let rkeys = [RetreatKey::TowardSupply, RetreatKey::WithFriends, RetreatKey::Alone];
+    for _ in 0..d.roll(3) {
+        if one_in(d, 3) {
+            st.retreat.extend(pick(d, s.board.hex_ids()).map(|h| RetreatRule::Toward(TowardHex { toward: h })));
+        } else {
+            st.retreat.extend(pick(d, &rkeys).map(RetreatRule::Named));
+        }
+    }
+    let choices = [None, Some(Choice::Always), Some(Choice::Never)];
+    st.optional_retreat = pick(d, &choices).flatten();
+    st.cavalry_withdraws = pick(d, &choices).flatten();
+    st
 }
 
 /// Where a side wants to go: its objectives (GE-16.4) and the enemy's positions.
@@ -346,6 +385,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         // The attacker may go on after his decision; keep it simple and stop here.
         return Some(Orders { actions: acts });
     }
+    // Now and then file (or change) standing instructions for the opponent's turn.
+    if one_in(d, 8) {
+        let st = random_standing(&s, side, d);
+        try_push(&mut s, side, &mut acts, ActionKind::Standing(st));
+    }
     match s.phase {
         Phase::Command => {
             spend_replacements(&mut s, side, &mut acts, d);
@@ -461,6 +505,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             for t in targets {
                 let units = pa_force(&s, side, t);
                 if units.is_empty() {
+                    continue;
+                }
+                // Cavalry alone mostly withdraws before combat (GE-13.25): chasing it across
+                // the map rarely pays, so such a target is tried only now and then.
+                if s.units_at(t).all(|u| u.kind == Kind::Cavalry) && !one_in(d, 3) {
                     continue;
                 }
                 let a: u32 = units.iter().filter_map(|id| s.unit(id)).map(|u| u.now().attack).sum();

@@ -20,6 +20,7 @@ pub mod replacements;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;
+pub mod standing;
 pub mod state;
 pub mod supply;
 pub mod tables;
@@ -48,20 +49,36 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
         return vec![Violation::new("GE 5.1", "the orders hold no action")];
     }
     let mut s = state.clone();
+    let mut stopped = false;
     for (i, a) in orders.actions.iter().enumerate() {
+        // Standing instructions may be filed whoever is to act (standing.rs).
+        if matches!(a.0, orders::ActionKind::Standing(_)) {
+            if let Err(e) = turn::step(&mut s, side, &a.0) {
+                errs.extend(e.into_iter().map(|mut v| {
+                    v.message = format!("action {}: {}", i + 1, v.message);
+                    v
+                }));
+            }
+            continue;
+        }
+        if stopped {
+            continue;
+        }
         if s.command == Some(state::CommandStage::Roll) {
             errs.push(Violation::new(
                 "GE 10.1",
                 format!("action {} comes after the command & control roll: the entry must end there", i + 1),
             ));
-            break;
+            stopped = true;
+            continue;
         }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
             errs.push(Violation::new(
                 "GE 13.3",
                 format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1),
             ));
-            break;
+            stopped = true;
+            continue;
         }
         if let Err(e) = turn::step(&mut s, side, &a.0) {
             errs.extend(e.into_iter().map(|mut v| {
@@ -92,9 +109,14 @@ impl Ruleset for GlorysEnd {
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let Some(side) = state.side_of(seat) else { return vec![] };
         let mut ev = Vec::new();
+        let mut stopped = false;
         for a in &orders.get().actions {
-            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || state.command == Some(state::CommandStage::Roll) {
-                break;
+            let standing = matches!(a.0, orders::ActionKind::Standing(_));
+            stopped = stopped
+                || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
+                || state.command == Some(state::CommandStage::Roll);
+            if stopped && !standing {
+                continue;
             }
             match turn::step(state, side, &a.0) {
                 Ok(e) => ev.extend(e),

@@ -140,6 +140,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         command: None,
         battle: None,
         outcome: None,
+        standing: BTreeMap::new(),
     };
     turn::start_player_turn(&mut st);
     st

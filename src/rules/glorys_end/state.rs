@@ -295,6 +295,9 @@ pub enum Stage {
     Defender { lp: u32, retreat: RetreatNeed },
     /// Waiting for the attacker's loss allocation and advance.
     Attacker { lp: u32 },
+    /// Cavalry alone attacked by a force without cavalry: waiting for the defender to
+    /// withdraw before combat or stand (GE-13.25).
+    Withdraw,
 }
 
 /// A battle in progress: everything certain is fixed at declaration.
@@ -318,6 +321,14 @@ pub struct Battle {
     pub stage: Stage,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<CrtResult>,
+    /// The defending cavalry withdrew before combat: no result; in a PA the attackers may
+    /// attack again (GE-13.25).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+    /// The defender chose to stand in his own entry (GE-13.25), so the roll is that entry's
+    /// and the attacker's next entry reveals it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stood: bool,
 }
 
 impl Battle {
@@ -384,6 +395,9 @@ pub struct State {
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Standing instructions per side, kept until replaced (`standing.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub standing: BTreeMap<SideId, super::standing::Standing>,
 }
 
 fn nine() -> u8 {

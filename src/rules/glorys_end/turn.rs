@@ -35,7 +35,7 @@ pub fn actor(state: &State) -> Option<SideId> {
     match &state.battle {
         Some(b) => match b.stage {
             Stage::Roll => None,
-            Stage::Defender { .. } => Some(b.attacker.other()),
+            Stage::Defender { .. } | Stage::Withdraw => Some(b.attacker.other()),
             Stage::Attacker { .. } => Some(b.attacker),
         },
         None => Some(state.player),
@@ -46,6 +46,9 @@ pub fn actor(state: &State) -> Option<SideId> {
 pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<Event>, Vec<Violation>> {
     if state.outcome.is_some() {
         return Err(vec![v("GE 16.4", "the game is over")]);
+    }
+    if let ActionKind::Standing(st) = action {
+        return file_standing(state, side, st);
     }
     if let Some(b) = &state.battle
         && b.stage == Stage::Roll
@@ -145,6 +148,39 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
             Ok(combat::start(state, battle))
         }
         ActionKind::EndPhase(p) => end_phase(state, *p),
+        ActionKind::Standing(st) => file_standing(state, side, st),
+    }
+}
+
+/// File standing instructions (`standing.rs`); a decision of this side that is waiting now
+/// is answered by them at once if they cover it.
+fn file_standing(state: &mut State, side: SideId, st: &super::standing::Standing) -> Result<Vec<Event>, Vec<Violation>> {
+    let errs = super::standing::check(state, side, st);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    if st.is_empty() {
+        state.standing.remove(&side);
+    } else {
+        state.standing.insert(side, st.clone());
+    }
+    let mut ev = vec![Event::say(format!("{} standing instructions: {}", side.title(), st.describe()))];
+    if state.battle.is_some() && actor(state) == Some(side) {
+        let was_withdraw = state.battle.as_ref().is_some_and(|b| b.stage == Stage::Withdraw);
+        ev.extend(combat::advance_stages(state));
+        mark_stood(state, was_withdraw);
+    }
+    Ok(ev)
+}
+
+/// The defender answered a waiting 13.25 choice by standing in his own entry: the roll is
+/// that entry's, revealed by the attacker's next entry.
+fn mark_stood(state: &mut State, was_withdraw: bool) {
+    if was_withdraw
+        && let Some(b) = state.battle.as_mut()
+        && b.stage == Stage::Roll
+    {
+        b.stood = true;
     }
 }
 
@@ -170,6 +206,35 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
     let losses: Vec<(String, u32)> = d.losses.iter().map(|l| (l.unit.clone(), l.sl)).collect();
     let mut errs = Vec::new();
     match b.stage {
+        Stage::Withdraw => {
+            if !d.advance.is_empty() || !d.losses.is_empty() {
+                errs.push(v("GE 13.25", "before combat the cavalry only withdraws (retreat: HEX) or stands (no retreat)"));
+            }
+            let opts = combat::withdraw_options(state).map(|(_, o)| o).unwrap_or_default();
+            if let Some(h) = d.retreat
+                && !opts.contains(&RetreatTo::Hex(h))
+            {
+                let hexes: Vec<String> =
+                    opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+                errs.push(
+                    v("GE 13.25", format!("{h} is not a legal withdrawal hex (13.19's best tier); choose {}", hexes.join(" or ")))
+                        .hex(h.to_string()),
+                );
+            }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let ev = match d.retreat {
+                Some(h) => combat::withdraw(state, h),
+                None => {
+                    let mut ev = vec![Event::rule("GE 13.25", format!("the {} cavalry stands and fights", side.title()))];
+                    ev.extend(combat::fight(state));
+                    mark_stood(state, true);
+                    ev
+                }
+            };
+            Ok(ev)
+        }
         Stage::Defender { lp, retreat } => {
             if !d.advance.is_empty() {
                 errs.push(v("GE 13.21", "defenders never advance after combat"));
