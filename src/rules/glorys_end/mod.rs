@@ -7,6 +7,7 @@
 //! and the action dispatcher), `tables` (CRT, odds); `board` indexes the scenario's `map`.
 //! Players' docs: `docs/glorys-end/rules.md`.
 
+pub mod attrition;
 pub mod board;
 pub mod cases;
 pub mod combat;

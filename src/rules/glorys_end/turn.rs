@@ -3,9 +3,9 @@
 //!
 //! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
 //! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
-//! movement with march assaults), F (prepared assaults) and H (victory check) are played; B
-//! (entrenchment), D (strategic movement) and G (attrition) are not yet implemented and are
-//! skipped with an event.
+//! movement with march assaults), F (prepared assaults), G (attrition, `attrition.rs`) and H
+//! (victory check) are played; B (entrenchment) and D (strategic movement) are not yet
+//! implemented and are skipped with an event.
 
 use super::combat::{self, RetreatTo};
 use super::command;
@@ -342,8 +342,8 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
 
 /// Phases G and H, then the next player turn (or the end of the scenario).
 pub fn end_player_turn(state: &mut State) -> Vec<Event> {
-    let mut ev =
-        vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
+    let mut ev = super::attrition::phase(state);
+    ev.push(Event::rule("GE 4.1", "phase H: victory check"));
     if state.player == SideId::German
         && let Some(o) = vp::german_auto_win(state)
     {
