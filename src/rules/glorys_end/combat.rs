@@ -43,6 +43,7 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     }
     let mut seen = BTreeSet::new();
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
+    let trench = super::entrench::entrenched(state, target, side.other());
     let mut nations = BTreeSet::new();
     for id in units {
         if !seen.insert(id.clone()) {
@@ -76,6 +77,12 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.replaced {
             errs.push(v("GE 8.7", "a unit that received replacements this turn may not attack").unit(id));
         }
+        if u.entrenching {
+            errs.push(v("GE 9.2", "a unit that is entrenching may not attack this player turn").unit(id));
+        }
+        if u.kind == Kind::Cavalry && trench {
+            errs.push(v("GE 9.4", "cavalry may not attack a trench hex").unit(id).hex(&t));
+        }
         if kind == BattleKind::Prepared && u.moved {
             errs.push(v("GE 13.22", "a unit that moved this player turn may not make a prepared assault").unit(id));
         }
@@ -108,6 +115,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     if kind == BattleKind::March {
         if fortress {
             errs.push(v("GE 14.1", "a fortress hex can be attacked only by prepared assault").hex(&t));
+        }
+        if trench {
+            errs.push(v("GE 9.5", "units in a trench can be attacked only by prepared assault").hex(&t));
         }
         if state.ma_targets.contains(&target) {
             errs.push(v("GE 13.6", "this hex was already march-assaulted in this movement phase").hex(&t));
@@ -341,7 +351,8 @@ fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
             }
         }
     }
-    let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress);
+    let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress)
+        || state.battle.as_ref().is_some_and(|b| super::entrench::entrenched(state, target, b.attacker.other()));
     let retreat = if res.retreat {
         // GE-14.1, 14.2: defenders in a fortress hex may ignore a mandatory retreat.
         if fortress_hex { RetreatNeed::Optional } else { RetreatNeed::Mandatory }
@@ -634,6 +645,9 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
                 for f in forts {
                     ev.push(Event::rule("GE 14.5", format!("the defenders leave fortress {f}: it is destroyed")));
                     ev.extend(vp::eliminate(state, &f));
+                }
+                if state.trenches.remove(&b.target).is_some() {
+                    ev.push(Event::rule("GE 14.5", format!("the defenders leave the trench in {}: it is destroyed", b.target)));
                 }
             }
             Some(RetreatTo::OffMap { east_or_west }) => {

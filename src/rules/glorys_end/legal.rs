@@ -146,6 +146,46 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
     None
 }
 
+/// Phase B (GE-9): infantry in contact digs in next to enemy trenches, and now and then the
+/// entrenchment roll is made (which ends the entry) and, after a 1–3, a unit in contact digs.
+/// Returns whether the entry must end.
+fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) -> bool {
+    use super::entrench::{FROM_TURN, Roll};
+    if s.turn < FROM_TURN {
+        return false;
+    }
+    let mut contact: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.kind == Kind::Infantry && !u.replaced && !u.entrenching)
+        .filter(|u| u.hex().is_some_and(|h| adjacent_to_enemy(s, h, side) && !s.trenches.contains_key(&h)))
+        .map(|u| u.id.clone())
+        .collect();
+    // Free digging first (it needs no roll); a refused try costs nothing.
+    for id in contact.clone() {
+        let free = s
+            .unit(&id)
+            .and_then(|u| u.hex())
+            .is_some_and(|h| s.board.neighbours(h).iter().any(|&n| super::entrench::entrenched(s, n, side.other())));
+        if free && !one_in(d, 3) && try_push(s, side, acts, ActionKind::Entrench(vec![id.clone()])) {
+            contact.retain(|x| *x != id);
+        }
+    }
+    match s.entrench {
+        None if one_in(d, 2) => return try_push(s, side, acts, ActionKind::EntrenchmentRoll(true)),
+        Some(Roll::Rolled { die, used: false }) if die <= 3 => {
+            for _ in 0..4 {
+                let Some(id) = pick(d, &contact) else { break };
+                if try_push(s, side, acts, ActionKind::Entrench(vec![id])) {
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+    false
+}
+
 /// Random standing instructions from the whole vocabulary (`standing.rs`).
 fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
     use super::standing::{FirstUnits, LastUnits, LossKey, LossRule, RetreatKey, RetreatRule, TowardHex};
@@ -309,6 +349,7 @@ fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
                 && !u.attacked
                 && !u.ooc
                 && !u.replaced
+                && !u.entrenching
                 && u.kind != Kind::Fortress
                 && u.hex().is_some_and(|h| h.is_adjacent(t))
         })
@@ -393,6 +434,9 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
     match s.phase {
         Phase::Command => {
             spend_replacements(&mut s, side, &mut acts, d);
+            if entrenchment(&mut s, side, &mut acts, d) {
+                return Some(Orders { actions: acts });
+            }
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
         }
         Phase::Movement => {
@@ -422,7 +466,14 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             let mut starts: Vec<HexId> = s
                 .units
                 .iter()
-                .filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress)
+                .filter(|u| {
+                    u.side == side
+                        && u.move_state == MoveState::NotMoved
+                        && !u.attacked
+                        && !u.replaced
+                        && !u.entrenching
+                        && u.kind != Kind::Fortress
+                })
                 .filter_map(|u| u.hex())
                 .collect();
             starts.sort();
@@ -433,7 +484,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 let stack: Vec<String> = s
                     .units_at(from)
                     .filter(|u| {
-                        u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress
+                        u.side == side
+                            && u.move_state == MoveState::NotMoved
+                            && !u.attacked
+                            && !u.replaced
+                            && !u.entrenching
+                            && u.kind != Kind::Fortress
                     })
                     .map(|u| u.id.clone())
                     .collect();

@@ -12,6 +12,7 @@ pub mod board;
 pub mod cases;
 pub mod combat;
 pub mod command;
+pub mod entrench;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -65,10 +66,10 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
         if stopped {
             continue;
         }
-        if s.command == Some(state::CommandStage::Roll) {
+        if s.command == Some(state::CommandStage::Roll) || s.entrench == Some(entrench::Roll::Pending) {
             errs.push(Violation::new(
-                "GE 10.1",
-                format!("action {} comes after the command & control roll: the entry must end there", i + 1),
+                if s.command.is_some() { "GE 10.1" } else { "GE 9.1" },
+                format!("action {} comes after the command & control or entrenchment roll: the entry must end there", i + 1),
             ));
             stopped = true;
             continue;
@@ -115,7 +116,8 @@ impl Ruleset for GlorysEnd {
             let standing = matches!(a.0, orders::ActionKind::Standing(_));
             stopped = stopped
                 || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
-                || state.command == Some(state::CommandStage::Roll);
+                || state.command == Some(state::CommandStage::Roll)
+                || state.entrench == Some(entrench::Roll::Pending);
             if stopped && !standing {
                 continue;
             }
@@ -127,6 +129,9 @@ impl Ruleset for GlorysEnd {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
+        if state.entrench == Some(entrench::Roll::Pending) {
+            return Some(format!("{} entrenchment roll (GE 9.1)", state.player.title()));
+        }
         if state.command == Some(state::CommandStage::Roll) {
             return Some(command::describe(state));
         }
@@ -137,6 +142,9 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
+        if state.entrench == Some(entrench::Roll::Pending) {
+            return entrench::roll(state, die);
+        }
         if state.command == Some(state::CommandStage::Roll) {
             return command::roll(state, die);
         }

@@ -63,6 +63,11 @@ pub enum ActionKind {
     OutOfCommand(Vec<crate::geo::hex::HexId>),
     /// End the movement phase or the combat phase (which ends the player turn).
     EndPhase(PhaseName),
+    /// Phase B from T10: make the entrenchment roll (a random action: the entry ends, GE-9.1).
+    EntrenchmentRoll(bool),
+    /// Phase B: these units dig a trench (the roll's unit after a 1–3, and units next to an
+    /// enemy trench, GE-9.1, 9.2).
+    Entrench(Vec<String>),
     /// Standing instructions for the decisions the opponent's turn brings (loss allocation,
     /// retreats, cavalry withdrawal); they replace earlier ones and are kept until changed.
     /// Allowed in any entry of the side, whoever is to act.

@@ -140,6 +140,8 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         command: None,
         battle: None,
         outcome: None,
+        trenches: BTreeMap::new(),
+        entrench: None,
         standing: BTreeMap::new(),
     };
     turn::start_player_turn(&mut st);

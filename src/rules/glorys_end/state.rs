@@ -156,6 +156,9 @@ pub struct Unit {
     /// Received a replacement SL this player turn: no other action (GE-8.7).
     #[serde(default)]
     pub replaced: bool,
+    /// Digging a trench this player turn: no move, no attack (GE-9.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entrenching: bool,
     /// SL restored by replacements so far (for the VP ledger).
     #[serde(default)]
     pub gained: u8,
@@ -201,6 +204,7 @@ impl Unit {
             defended: false,
             retreated: false,
             replaced: false,
+            entrenching: false,
             gained: 0,
             oos_at_start: false,
             move_state: MoveState::NotMoved,
@@ -395,6 +399,12 @@ pub struct State {
     pub battle: Option<Battle>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Trench markers (GE-9, 14.4).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub trenches: BTreeMap<HexId, super::entrench::Trench>,
+    /// This player turn's entrenchment roll (GE-9.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrench: Option<super::entrench::Roll>,
     /// Standing instructions per side, kept until replaced (`standing.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub standing: BTreeMap<SideId, super::standing::Standing>,
@@ -520,6 +530,10 @@ impl State {
     pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
         if !cavalry_only {
             self.control.insert(h, side);
+        }
+        // GE-9.3, 14.4: an empty enemy trench is removed when a unit enters its hex.
+        if self.trenches.get(&h).is_some_and(|t| t.side != side) && !self.units_at(h).any(|u| u.side != side) {
+            self.trenches.remove(&h);
         }
     }
     /// The seat of a side.

@@ -4,8 +4,8 @@
 //! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
 //! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
 //! movement with march assaults), F (prepared assaults), G (attrition, `attrition.rs`) and H
-//! (victory check) are played; B (entrenchment) and D (strategic movement) are not yet
-//! implemented and are skipped with an event.
+//! (victory check) are played, and B (entrenchment from T10, `entrench.rs`); D (strategic
+//! movement) is not yet implemented and is skipped with an event.
 
 use super::combat::{self, RetreatTo};
 use super::command;
@@ -25,6 +25,9 @@ fn v(rule: &str, msg: impl Into<String>) -> Violation {
 /// pending or the game is over.
 pub fn actor(state: &State) -> Option<SideId> {
     if state.outcome.is_some() {
+        return None;
+    }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
         return None;
     }
     match state.command {
@@ -58,6 +61,9 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
     if state.command == Some(CommandStage::Roll) {
         return Err(vec![v("GE 10.1", "the command & control roll is pending: the entry ends at its first random action")]);
     }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
+        return Err(vec![v("GE 9.1", "the entrenchment roll is pending: the entry ends at its first random action")]);
+    }
     let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
     if who != side {
         let what = if state.battle.is_some() { "a combat decision" } else { "orders" };
@@ -84,6 +90,8 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
         ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => {
             Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
         }
+        ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
+        ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
         ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
@@ -334,7 +342,11 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
             state.phase = Phase::Combat;
             Ok(vec![Event::rule("GE 5.2", format!("{} player: end of phase E; phase F: prepared assault", state.player.title()))])
         }
-        (Phase::Combat, PhaseName::Combat) => Ok(end_player_turn(state)),
+        (Phase::Combat, PhaseName::Combat) => {
+            let mut ev = super::entrench::end_of_pa(state);
+            ev.extend(end_player_turn(state));
+            Ok(ev)
+        }
         (Phase::Movement, PhaseName::Combat) => Err(vec![v("GE 5.1", "end the movement phase first (end_phase: movement)")]),
         (Phase::Combat, PhaseName::Movement) => Err(vec![v("GE 5.1", "the movement phase is over; phases cannot be replayed")]),
     }
@@ -354,6 +366,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     for u in state.units.iter_mut() {
         u.ooc = false;
         u.replaced = false;
+        u.entrenching = false;
         u.moved = false;
         u.attacked = false;
         u.defended = false;
@@ -362,6 +375,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.mp_spent = 0;
     }
     state.ma_targets.clear();
+    state.entrench = None;
     if state.player == SideId::German {
         if state.turn >= state.last_turn {
             let o = vp::final_outcome(state);
@@ -385,12 +399,22 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     supply::mark_start_of_movement(state);
     let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
     ev.extend(replacements::income(state));
+    let b = if state.turn >= super::entrench::FROM_TURN {
+        "phase B: entrenchment (entrenchment_roll, entrench) before any unit moves"
+    } else {
+        "phase B: no entrenchment before turn 10 (GE 9)"
+    };
     if state.turn >= state.command_from {
         state.phase = Phase::Command;
-        ev.push(Event::rule("GE 5.2", "phase A: replacements (reinforcements are placed in phase E); phase B (entrenchment): not yet implemented, skipped; phase C: command & control, rolled when the phase ends"));
+        ev.push(Event::rule(
+            "GE 5.2",
+            format!(
+                "phase A: replacements (reinforcements are placed in phase E); {b}; phase C: command & control, rolled when the phase ends"
+            ),
+        ));
     } else {
         ev.extend([
-            Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phase B (entrenchment) not yet implemented, skipped; phase C: no command & control roll this turn (GE 16.3)"),
+            Event::rule("GE 5.2", format!("phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; {b}; phase C: no command & control roll this turn (GE 16.3)")),
             Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement"),
         ]);
     }

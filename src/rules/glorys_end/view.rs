@@ -76,6 +76,12 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
     }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
+        return vec![Await {
+            seat: state.seat(state.player.other()),
+            what: format!("your next entry resolves the dice of the {} entrenchment roll (GE 9.1): send an ack", state.player.title()),
+        }];
+    }
     match state.command {
         Some(super::state::CommandStage::Roll) => {
             return vec![Await {
@@ -117,7 +123,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
-        super::state::Phase::Command => "replacements (replace), then end_phase: command (the command & control roll ends the entry)",
+        super::state::Phase::Command => {
+            "replacements (replace), from T10 entrenchment (entrenchment_roll: true ends the entry; entrench: [ID]), then end_phase: command (the command & control roll ends the entry)"
+        }
         super::state::Phase::Movement => {
             "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement"
         }
@@ -169,6 +177,9 @@ pub fn describe(state: &State) -> String {
         if u.replaced {
             flags.push("replaced");
         }
+        if u.entrenching {
+            flags.push("entrenching");
+        }
         if u.moved {
             flags.push("moved");
         }
@@ -213,6 +224,16 @@ pub fn describe(state: &State) -> String {
         if let Some(t) = decision_text(state) {
             out.push(format!("awaiting {t}"));
         }
+    }
+    for (h, t) in &state.trenches {
+        out.push(format!("trench {h} {} {}", t.side.name(), if t.complete { "completed" } else { "under construction" }));
+    }
+    match state.entrench {
+        Some(super::entrench::Roll::Pending) => out.push("entrenchment roll pending".into()),
+        Some(super::entrench::Roll::Rolled { die, used }) => {
+            out.push(format!("entrenchment roll {die}{}", if die <= 3 && !used { ": one unit may entrench" } else { "" }))
+        }
+        None => {}
     }
     for (side, st) in &state.standing {
         out.push(format!("standing {}: {}", side.name(), st.describe()));
