@@ -210,6 +210,15 @@ fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
     let choices = [None, Some(Choice::Always), Some(Choice::Never)];
     st.optional_retreat = pick(d, &choices).flatten();
     st.cavalry_withdraws = pick(d, &choices).flatten();
+    if one_in(d, 2) {
+        use super::standing::{OocHexes, OocKey, OocRule};
+        let keys = [OocKey::InContact, OocKey::Strongest];
+        st.out_of_command.extend(pick(d, &keys).map(OocRule::Named));
+        if one_in(d, 3) {
+            let theirs: Vec<HexId> = s.units.iter().filter(|u| u.side != side).filter_map(|u| u.hex()).collect();
+            st.out_of_command.extend(pick(d, &theirs).map(|h| OocRule::Hexes(OocHexes { hexes: vec![h] })));
+        }
+    }
     st
 }
 

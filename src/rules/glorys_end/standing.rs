@@ -46,6 +46,38 @@ pub struct Standing {
     /// (GE-13.25).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cavalry_withdraws: Option<Choice>,
+    /// Which of the opponent's stacks to put out of command after his command & control roll
+    /// of 6 (GE-10.1): sort keys, most important first; the lowest hex number breaks the last
+    /// tie.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out_of_command: Vec<OocRule>,
+}
+
+/// One rule for naming the opponent's stacks out of command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OocRule {
+    /// A named rule.
+    Named(OocKey),
+    /// These hexes first, in this order.
+    Hexes(OocHexes),
+}
+
+/// The named out-of-command rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum OocKey {
+    /// Stacks next to one of my units first.
+    InContact,
+    /// Stacks with more SL first.
+    Strongest,
+}
+
+/// `{hexes: [3131, ...]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OocHexes {
+    pub hexes: Vec<HexId>,
 }
 
 /// Always or never.
@@ -166,6 +198,17 @@ impl Standing {
         if let Some(c) = self.cavalry_withdraws {
             parts.push(format!("cavalry withdraws {}", key_name(&c)));
         }
+        if !self.out_of_command.is_empty() {
+            let r: Vec<String> = self
+                .out_of_command
+                .iter()
+                .map(|r| match r {
+                    OocRule::Named(k) => key_name(k),
+                    OocRule::Hexes(h) => format!("hexes {}", h.hexes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")),
+                })
+                .collect();
+            parts.push(format!("out of command {}", r.join(", ")));
+        }
         if parts.is_empty() { "none".into() } else { parts.join("; ") }
     }
 }
@@ -198,7 +241,46 @@ pub fn check(state: &State, side: SideId, s: &Standing) -> Vec<Violation> {
             );
         }
     }
+    for r in &s.out_of_command {
+        if let OocRule::Hexes(x) = r {
+            for h in x.hexes.iter().filter(|h| !state.board.in_play(**h)) {
+                errs.push(
+                    Violation::new("GE 10.1", "a standing out-of-command instruction names a hex that is not on the map")
+                        .hex(h.to_string()),
+                );
+            }
+        }
+    }
     errs
+}
+
+/// The `count` stacks of the phasing player that the opponent's instructions put out of
+/// command (GE-10.1), or `None` if they say nothing about it.
+pub fn ooc_picks(state: &State, count: u32) -> Option<Vec<HexId>> {
+    let me = state.player.other();
+    let rules = &of(state, me)?.out_of_command;
+    if rules.is_empty() {
+        return None;
+    }
+    let mut stacks: Vec<(Vec<i64>, HexId)> = state
+        .command_stacks()
+        .into_iter()
+        .map(|h| {
+            let key = rules
+                .iter()
+                .map(|r| match r {
+                    OocRule::Named(OocKey::InContact) => {
+                        (!state.board.neighbours(h).iter().any(|&n| state.units_at(n).any(|u| u.side == me))) as i64
+                    }
+                    OocRule::Named(OocKey::Strongest) => -(state.units_at(h).filter(|u| u.side != me).map(|u| u.sl as i64).sum::<i64>()),
+                    OocRule::Hexes(x) => x.hexes.iter().position(|y| *y == h).unwrap_or(x.hexes.len()) as i64,
+                })
+                .collect();
+            (key, h)
+        })
+        .collect();
+    stacks.sort();
+    Some(stacks.into_iter().take(count as usize).map(|(_, h)| h).collect())
 }
 
 /// The instructions of `side`, if any.

@@ -173,6 +173,12 @@ fn file_standing(state: &mut State, side: SideId, st: &super::standing::Standing
         state.standing.insert(side, st.clone());
     }
     let mut ev = vec![Event::say(format!("{} standing instructions: {}", side.title(), st.describe()))];
+    if let Some(CommandStage::Pick { count }) = state.command
+        && actor(state) == Some(side)
+        && let Some(hexes) = super::standing::ooc_picks(state, count)
+    {
+        ev.extend(command::pick(state, count, &hexes)?);
+    }
     if state.battle.is_some() && actor(state) == Some(side) {
         let was_withdraw = state.battle.as_ref().is_some_and(|b| b.stage == Stage::Withdraw);
         ev.extend(combat::advance_stages(state));
