@@ -617,7 +617,12 @@ pub fn can_advance(state: &State, survivors: &[String]) -> bool {
     if state.occupant(b.target) == Some(b.attacker.other()) {
         return false;
     }
-    survivors.iter().any(|id| stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty())
+    let enemy_trench = state.trenches.get(&b.target).is_some_and(|t| t.side != b.attacker);
+    survivors.iter().any(|id| {
+        // GE-9.4, 13.21 reading: cavalry does not advance into an enemy trench hex.
+        !(enemy_trench && state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry))
+            && stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty()
+    })
 }
 
 /// Apply the defender's losses and retreat (GE-13.18–13.20), then move to the attacker's stage.

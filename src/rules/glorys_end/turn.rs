@@ -320,6 +320,11 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
                         errs.push(v("GE 13.21", "only surviving attackers of this battle advance, once each").unit(id));
                     }
                 }
+                if probe.trenches.get(&b.target).is_some_and(|t| t.side != side) {
+                    for id in d.advance.iter().filter(|id| probe.unit(id).is_some_and(|u| u.kind == super::state::Kind::Cavalry)) {
+                        errs.push(v("GE 9.4", "cavalry may not advance into an enemy trench hex").unit(id).hex(b.target.to_string()));
+                    }
+                }
                 if errs.is_empty() {
                     errs.extend(super::stacking::can_end(&probe, b.target, side, &d.advance));
                 }
