@@ -14,11 +14,21 @@ fn seed(game: u32, n: u32) -> Hash {
     Hash(b)
 }
 
+/// Counts GE-13.25 withdrawals and events of standing instructions.
+fn count(evs: &[umpire::engine::Event], tally: &mut [u32; 2]) {
+    for e in evs {
+        tally[0] += e.text.contains("withdraw before combat") as u32;
+        tally[1] += (e.text.contains("standing instructions of the") || e.text.contains("standing instructions: the ")) as u32;
+    }
+}
+
 #[test]
 fn two_hundred_random_marne_games() {
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let (mut rolls, mut decisions, mut battles) = (0u32, 0u32, 0u32);
+    // GE-13.25 withdrawals and decisions answered by standing instructions.
+    let mut tally = [0u32; 2];
     let mut outcomes = std::collections::BTreeMap::new();
     for g in 0..games {
         let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
@@ -31,7 +41,8 @@ fn two_hundred_random_marne_games() {
             if GlorysEnd::pending_roll(&state).is_some() {
                 rolls += 1;
                 let mut dice = Dice::from_seed(&seed(g, step));
-                GlorysEnd::resolve(&mut state, &mut dice);
+                let evs = GlorysEnd::resolve(&mut state, &mut dice);
+                count(&evs, &mut tally);
                 GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step} after resolve: {e}"));
             }
             let exp = GlorysEnd::expect(&state);
@@ -68,13 +79,18 @@ fn two_hundred_random_marne_games() {
                     )
                 })
                 .count() as u32;
-            GlorysEnd::apply(&mut state, &seat, legal);
+            let evs = GlorysEnd::apply(&mut state, &seat, legal);
+            count(&evs, &mut tally);
             GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
         }
         let o = GlorysEnd::outcome(&state).expect("outcome");
         *outcomes.entry(format!("{o:?}").split(',').next().unwrap_or("").to_string()).or_insert(0u32) += 1;
     }
-    eprintln!("{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, outcomes {outcomes:?}");
+    let [withdrawals, by_standing] = tally;
+    eprintln!(
+        "{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, {withdrawals} cavalry withdrawals, {by_standing} standing-instruction events, outcomes {outcomes:?}"
+    );
+    assert!(games < 50 || (withdrawals > 0 && by_standing > 0), "the bot never used 13.25 or standing instructions");
     assert!(games == 0 || rolls > 0, "the bot never fought");
     // A bot game should look like a battle: at least 15 attacks a game on average.
     assert!(games < 50 || battles >= 15 * games, "only {battles} battles in {games} games");

@@ -57,6 +57,9 @@ struct CaseState {
     towns: Vec<(HexId, SideId, i32)>,
     #[serde(default)]
     auto_win: Option<Vec<HexId>>,
+    /// Trench markers: `[[hex, side, completed]]` (GE-9).
+    #[serde(default)]
+    trenches: Vec<(HexId, SideId, bool)>,
     /// Replacement SL on the tracks (`{FR: 3}`); the Marne's income schedule applies.
     #[serde(default)]
     replacements: Option<BTreeMap<String, u32>>,
@@ -180,6 +183,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 battle: None,
                 outcome: None,
                 campaign: None,
+                trenches: BTreeMap::new(),
+                entrench: None,
+                standing: BTreeMap::new(),
             }
         }
     };
@@ -298,6 +304,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
     }
     if let Some(r) = cs.replacements {
         st.replacements = r;
+    }
+    for (h, side, complete) in &cs.trenches {
+        st.trenches.insert(*h, super::entrench::Trench { side: *side, complete: *complete });
     }
     if let Some(a) = cs.auto_win {
         st.german_auto_win = a;

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::stacking;
+use super::standing::{self, Choice};
 use super::state::{Battle, BattleKind, Kind, Place, RetreatNeed, SideId, Stage, State};
 use super::supply;
 use super::tables::{self, AUTOMATIC, CrtResult, Odds};
@@ -42,6 +43,7 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     }
     let mut seen = BTreeSet::new();
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
+    let trench = super::entrench::entrenched(state, target, side.other());
     let mut nations = BTreeSet::new();
     for id in units {
         if !seen.insert(id.clone()) {
@@ -75,6 +77,12 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.replaced {
             errs.push(v("GE 8.7", "a unit that received replacements this turn may not attack").unit(id));
         }
+        if u.entrenching {
+            errs.push(v("GE 9.2", "a unit that is entrenching may not attack this player turn").unit(id));
+        }
+        if u.kind == Kind::Cavalry && trench {
+            errs.push(v("GE 9.4", "cavalry may not attack a trench hex").unit(id).hex(&t));
+        }
         if kind == BattleKind::Prepared && u.moved {
             errs.push(v("GE 13.22", "a unit that moved this player turn may not make a prepared assault").unit(id));
         }
@@ -107,6 +115,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     if kind == BattleKind::March {
         if fortress {
             errs.push(v("GE 14.1", "a fortress hex can be attacked only by prepared assault").hex(&t));
+        }
+        if trench {
+            errs.push(v("GE 9.5", "units in a trench can be attacked only by prepared assault").hex(&t));
         }
         if state.ma_targets.contains(&target) {
             errs.push(v("GE 13.6", "this hex was already march-assaulted in this movement phase").hex(&t));
@@ -201,6 +212,8 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         fortress,
         stage: Stage::Roll,
         result: None,
+        withdrawn: false,
+        stood: false,
     }
 }
 
@@ -242,12 +255,72 @@ pub fn start(state: &mut State, battle: Battle) -> Vec<Event> {
     if battle.kind == BattleKind::March {
         state.ma_targets.push(battle.target);
     }
-    let automatic = battle.odds == Odds::Automatic;
+    let target = battle.target;
     state.battle = Some(battle);
-    if automatic {
+    if withdraw_options(state).is_some() {
+        ev.push(Event::rule(
+            "GE 13.25",
+            format!("cavalry alone in {target}, attacked by a force without cavalry, may withdraw before combat"),
+        ));
+        if let Some(b) = state.battle.as_mut() {
+            b.stage = Stage::Withdraw;
+        }
+        ev.extend(advance_stages(state));
+        return ev;
+    }
+    ev.extend(fight(state));
+    ev
+}
+
+/// The battle goes ahead: the roll is pending, or an automatic 2/0 applies at once (GE-13.11).
+pub fn fight(state: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let Some(b) = state.battle.as_mut() else { return ev };
+    b.stage = Stage::Roll;
+    if b.odds == Odds::Automatic {
         ev.push(Event::rule("GE 13.11", "odds worse than 1:2: automatic 2/0, no roll"));
         ev.extend(apply_result(state, AUTOMATIC));
     }
+    ev
+}
+
+/// GE-13.25: when every defending unit is cavalry and no attacker is, the defenders (ids) and
+/// the hexes they may withdraw to before combat (13.19's best tier; reading: never off the
+/// map). `None` when the rule does not apply or no hex can take them.
+pub fn withdraw_options(state: &State) -> Option<(Vec<String>, Vec<RetreatTo>)> {
+    let b = state.battle.as_ref()?;
+    let side = b.attacker.other();
+    let ids: Vec<String> = state.units_at(b.target).filter(|u| u.side == side).map(|u| u.id.clone()).collect();
+    let all_cav = !ids.is_empty() && ids.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
+    let no_cav = b.attackers.iter().all(|id| state.unit(id).is_some_and(|u| u.kind != Kind::Cavalry));
+    if !all_cav || !no_cav {
+        return None;
+    }
+    let opts: Vec<RetreatTo> =
+        retreat_options(state, b.target, side, &ids).into_iter().filter(|o| matches!(o, RetreatTo::Hex(_))).collect();
+    if opts.is_empty() { None } else { Some((ids, opts)) }
+}
+
+/// The defending cavalry withdraws to `to` before combat (GE-13.25): no result; the attacker
+/// may advance (13.21) and, in a PA, attack again.
+pub fn withdraw(state: &mut State, to: HexId) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let Some((ids, _)) = withdraw_options(state) else { return ev };
+    let Some(b) = state.battle.as_mut() else { return ev };
+    b.withdrawn = true;
+    b.stage = Stage::Attacker { lp: 0 };
+    let (from, side) = (b.target, b.attacker.other());
+    for id in &ids {
+        if let Some(u) = state.unit_mut(id) {
+            u.place = Place::Hex(to);
+            // Not attacked: it may be attacked again, and defends normally (13.25, 13.6).
+            u.defended = false;
+            u.retreated = false;
+        }
+    }
+    state.entered(to, side, true);
+    ev.push(Event::rule("GE 13.25", format!("{} withdraw before combat from {from} to {to}", ids.join(", "))));
+    ev.extend(advance_stages(state));
     ev
 }
 
@@ -278,7 +351,8 @@ fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
             }
         }
     }
-    let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress);
+    let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress)
+        || state.battle.as_ref().is_some_and(|b| super::entrench::entrenched(state, target, b.attacker.other()));
     let retreat = if res.retreat {
         // GE-14.1, 14.2: defenders in a fortress hex may ignore a mandatory retreat.
         if fortress_hex { RetreatNeed::Optional } else { RetreatNeed::Mandatory }
@@ -436,9 +510,32 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
         let Some(b) = state.battle.clone() else { return ev };
         match b.stage {
             Stage::Roll => return ev,
+            Stage::Withdraw => {
+                let Some((_, opts)) = withdraw_options(state) else {
+                    ev.extend(fight(state));
+                    continue;
+                };
+                let side = b.attacker.other();
+                match standing::of(state, side).and_then(|s| s.cavalry_withdraws) {
+                    Some(Choice::Never) => {
+                        ev.push(Event::rule("GE 13.25", format!("standing instructions: the {} cavalry stands and fights", side.title())));
+                        ev.extend(fight(state));
+                    }
+                    Some(Choice::Always) => {
+                        let Some(RetreatTo::Hex(h)) = standing::retreat_hex(state, side, &opts) else { return ev };
+                        ev.push(Event::rule("GE 13.25", format!("standing instructions: the {} cavalry withdraws", side.title())));
+                        ev.extend(withdraw(state, h));
+                        return ev;
+                    }
+                    None => return ev,
+                }
+            }
             Stage::Defender { lp, retreat } => {
                 let live = live_defenders(state);
-                let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
+                let side = b.attacker.other();
+                let forced = forced_allocation(state, &live, lp);
+                let by_standing = forced.is_none();
+                let Some(alloc) = forced.or_else(|| standing::losses(state, side, &live, lp)) else { return ev };
                 // Who survives the forced allocation?
                 let survivors: Vec<String> = live
                     .iter()
@@ -452,22 +549,49 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
                 } else {
                     retreat_options(state, b.target, b.attacker.other(), &mobile_survivors)
                 };
+                let standing_says = standing::of(state, side).is_some();
                 let auto_retreat = match retreat {
                     RetreatNeed::None => Some(None),
                     RetreatNeed::Optional => {
                         if mobile_survivors.is_empty() || opts.iter().all(|o| matches!(o, RetreatTo::OffMap { .. })) {
                             Some(None)
                         } else {
-                            return ev;
+                            match standing::of(state, side).and_then(|s| s.optional_retreat) {
+                                Some(Choice::Never) => Some(None),
+                                Some(Choice::Always) => match standing::retreat_hex(state, side, &opts) {
+                                    Some(r) => Some(Some(r)),
+                                    None => return ev,
+                                },
+                                None => return ev,
+                            }
                         }
                     }
                     RetreatNeed::Mandatory => match opts.len() {
                         0 => Some(None),
                         1 => Some(Some(opts[0].clone())),
-                        _ => return ev,
+                        _ => match standing::retreat_hex(state, side, &opts) {
+                            Some(r) => Some(Some(r)),
+                            None => return ev,
+                        },
                     },
                 };
                 let Some(r) = auto_retreat else { return ev };
+                if by_standing || (standing_says && retreat != RetreatNeed::None && opts.len() > 1) {
+                    let l: Vec<String> = alloc.iter().map(|(id, sl)| format!("{id} {sl} SL")).collect();
+                    let r_txt = match &r {
+                        Some(RetreatTo::Hex(h)) => format!("retreat to {h}"),
+                        Some(RetreatTo::OffMap { .. }) => "retreat off the map".into(),
+                        None => "no retreat".into(),
+                    };
+                    ev.push(Event::rule(
+                        "GE 13.20",
+                        format!(
+                            "standing instructions of the {} player: losses {}; {r_txt}",
+                            side.title(),
+                            if l.is_empty() { "none".into() } else { l.join(", ") }
+                        ),
+                    ));
+                }
                 ev.extend(apply_defender(state, &alloc, r, retreat == RetreatNeed::Mandatory));
             }
             Stage::Attacker { lp } => {
@@ -493,7 +617,12 @@ pub fn can_advance(state: &State, survivors: &[String]) -> bool {
     if state.occupant(b.target) == Some(b.attacker.other()) {
         return false;
     }
-    survivors.iter().any(|id| stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty())
+    let enemy_trench = state.trenches.get(&b.target).is_some_and(|t| t.side != b.attacker);
+    survivors.iter().any(|id| {
+        // GE-9.4, 13.21 reading: cavalry does not advance into an enemy trench hex.
+        !(enemy_trench && state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry))
+            && stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty()
+    })
 }
 
 /// Apply the defender's losses and retreat (GE-13.18–13.20), then move to the attacker's stage.
@@ -521,6 +650,9 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
                 for f in forts {
                     ev.push(Event::rule("GE 14.5", format!("the defenders leave fortress {f}: it is destroyed")));
                     ev.extend(vp::eliminate(state, &f));
+                }
+                if state.trenches.remove(&b.target).is_some() {
+                    ev.push(Event::rule("GE 14.5", format!("the defenders leave the trench in {}: it is destroyed", b.target)));
                 }
             }
             Some(RetreatTo::OffMap { east_or_west }) => {
@@ -572,6 +704,16 @@ pub fn apply_attacker(state: &mut State, losses: &[(String, u32)], advance: &[St
         }
         state.entered(b.target, b.attacker, cav_only);
         ev.push(Event::rule("GE 13.21", format!("{} advance into {}", advance.join(", "), b.target)));
+    }
+    if b.withdrawn && b.kind == BattleKind::Prepared {
+        // GE-13.25: the attack found no one; the attackers may declare a new prepared assault.
+        let again: Vec<String> = b.attackers.iter().filter(|id| state.unit(id).is_some_and(|u| u.hex().is_some())).cloned().collect();
+        for id in &again {
+            if let Some(u) = state.unit_mut(id) {
+                u.attacked = false;
+            }
+        }
+        ev.push(Event::rule("GE 13.25", format!("{} may attack again this phase", again.join(", "))));
     }
     ev.push(Event::say(format!("{} on {} is over", b.kind.name(), b.target)));
     state.battle = None;

@@ -45,6 +45,17 @@ pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
             "GE 10.1",
             format!("a 6: the {} player names {count} {} stacks to go out of command", state.player.other().title(), state.player.title()),
         ));
+        if let Some(hexes) = super::standing::ooc_picks(state, count) {
+            let list: Vec<String> = hexes.iter().map(|h| h.to_string()).collect();
+            ev.push(Event::rule(
+                "GE 10.1",
+                format!("standing instructions of the {} player: out of command {}", state.player.other().title(), list.join(", ")),
+            ));
+            match pick(state, count, &hexes) {
+                Ok(e) => ev.extend(e),
+                Err(e) => ev.extend(e.into_iter().map(|v| Event::rule(v.rule.clone(), format!("standing instructions not applied: {v}")))),
+            }
+        }
     } else {
         ev.push(Event::rule("GE 10.1", "no effect"));
         ev.push(to_movement(state));

@@ -13,6 +13,7 @@
 
 use super::combat::{self, RetreatTo};
 use super::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
+use super::standing::{Choice, Standing};
 use super::state::{BattleKind, Kind, MoveState, Phase, Place, SideId, Stage, State};
 use super::tables::Odds;
 use super::turn;
@@ -121,6 +122,17 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             }
             cands.push(Decide { losses, retreat: None, advance: vec![] });
         }
+        Stage::Withdraw => {
+            // GE-13.25: outnumbered cavalry usually gives ground.
+            let opts = combat::withdraw_options(state).map(|(_, o)| o).unwrap_or_default();
+            let hexes: Vec<HexId> = opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(*h) } else { None }).collect();
+            if !one_in(d, 4)
+                && let Some(h) = pick(d, &hexes)
+            {
+                cands.push(Decide { losses: vec![], retreat: Some(h), advance: vec![] });
+            }
+            cands.push(Decide::default());
+        }
         Stage::Roll => return None,
     }
     for c in cands {
@@ -131,6 +143,82 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
         }
     }
     None
+}
+
+/// Phase B (GE-9): infantry in contact digs in next to enemy trenches, and now and then the
+/// entrenchment roll is made (which ends the entry) and, after a 1–3, a unit in contact digs.
+/// Returns whether the entry must end.
+fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) -> bool {
+    use super::entrench::{FROM_TURN, Roll};
+    if s.turn < FROM_TURN {
+        return false;
+    }
+    let mut contact: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.kind == Kind::Infantry && !u.replaced && !u.entrenching)
+        .filter(|u| u.hex().is_some_and(|h| adjacent_to_enemy(s, h, side) && !s.trenches.contains_key(&h)))
+        .map(|u| u.id.clone())
+        .collect();
+    // Free digging first (it needs no roll); a refused try costs nothing.
+    for id in contact.clone() {
+        let free = s
+            .unit(&id)
+            .and_then(|u| u.hex())
+            .is_some_and(|h| s.board.neighbours(h).iter().any(|&n| super::entrench::entrenched(s, n, side.other())));
+        if free && !one_in(d, 3) && try_push(s, side, acts, ActionKind::Entrench(vec![id.clone()])) {
+            contact.retain(|x| *x != id);
+        }
+    }
+    match s.entrench {
+        None if one_in(d, 2) => return try_push(s, side, acts, ActionKind::EntrenchmentRoll(true)),
+        Some(Roll::Rolled { die, used: false }) if die <= 3 => {
+            for _ in 0..4 {
+                let Some(id) = pick(d, &contact) else { break };
+                if try_push(s, side, acts, ActionKind::Entrench(vec![id])) {
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+    false
+}
+
+/// Random standing instructions from the whole vocabulary (`standing.rs`).
+fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
+    use super::standing::{FirstUnits, LastUnits, LossKey, LossRule, RetreatKey, RetreatRule, TowardHex};
+    let mut st = Standing::default();
+    let keys = [LossKey::CavalryFirst, LossKey::InfantryFirst, LossKey::StrongestFirst, LossKey::WeakestFirst, LossKey::Spread];
+    let own: Vec<String> = s.units.iter().filter(|u| u.side == side && u.hex().is_some()).map(|u| u.id.clone()).collect();
+    for _ in 0..d.roll(3) {
+        match d.roll(7) {
+            0 => st.losses.extend(pick(d, &own).map(|id| LossRule::First(FirstUnits { first: vec![id] }))),
+            1 => st.losses.extend(pick(d, &own).map(|id| LossRule::Last(LastUnits { last: vec![id] }))),
+            _ => st.losses.extend(pick(d, &keys).map(LossRule::Named)),
+        }
+    }
+    let rkeys = [RetreatKey::TowardSupply, RetreatKey::WithFriends, RetreatKey::Alone];
+    for _ in 0..d.roll(3) {
+        if one_in(d, 3) {
+            st.retreat.extend(pick(d, s.board.hex_ids()).map(|h| RetreatRule::Toward(TowardHex { toward: h })));
+        } else {
+            st.retreat.extend(pick(d, &rkeys).map(RetreatRule::Named));
+        }
+    }
+    let choices = [None, Some(Choice::Always), Some(Choice::Never)];
+    st.optional_retreat = pick(d, &choices).flatten();
+    st.cavalry_withdraws = pick(d, &choices).flatten();
+    if one_in(d, 2) {
+        use super::standing::{OocHexes, OocKey, OocRule};
+        let keys = [OocKey::InContact, OocKey::Strongest];
+        st.out_of_command.extend(pick(d, &keys).map(OocRule::Named));
+        if one_in(d, 3) {
+            let theirs: Vec<HexId> = s.units.iter().filter(|u| u.side != side).filter_map(|u| u.hex()).collect();
+            st.out_of_command.extend(pick(d, &theirs).map(|h| OocRule::Hexes(OocHexes { hexes: vec![h] })));
+        }
+    }
+    st
 }
 
 /// Where a side wants to go: its objectives (GE-16.4) and the enemy's positions.
@@ -269,6 +357,7 @@ fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
                 && !u.attacked
                 && !u.ooc
                 && !u.replaced
+                && !u.entrenching
                 && u.kind != Kind::Fortress
                 && u.hex().is_some_and(|h| h.is_adjacent(t))
         })
@@ -345,9 +434,17 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         // The attacker may go on after his decision; keep it simple and stop here.
         return Some(Orders { actions: acts });
     }
+    // Now and then file (or change) standing instructions for the opponent's turn.
+    if one_in(d, 8) {
+        let st = random_standing(&s, side, d);
+        try_push(&mut s, side, &mut acts, ActionKind::Standing(st));
+    }
     match s.phase {
         Phase::Command => {
             spend_replacements(&mut s, side, &mut acts, d);
+            if entrenchment(&mut s, side, &mut acts, d) {
+                return Some(Orders { actions: acts });
+            }
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
         }
         Phase::Movement => {
@@ -376,7 +473,14 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             let mut starts: Vec<HexId> = s
                 .units
                 .iter()
-                .filter(|u| u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress)
+                .filter(|u| {
+                    u.side == side
+                        && u.move_state == MoveState::NotMoved
+                        && !u.attacked
+                        && !u.replaced
+                        && !u.entrenching
+                        && u.kind != Kind::Fortress
+                })
                 .filter_map(|u| u.hex())
                 .collect();
             starts.sort();
@@ -387,7 +491,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 let stack: Vec<String> = s
                     .units_at(from)
                     .filter(|u| {
-                        u.side == side && u.move_state == MoveState::NotMoved && !u.attacked && !u.replaced && u.kind != Kind::Fortress
+                        u.side == side
+                            && u.move_state == MoveState::NotMoved
+                            && !u.attacked
+                            && !u.replaced
+                            && !u.entrenching
+                            && u.kind != Kind::Fortress
                     })
                     .map(|u| u.id.clone())
                     .collect();
@@ -459,6 +568,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             for t in targets {
                 let units = pa_force(&s, side, t);
                 if units.is_empty() {
+                    continue;
+                }
+                // Cavalry alone mostly withdraws before combat (GE-13.25): chasing it across
+                // the map rarely pays, so such a target is tried only now and then.
+                if s.units_at(t).all(|u| u.kind == Kind::Cavalry) && !one_in(d, 3) {
                     continue;
                 }
                 let a: u32 = units.iter().filter_map(|id| s.unit(id)).map(|u| u.now().attack).sum();

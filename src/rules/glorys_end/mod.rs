@@ -7,12 +7,14 @@
 //! and the action dispatcher), `tables` (CRT, odds); `board` indexes the scenario's `map`.
 //! Players' docs: `docs/glorys-end/rules.md`.
 
+pub mod attrition;
 pub mod board;
 pub mod campaign;
 pub mod cases;
 pub mod combat;
 pub mod command;
 pub mod deploy;
+pub mod entrench;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -23,6 +25,7 @@ pub mod replacements;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;
+pub mod standing;
 pub mod state;
 pub mod supply;
 pub mod tables;
@@ -51,20 +54,36 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
         return vec![Violation::new("GE 5.1", "the orders hold no action")];
     }
     let mut s = state.clone();
+    let mut stopped = false;
     for (i, a) in orders.actions.iter().enumerate() {
-        if s.command == Some(state::CommandStage::Roll) {
+        // Standing instructions may be filed whoever is to act (standing.rs).
+        if matches!(a.0, orders::ActionKind::Standing(_)) {
+            if let Err(e) = turn::step(&mut s, side, &a.0) {
+                errs.extend(e.into_iter().map(|mut v| {
+                    v.message = format!("action {}: {}", i + 1, v.message);
+                    v
+                }));
+            }
+            continue;
+        }
+        if stopped {
+            continue;
+        }
+        if s.command == Some(state::CommandStage::Roll) || s.entrench == Some(entrench::Roll::Pending) {
             errs.push(Violation::new(
-                "GE 10.1",
-                format!("action {} comes after the command & control roll: the entry must end there", i + 1),
+                if s.command.is_some() { "GE 10.1" } else { "GE 9.1" },
+                format!("action {} comes after the command & control or entrenchment roll: the entry must end there", i + 1),
             ));
-            break;
+            stopped = true;
+            continue;
         }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
             errs.push(Violation::new(
                 "GE 13.3",
                 format!("action {} comes after a battle that awaits a roll or the opponent's decision: the entry must end there", i + 1),
             ));
-            break;
+            stopped = true;
+            continue;
         }
         if let Err(e) = turn::step(&mut s, side, &a.0) {
             errs.extend(e.into_iter().map(|mut v| {
@@ -95,9 +114,15 @@ impl Ruleset for GlorysEnd {
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let Some(side) = state.side_of(seat) else { return vec![] };
         let mut ev = Vec::new();
+        let mut stopped = false;
         for a in &orders.get().actions {
-            if state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || state.command == Some(state::CommandStage::Roll) {
-                break;
+            let standing = matches!(a.0, orders::ActionKind::Standing(_));
+            stopped = stopped
+                || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
+                || state.command == Some(state::CommandStage::Roll)
+                || state.entrench == Some(entrench::Roll::Pending);
+            if stopped && !standing {
+                continue;
             }
             match turn::step(state, side, &a.0) {
                 Ok(e) => ev.extend(e),
@@ -107,6 +132,9 @@ impl Ruleset for GlorysEnd {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
+        if state.entrench == Some(entrench::Roll::Pending) {
+            return Some(format!("{} entrenchment roll (GE 9.1)", state.player.title()));
+        }
         if state.command == Some(state::CommandStage::Roll) {
             return Some(command::describe(state));
         }
@@ -117,7 +145,13 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
-        let mut ev = if state.command == Some(state::CommandStage::Roll) { command::roll(state, die) } else { combat::roll(state, die) };
+        let mut ev = if state.entrench == Some(entrench::Roll::Pending) {
+            entrench::roll(state, die)
+        } else if state.command == Some(state::CommandStage::Roll) {
+            command::roll(state, die)
+        } else {
+            combat::roll(state, die)
+        };
         ev.extend(campaign::after_step(state, None));
         ev
     }

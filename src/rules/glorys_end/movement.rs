@@ -39,6 +39,9 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         if u.kind == Kind::Fortress {
             errs.push(v("GE 14.2", "a fortress never moves").unit(id));
         }
+        if u.entrenching {
+            errs.push(v("GE 9.2", "a unit that is entrenching may not move this player turn").unit(id));
+        }
         if u.replaced {
             errs.push(v("GE 8.7", "a unit that received replacements this turn may not move").unit(id));
         } else if u.attacked {
@@ -72,6 +75,7 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     if path.is_empty() {
         return Err(vec![v("GE 12.1", "the path enters no hex")]);
     }
+    let cavalry_in = units.iter().any(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
     // Walk the path.
     let fresh = units.iter().all(|id| state.unit(id).is_some_and(|u| u.mp_spent == 0));
     let mut spent = 0u32;
@@ -89,6 +93,10 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         };
         if state.occupant(h) == Some(side.other()) {
             errs.push(v("GE 12.4", format!("{h} holds enemy units and cannot be entered")).hex(&hs));
+            break;
+        }
+        if cavalry_in && state.trenches.get(&h).is_some_and(|t| t.side != side) {
+            errs.push(v("GE 9.4", format!("cavalry may not enter the enemy trench hex {h}")).hex(&hs));
             break;
         }
         spent += cost;
@@ -116,6 +124,9 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         return Err(errs);
     }
     let end = prev;
+    if cavalry_in && state.trenches.get(&end).is_some_and(|t| t.side == side) {
+        return Err(vec![v("GE 9.4", format!("cavalry may not end its move in the friendly trench hex {end}")).hex(end.to_string())]);
+    }
     let e = stacking::can_end(state, end, side, units);
     if !e.is_empty() {
         return Err(e);

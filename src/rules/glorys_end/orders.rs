@@ -16,6 +16,7 @@
 //!   - decide: {losses: [{unit: FR-9, sl: 1}], retreat: 3331}
 //!   - decide: {losses: [{unit: DE-7, sl: 1}], advance: [DE-9]}
 //!   - end_phase: combat
+//!   - standing: {losses: [spread], retreat: [toward-supply], cavalry_withdraws: always}
 //! ```
 
 use schemars::JsonSchema;
@@ -62,6 +63,15 @@ pub enum ActionKind {
     OutOfCommand(Vec<crate::geo::hex::HexId>),
     /// End the movement phase or the combat phase (which ends the player turn).
     EndPhase(PhaseName),
+    /// Phase B from T10: make the entrenchment roll (a random action: the entry ends, GE-9.1).
+    EntrenchmentRoll(bool),
+    /// Phase B: these units dig a trench (the roll's unit after a 1–3, and units next to an
+    /// enemy trench, GE-9.1, 9.2).
+    Entrench(Vec<String>),
+    /// Standing instructions for the decisions the opponent's turn brings (loss allocation,
+    /// retreats, cavalry withdrawal); they replace earlier ones and are kept until changed.
+    /// Allowed in any entry of the side, whoever is to act.
+    Standing(super::standing::Standing),
 }
 
 /// Which phase to end.
@@ -124,6 +134,7 @@ pub struct Decide {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub losses: Vec<Loss>,
     /// Defender: the retreat hex (GE-13.18, 13.19); omit to stay when retreat is optional.
+    /// Before combat (GE-13.25): the hex the cavalry withdraws to; omit to stand and fight.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<u32>")]
     pub retreat: Option<HexId>,

@@ -146,6 +146,9 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         battle: None,
         outcome: None,
         campaign: sc.campaign.as_ref().map(|c| Box::new(campaign_state(sc, c.short))),
+        trenches: BTreeMap::new(),
+        entrench: None,
+        standing: BTreeMap::new(),
     };
     turn::start_player_turn(&mut st);
     st

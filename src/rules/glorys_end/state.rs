@@ -156,6 +156,9 @@ pub struct Unit {
     /// Received a replacement SL this player turn: no other action (GE-8.7).
     #[serde(default)]
     pub replaced: bool,
+    /// Digging a trench this player turn: no move, no attack (GE-9.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entrenching: bool,
     /// SL restored by replacements so far (for the VP ledger).
     #[serde(default)]
     pub gained: u8,
@@ -204,6 +207,7 @@ impl Unit {
             defended: false,
             retreated: false,
             replaced: false,
+            entrenching: false,
             gained: 0,
             oos_at_start: false,
             move_state: MoveState::NotMoved,
@@ -299,6 +303,9 @@ pub enum Stage {
     Defender { lp: u32, retreat: RetreatNeed },
     /// Waiting for the attacker's loss allocation and advance.
     Attacker { lp: u32 },
+    /// Cavalry alone attacked by a force without cavalry: waiting for the defender to
+    /// withdraw before combat or stand (GE-13.25).
+    Withdraw,
 }
 
 /// A battle in progress: everything certain is fixed at declaration.
@@ -322,6 +329,14 @@ pub struct Battle {
     pub stage: Stage,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<CrtResult>,
+    /// The defending cavalry withdrew before combat: no result; in a PA the attackers may
+    /// attack again (GE-13.25).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+    /// The defender chose to stand in his own entry (GE-13.25), so the roll is that entry's
+    /// and the attacker's next entry reveals it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stood: bool,
 }
 
 impl Battle {
@@ -391,6 +406,15 @@ pub struct State {
     /// The campaign rules' state (GE 3, 4, 7, 17); `None` on the Marne.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign: Option<Box<super::campaign::Campaign>>,
+    /// Trench markers (GE-9, 14.4).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub trenches: BTreeMap<HexId, super::entrench::Trench>,
+    /// This player turn's entrenchment roll (GE-9.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrench: Option<super::entrench::Roll>,
+    /// Standing instructions per side, kept until replaced (`standing.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub standing: BTreeMap<SideId, super::standing::Standing>,
 }
 
 fn nine() -> u8 {
@@ -513,6 +537,10 @@ impl State {
     pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
         if !cavalry_only {
             self.control.insert(h, side);
+        }
+        // GE-9.3, 14.4: an empty enemy trench is removed when a unit enters its hex.
+        if self.trenches.get(&h).is_some_and(|t| t.side != side) && !self.units_at(h).any(|u| u.side != side) {
+            self.trenches.remove(&h);
         }
     }
     /// The seat of a side.

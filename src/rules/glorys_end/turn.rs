@@ -3,9 +3,9 @@
 //!
 //! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
 //! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
-//! movement with march assaults), F (prepared assaults) and H (victory check) are played; B
-//! (entrenchment), D (strategic movement) and G (attrition) are not yet implemented and are
-//! skipped with an event.
+//! movement with march assaults), F (prepared assaults), G (attrition, `attrition.rs`) and H
+//! (victory check) are played, and B (entrenchment from T10, `entrench.rs`); D (strategic
+//! movement) is not yet implemented and is skipped with an event.
 
 use super::campaign;
 use super::combat::{self, RetreatTo};
@@ -28,6 +28,9 @@ pub fn actor(state: &State) -> Option<SideId> {
     if state.outcome.is_some() {
         return None;
     }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
+        return None;
+    }
     match state.command {
         Some(CommandStage::Roll) => return None,
         Some(CommandStage::Pick { .. }) => return Some(state.player.other()),
@@ -36,7 +39,7 @@ pub fn actor(state: &State) -> Option<SideId> {
     match &state.battle {
         Some(b) => match b.stage {
             Stage::Roll => None,
-            Stage::Defender { .. } => Some(b.attacker.other()),
+            Stage::Defender { .. } | Stage::Withdraw => Some(b.attacker.other()),
             Stage::Attacker { .. } => Some(b.attacker),
         },
         None => Some(state.player),
@@ -73,6 +76,9 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
     if state.outcome.is_some() {
         return Err(vec![v("GE 16.4", "the game is over")]);
     }
+    if let ActionKind::Standing(st) = action {
+        return file_standing(state, side, st);
+    }
     if let Some(b) = &state.battle
         && b.stage == Stage::Roll
     {
@@ -80,6 +86,9 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
     }
     if state.command == Some(CommandStage::Roll) {
         return Err(vec![v("GE 10.1", "the command & control roll is pending: the entry ends at its first random action")]);
+    }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
+        return Err(vec![v("GE 9.1", "the entrenchment roll is pending: the entry ends at its first random action")]);
     }
     let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
     if who != side {
@@ -107,6 +116,8 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
         ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => {
             Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
         }
+        ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
+        ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
         ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
@@ -171,6 +182,45 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             Ok(combat::start(state, battle))
         }
         ActionKind::EndPhase(p) => end_phase(state, *p),
+        ActionKind::Standing(st) => file_standing(state, side, st),
+    }
+}
+
+/// File standing instructions (`standing.rs`); a decision of this side that is waiting now
+/// is answered by them at once if they cover it.
+fn file_standing(state: &mut State, side: SideId, st: &super::standing::Standing) -> Result<Vec<Event>, Vec<Violation>> {
+    let errs = super::standing::check(state, side, st);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    if st.is_empty() {
+        state.standing.remove(&side);
+    } else {
+        state.standing.insert(side, st.clone());
+    }
+    let mut ev = vec![Event::say(format!("{} standing instructions: {}", side.title(), st.describe()))];
+    if let Some(CommandStage::Pick { count }) = state.command
+        && actor(state) == Some(side)
+        && let Some(hexes) = super::standing::ooc_picks(state, count)
+    {
+        ev.extend(command::pick(state, count, &hexes)?);
+    }
+    if state.battle.is_some() && actor(state) == Some(side) {
+        let was_withdraw = state.battle.as_ref().is_some_and(|b| b.stage == Stage::Withdraw);
+        ev.extend(combat::advance_stages(state));
+        mark_stood(state, was_withdraw);
+    }
+    Ok(ev)
+}
+
+/// The defender answered a waiting 13.25 choice by standing in his own entry: the roll is
+/// that entry's, revealed by the attacker's next entry.
+fn mark_stood(state: &mut State, was_withdraw: bool) {
+    if was_withdraw
+        && let Some(b) = state.battle.as_mut()
+        && b.stage == Stage::Roll
+    {
+        b.stood = true;
     }
 }
 
@@ -196,6 +246,35 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
     let losses: Vec<(String, u32)> = d.losses.iter().map(|l| (l.unit.clone(), l.sl)).collect();
     let mut errs = Vec::new();
     match b.stage {
+        Stage::Withdraw => {
+            if !d.advance.is_empty() || !d.losses.is_empty() {
+                errs.push(v("GE 13.25", "before combat the cavalry only withdraws (retreat: HEX) or stands (no retreat)"));
+            }
+            let opts = combat::withdraw_options(state).map(|(_, o)| o).unwrap_or_default();
+            if let Some(h) = d.retreat
+                && !opts.contains(&RetreatTo::Hex(h))
+            {
+                let hexes: Vec<String> =
+                    opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+                errs.push(
+                    v("GE 13.25", format!("{h} is not a legal withdrawal hex (13.19's best tier); choose {}", hexes.join(" or ")))
+                        .hex(h.to_string()),
+                );
+            }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let ev = match d.retreat {
+                Some(h) => combat::withdraw(state, h),
+                None => {
+                    let mut ev = vec![Event::rule("GE 13.25", format!("the {} cavalry stands and fights", side.title()))];
+                    ev.extend(combat::fight(state));
+                    mark_stood(state, true);
+                    ev
+                }
+            };
+            Ok(ev)
+        }
         Stage::Defender { lp, retreat } => {
             if !d.advance.is_empty() {
                 errs.push(v("GE 13.21", "defenders never advance after combat"));
@@ -267,6 +346,11 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
                         errs.push(v("GE 13.21", "only surviving attackers of this battle advance, once each").unit(id));
                     }
                 }
+                if probe.trenches.get(&b.target).is_some_and(|t| t.side != side) {
+                    for id in d.advance.iter().filter(|id| probe.unit(id).is_some_and(|u| u.kind == super::state::Kind::Cavalry)) {
+                        errs.push(v("GE 9.4", "cavalry may not advance into an enemy trench hex").unit(id).hex(b.target.to_string()));
+                    }
+                }
                 if errs.is_empty() {
                     errs.extend(super::stacking::can_end(&probe, b.target, side, &d.advance));
                 }
@@ -295,7 +379,11 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
             state.phase = Phase::Combat;
             Ok(vec![Event::rule("GE 5.2", format!("{} player: end of phase E; phase F: prepared assault", state.player.title()))])
         }
-        (Phase::Combat, PhaseName::Combat) => Ok(end_player_turn(state)),
+        (Phase::Combat, PhaseName::Combat) => {
+            let mut ev = super::entrench::end_of_pa(state);
+            ev.extend(end_player_turn(state));
+            Ok(ev)
+        }
         (Phase::Movement, PhaseName::Combat) => Err(vec![v("GE 5.1", "end the movement phase first (end_phase: movement)")]),
         (Phase::Combat, PhaseName::Movement) => Err(vec![v("GE 5.1", "the movement phase is over; phases cannot be replayed")]),
     }
@@ -303,8 +391,8 @@ pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Viol
 
 /// Phases G and H, then the next player turn (or the end of the scenario).
 pub fn end_player_turn(state: &mut State) -> Vec<Event> {
-    let mut ev =
-        vec![Event::rule("GE 5.2", "phase G (attrition): not yet implemented, skipped"), Event::rule("GE 4.1", "phase H: victory check")];
+    let mut ev = super::attrition::phase(state);
+    ev.push(Event::rule("GE 4.1", "phase H: victory check"));
     if state.player == SideId::German
         && let Some(o) = vp::german_auto_win(state)
     {
@@ -320,6 +408,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     for u in state.units.iter_mut() {
         u.ooc = false;
         u.replaced = false;
+        u.entrenching = false;
         u.moved = false;
         u.attacked = false;
         u.defended = false;
@@ -328,6 +417,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.mp_spent = 0;
     }
     state.ma_targets.clear();
+    state.entrench = None;
     if state.player == SideId::German {
         if state.turn >= state.last_turn {
             let o = vp::final_outcome(state);
@@ -351,12 +441,22 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     supply::mark_start_of_movement(state);
     let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
     ev.extend(replacements::income(state));
+    let b = if state.turn >= super::entrench::FROM_TURN {
+        "phase B: entrenchment (entrenchment_roll, entrench) before any unit moves"
+    } else {
+        "phase B: no entrenchment before turn 10 (GE 9)"
+    };
     if state.turn >= state.command_from {
         state.phase = Phase::Command;
-        ev.push(Event::rule("GE 5.2", "phase A: replacements (reinforcements are placed in phase E); phase B (entrenchment): not yet implemented, skipped; phase C: command & control, rolled when the phase ends"));
+        ev.push(Event::rule(
+            "GE 5.2",
+            format!(
+                "phase A: replacements (reinforcements are placed in phase E); {b}; phase C: command & control, rolled when the phase ends"
+            ),
+        ));
     } else {
         ev.extend([
-            Event::rule("GE 5.2", "phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; phase B (entrenchment) not yet implemented, skipped; phase C: no command & control roll this turn (GE 16.3)"),
+            Event::rule("GE 5.2", format!("phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; {b}; phase C: no command & control roll this turn (GE 16.3)")),
             Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement"),
         ]);
     }

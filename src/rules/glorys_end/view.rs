@@ -22,6 +22,19 @@ pub fn decision_text(state: &State) -> Option<String> {
     let b = state.battle.as_ref()?;
     match b.stage {
         Stage::Roll => None,
+        Stage::Withdraw => {
+            let (ids, opts) = combat::withdraw_options(state)?;
+            let hexes: Vec<String> =
+                opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
+            Some(format!(
+                "{}: cavalry retreat before combat (GE 13.25): {} in {} may withdraw to {} (decide: {{retreat: HEX}}) or stand and fight (decide: {{}}) ({}); standing cavalry_withdraws and retreat instructions would answer this",
+                b.attacker.other().name(),
+                list_sl(state, &ids),
+                b.target,
+                hexes.join(" or "),
+                b.describe()
+            ))
+        }
         Stage::Defender { lp, retreat } => {
             let live = combat::live_defenders(state);
             let mut parts = Vec::new();
@@ -63,6 +76,12 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
     }
+    if state.entrench == Some(super::entrench::Roll::Pending) {
+        return vec![Await {
+            seat: state.seat(state.player.other()),
+            what: format!("your next entry resolves the dice of the {} entrenchment roll (GE 9.1): send an ack", state.player.title()),
+        }];
+    }
     match state.command {
         Some(super::state::CommandStage::Roll) => {
             return vec![Await {
@@ -89,7 +108,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
     }
     if let Some(b) = &state.battle {
         if b.stage == Stage::Roll {
-            let d = b.attacker.other();
+            // A roll made in the defender's own entry (he stood, GE-13.25) is revealed by the
+            // attacker's next entry.
+            let d = if b.stood { b.attacker } else { b.attacker.other() };
             return vec![Await {
                 seat: state.seat(d),
                 what: format!(
@@ -102,7 +123,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
-        super::state::Phase::Command => "replacements (replace), then end_phase: command (the command & control roll ends the entry)",
+        super::state::Phase::Command => {
+            "replacements (replace), from T10 entrenchment (entrenchment_roll: true ends the entry; entrench: [ID]), then end_phase: command (the command & control roll ends the entry)"
+        }
         super::state::Phase::Movement => {
             "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement"
         }
@@ -154,6 +177,9 @@ pub fn describe(state: &State) -> String {
         if u.replaced {
             flags.push("replaced");
         }
+        if u.entrenching {
+            flags.push("entrenching");
+        }
         if u.moved {
             flags.push("moved");
         }
@@ -199,6 +225,19 @@ pub fn describe(state: &State) -> String {
             out.push(format!("awaiting {t}"));
         }
     }
+    for (h, t) in &state.trenches {
+        out.push(format!("trench {h} {} {}", t.side.name(), if t.complete { "completed" } else { "under construction" }));
+    }
+    match state.entrench {
+        Some(super::entrench::Roll::Pending) => out.push("entrenchment roll pending".into()),
+        Some(super::entrench::Roll::Rolled { die, used }) => {
+            out.push(format!("entrenchment roll {die}{}", if die <= 3 && !used { ": one unit may entrench" } else { "" }))
+        }
+        None => {}
+    }
+    for (side, st) in &state.standing {
+        out.push(format!("standing {}: {}", side.name(), st.describe()));
+    }
     if let Some(o) = &state.outcome {
         out.push(format!("outcome {o:?}"));
     }
@@ -229,7 +268,8 @@ pub fn template(state: &State, seat: &str) -> String {
         if let Some(d) = decision_text(state) {
             t.push_str(&format!("# decide: {d}\n"));
         }
-        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex\n      # advance: []      # attacker: units advancing\n");
+        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
+        t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
     }
     match state.phase {

@@ -1,0 +1,192 @@
+//! Entrenchment (GE-9, 14.4, 14.5 for trenches), phase B from T10.
+//!
+//! At the start of his player turn (before the command & control roll, and before any unit
+//! moves) the phasing player may make the entrenchment roll (`entrenchment_roll: true`, a random
+//! action that ends the entry; the opponent's next entry reveals it). On 1–3 his next entry may
+//! name one supplied infantry unit to dig (`entrench: [ID]`). Units that start the phase next to
+//! an enemy unit in a completed enemy trench may dig whatever the roll, without rolling. Digging
+//! units neither move nor attack this player turn; their trench is completed at the end of the
+//! same player turn's prepared-assault phase. A friendly trench with no infantry SL is removed at
+//! the end of a friendly PA phase; an empty trench is removed when an enemy unit enters its hex
+//! (`State::entered`); defenders retreating out of a trench destroy it (14.5).
+
+use serde::{Deserialize, Serialize};
+
+use super::state::{Kind, MoveState, Phase, SideId, State};
+use super::supply;
+use crate::engine::{Event, Violation};
+use crate::geo::hex::HexId;
+
+/// First turn with entrenchment (GE-9: T10–T30).
+pub const FROM_TURN: u8 = 10;
+
+/// A trench marker (GE-9.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trench {
+    pub side: SideId,
+    /// Completed (works in combat) or under construction.
+    pub complete: bool,
+}
+
+/// Where this player turn's entrenchment roll stands (GE-9.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Roll {
+    /// Waiting for the die.
+    Pending,
+    /// Rolled; `used` once the roll's unit has been named.
+    Rolled { die: u32, used: bool },
+}
+
+fn v(rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(rule, msg)
+}
+
+/// A completed trench of `side` in `h` holding units of that side: the hex is "entrenched".
+pub fn entrenched(state: &State, h: HexId, side: SideId) -> bool {
+    state.trenches.get(&h).is_some_and(|t| t.side == side && t.complete) && state.units_at(h).any(|u| u.side == side)
+}
+
+/// Phase B is open: T10 or later, start of the player turn (phase C, or phase E before any of
+/// the side's units has moved).
+fn window(state: &State, side: SideId) -> Result<(), Vec<Violation>> {
+    if state.turn < FROM_TURN {
+        return Err(vec![v("GE 9.1", format!("entrenchment begins on turn {FROM_TURN}"))]);
+    }
+    if side != state.player {
+        return Err(vec![v("GE 9.1", "only the phasing player entrenches")]);
+    }
+    let started = state.units.iter().any(|u| u.side == side && (u.moved || u.move_state != MoveState::NotMoved || u.attacked));
+    if state.phase == Phase::Combat || started {
+        return Err(vec![v("GE 5.2", "phase B (entrenchment) comes at the start of the player turn, before any unit moves")]);
+    }
+    Ok(())
+}
+
+/// `entrenchment_roll: true`: the roll is pending and the entry ends (GE-9.1).
+pub fn step_roll(state: &mut State, side: SideId) -> Result<Vec<Event>, Vec<Violation>> {
+    window(state, side)?;
+    if state.entrench.is_some() {
+        return Err(vec![v("GE 9.1", "the entrenchment roll is made once per player turn")]);
+    }
+    state.entrench = Some(Roll::Pending);
+    Ok(vec![Event::rule("GE 9.1", format!("{} entrenchment roll: the entry ends here", side.title()))])
+}
+
+/// The entrenchment roll's die.
+pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
+    state.entrench = Some(Roll::Rolled { die, used: false });
+    let what = if die <= 3 { "one supplied infantry unit may entrench" } else { "no unit entrenches by the roll" };
+    vec![Event::roll("entrenchment roll (GE 9.1)", "d6", die), Event::rule("GE 9.1", format!("entrenchment roll {die}: {what}"))]
+}
+
+/// Whether `h` is next to an enemy unit in a completed enemy trench (free entrenchment, 9.1).
+fn next_to_enemy_trench(state: &State, h: HexId, side: SideId) -> bool {
+    state.board.neighbours(h).iter().any(|&n| entrenched(state, n, side.other()))
+}
+
+/// `entrench: [ids]`: the units dig (GE-9.1, 9.2).
+pub fn step_entrench(state: &mut State, side: SideId, units: &[String]) -> Result<Vec<Event>, Vec<Violation>> {
+    window(state, side)?;
+    let mut errs = Vec::new();
+    let sup = supply::Supply::of(state, side);
+    let mut by_roll: Vec<String> = Vec::new();
+    for (i, id) in units.iter().enumerate() {
+        if units[..i].contains(id) {
+            errs.push(v("GE 9.1", "a unit is listed twice").unit(id));
+            continue;
+        }
+        let Some(u) = state.unit(id) else {
+            errs.push(v("GE 9.1", format!("there is no unit {id}")).unit(id));
+            continue;
+        };
+        let Some(h) = u.hex() else {
+            errs.push(v("GE 9.1", "the unit is not on the map").unit(id));
+            continue;
+        };
+        if u.side != side {
+            errs.push(v("GE 9.1", "you may entrench only your own units").unit(id));
+        }
+        if u.kind != Kind::Infantry {
+            errs.push(v("GE 9.1", "only infantry entrenches").unit(id));
+        }
+        if !sup.at(h) {
+            errs.push(v("GE 9.1", "only a supplied unit entrenches").unit(id));
+        }
+        if u.replaced {
+            errs.push(v("GE 9.2", "a unit that received replacements this turn may not entrench").unit(id));
+        }
+        if u.entrenching {
+            errs.push(v("GE 9.2", "the unit is already entrenching").unit(id));
+        }
+        if state.units_at(h).any(|f| f.kind == Kind::Fortress) {
+            errs.push(v("GE 9.2", "no trench is built in a fortress hex").unit(id).hex(h.to_string()));
+        }
+        if !next_to_enemy_trench(state, h, side) {
+            by_roll.push(id.clone());
+        }
+    }
+    if !by_roll.is_empty() {
+        match state.entrench {
+            Some(Roll::Rolled { die, used: false }) if die <= 3 && by_roll.len() == 1 => {}
+            Some(Roll::Rolled { die, used: false }) if die <= 3 => errs.push(v(
+                "GE 9.1",
+                format!(
+                    "the roll lets one unit entrench, not {} ({}); only units next to an enemy trench dig free",
+                    by_roll.len(),
+                    by_roll.join(", ")
+                ),
+            )),
+            Some(Roll::Rolled { used: true, .. }) => {
+                errs.push(v("GE 9.1", "the roll's unit has already been named; others dig only next to an enemy trench"))
+            }
+            Some(Roll::Rolled { die, .. }) => {
+                errs.push(v("GE 9.1", format!("the entrenchment roll was {die} (1–3 needed); only units next to an enemy trench dig free")))
+            }
+            _ => errs.push(v(
+                "GE 9.1",
+                "make the entrenchment roll first (entrenchment_roll: true); only units next to an enemy trench dig without it",
+            )),
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    if !by_roll.is_empty()
+        && let Some(Roll::Rolled { die, .. }) = state.entrench
+    {
+        state.entrench = Some(Roll::Rolled { die, used: true });
+    }
+    let mut ev = Vec::new();
+    for id in units {
+        let Some(h) = state.unit(id).and_then(|u| u.hex()) else { continue };
+        if let Some(u) = state.unit_mut(id) {
+            u.entrenching = true;
+        }
+        state.trenches.entry(h).or_insert(Trench { side, complete: false });
+        let how = if by_roll.contains(id) { "by the roll" } else { "free, next to an enemy trench" };
+        ev.push(Event::rule("GE 9.2", format!("{id} entrenches in {h} ({how}): it may not move or attack this player turn")));
+    }
+    Ok(ev)
+}
+
+/// End of the phasing player's PA phase: his trenches are completed (9.2), then those without
+/// friendly infantry SL are removed (9.3).
+pub fn end_of_pa(state: &mut State) -> Vec<Event> {
+    let side = state.player;
+    let mut ev = Vec::new();
+    let hexes: Vec<HexId> = state.trenches.iter().filter(|(_, t)| t.side == side).map(|(h, _)| *h).collect();
+    for h in hexes {
+        let infantry = state.units_at(h).any(|u| u.side == side && u.kind == Kind::Infantry);
+        if !infantry {
+            state.trenches.remove(&h);
+            ev.push(Event::rule("GE 9.3", format!("the {} trench in {h} holds no infantry and is removed", side.title())));
+        } else if let Some(t) = state.trenches.get_mut(&h)
+            && !t.complete
+        {
+            t.complete = true;
+            ev.push(Event::rule("GE 9.2", format!("the {} trench in {h} is completed", side.title())));
+        }
+    }
+    ev
+}
