@@ -19,6 +19,12 @@ pub const ALL: &[Bundled] = &[Bundled {
     ruleset: "glorys-end",
     about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
     text: include_str!("../scenarios/glorys-end/marne.yaml"),
+},
+Bundled {
+    name: "first-world-war/standard",
+    ruleset: "first-world-war",
+    about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",
+    text: include_str!("../scenarios/first-world-war/standard.yaml"),
 }];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -31,6 +37,13 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
     match b.ruleset {
         // The Allied player moves first on the Marne, but the German proposes in the demo.
         "glorys-end" => vec![("german", "german"), ("allied", "allied")],
+        // Four players, one faction each; factions are seats, alliances are sides (TFWW 1.0).
+        "first-world-war" => vec![
+            ("germany", "central_powers"),
+            ("western_allies", "allies"),
+            ("eastern_allies", "allies"),
+            ("german_allies", "central_powers"),
+        ],
         _ => Vec::new(),
     }
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::{Event, Expectation, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
 use crate::dice::Dice;
+use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
 
 /// Every ruleset umpire knows.
@@ -12,10 +13,12 @@ use crate::rules::glorys_end::GlorysEnd;
 pub enum RulesetId {
     /// 1914: Glory's End.
     GlorysEnd,
+    /// The First World War (Phalanx).
+    FirstWorldWar,
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd];
+pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar];
 
 /// A game state of any ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -23,6 +26,8 @@ pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd];
 pub enum AnyState {
     /// 1914: Glory's End.
     GlorysEnd(<GlorysEnd as Ruleset>::State),
+    /// The First World War.
+    FirstWorldWar(<FirstWorldWar as Ruleset>::State),
 }
 
 /// Why orders were not accepted.
@@ -45,6 +50,11 @@ macro_rules! dispatch {
                 type R = GlorysEnd;
                 $body
             }
+            AnyState::FirstWorldWar($s) => {
+                #[allow(dead_code)]
+                type R = FirstWorldWar;
+                $body
+            }
         }
     };
 }
@@ -63,6 +73,7 @@ impl RulesetId {
     pub fn from_id(id: &str) -> Option<RulesetId> {
         match id {
             "glorys-end" => Some(RulesetId::GlorysEnd),
+            "first-world-war" => Some(RulesetId::FirstWorldWar),
             _ => None,
         }
     }
@@ -70,30 +81,35 @@ impl RulesetId {
     pub fn id(self) -> &'static str {
         match self {
             RulesetId::GlorysEnd => GlorysEnd::ID,
+            RulesetId::FirstWorldWar => FirstWorldWar::ID,
         }
     }
     /// The version of the rules and data.
     pub fn version(self) -> &'static str {
         match self {
             RulesetId::GlorysEnd => GlorysEnd::VERSION,
+            RulesetId::FirstWorldWar => FirstWorldWar::VERSION,
         }
     }
     /// Rule-citation prefix used in violations (`GE`).
     pub fn title(self) -> &'static str {
         match self {
             RulesetId::GlorysEnd => "1914: Glory's End",
+            RulesetId::FirstWorldWar => "The First World War",
         }
     }
     /// The starting state.
     pub fn setup(self, text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<AnyState, ScenarioError> {
         match self {
             RulesetId::GlorysEnd => GlorysEnd::setup(text, options, seats).map(AnyState::GlorysEnd),
+            RulesetId::FirstWorldWar => FirstWorldWar::setup(text, options, seats).map(AnyState::FirstWorldWar),
         }
     }
     /// The JSON Schema of this ruleset's orders.
     pub fn orders_schema(self) -> schemars::Schema {
         match self {
             RulesetId::GlorysEnd => GlorysEnd::orders_schema(),
+            RulesetId::FirstWorldWar => FirstWorldWar::orders_schema(),
         }
     }
 }
@@ -103,6 +119,7 @@ impl AnyState {
     pub fn ruleset(&self) -> RulesetId {
         match self {
             AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
+            AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
         }
     }
     /// Who must send what next.
@@ -145,7 +162,10 @@ impl AnyState {
     }
     /// What `seat` may see.
     pub fn view(&self, seat: &str) -> AnyState {
-        dispatch!(self, s => AnyState::GlorysEnd(R::view(s, seat)))
+        match self {
+            AnyState::GlorysEnd(s) => AnyState::GlorysEnd(GlorysEnd::view(s, seat)),
+            AnyState::FirstWorldWar(s) => AnyState::FirstWorldWar(FirstWorldWar::view(s, seat)),
+        }
     }
     /// Random legal orders for `seat` (the bot).
     pub fn random_orders(&self, seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
