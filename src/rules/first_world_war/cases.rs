@@ -4,10 +4,12 @@
 //! on the track (`track: {DE-9: 2}`) or eliminated; every other army is out of the case. Then
 //! `players` (2, 3 or 4; seats are the faction ids with 4, `allies`/`central_powers` with 2,
 //! `allies`/`germany`/`german_allies` with 3), `turn`, `round`, `stage` (`round`, `deploy`,
-//! `replace`, `peace_offer`), `dummies` per faction (fronts), `captured` cities, `vp`, `sp`,
+//! `replace`, `peace_offer`), `dummies` per faction (fronts) and `dummies_off` (a count; no other
+//! dummy exists in a case), `captured` cities, `vp`, `sp`,
 //! `sp_charged`, `hands` by seat, `cups` by alliance (default: the 1914 chits not in a hand),
 //! `brest_litovsk` and `options`. Forced dice: the special die's face (0 = S, 1..5); a cup
-//! draw is written 100 + its 0-based position in the cup.
+//! draw is written 100 + its 0-based position in the cup. `fresh: true` keeps the state
+//! exactly as setup made it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,12 +19,15 @@ use serde::Deserialize;
 use super::FirstWorldWar;
 use super::scenario::{Faction, parse};
 use super::setup::from_data;
-use super::state::{Options, Stage, State, Where};
+use super::state::{Dummy, Options, Stage, State, Where};
 use crate::engine::cases::CaseRuleset;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CaseState {
+    /// The state right after setup (3.0), untouched but for `players` and `options`.
+    #[serde(default)]
+    fresh: bool,
     #[serde(default = "four")]
     players: usize,
     #[serde(default)]
@@ -41,6 +46,8 @@ struct CaseState {
     eliminated: Vec<String>,
     #[serde(default)]
     dummies: BTreeMap<Faction, Vec<u8>>,
+    #[serde(default)]
+    dummies_off: BTreeMap<Faction, usize>,
     #[serde(default)]
     captured: Vec<String>,
     #[serde(default)]
@@ -86,6 +93,9 @@ pub fn seats_for(players: usize) -> Result<BTreeMap<Faction, String>, String> {
 fn build(c: CaseState) -> Result<State, String> {
     let data = Arc::new(parse(STANDARD).map_err(|e| e.to_string())?);
     let mut s = from_data(data.clone(), seats_for(c.players)?, c.options);
+    if c.fresh {
+        return Ok(s);
+    }
     let army = |id: &str| data.army(id).ok_or(format!("unknown army {id}"));
     s.armies = vec![Where::Out; data.armies.len()];
     for (id, f) in &c.armies {
@@ -97,16 +107,13 @@ fn build(c: CaseState) -> Result<State, String> {
     for id in &c.eliminated {
         s.armies[army(id)?] = Where::Eliminated;
     }
-    for d in &mut s.dummies {
-        d.front = None;
-    }
+    // Only the dummies the case lists exist: on the map, or off it (`dummies_off`).
+    s.dummies.clear();
     for (f, fronts) in &c.dummies {
-        let mine: Vec<usize> = (0..s.dummies.len()).filter(|&i| s.dummies[i].faction == *f).collect();
-        let mut free = mine.into_iter();
-        for fr in fronts {
-            let i = free.next().ok_or(format!("too many dummies for {}", f.id()))?;
-            s.dummies[i].front = Some(*fr);
-        }
+        s.dummies.extend(fronts.iter().map(|fr| Dummy { faction: *f, front: Some(*fr) }));
+    }
+    for (f, n) in &c.dummies_off {
+        s.dummies.extend((0..*n).map(|_| Dummy { faction: *f, front: None }));
     }
     for name in &c.captured {
         let i = data.city(name).ok_or(format!("unknown city {name}"))?;

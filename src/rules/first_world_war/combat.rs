@@ -106,6 +106,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
         attackers: armies,
         defenders,
         step: CombatStep::DefenderChit,
+        attacker_placed: false,
         attacker_chit: None,
         defender_chit: None,
         attacker_lead: None,
@@ -138,13 +139,12 @@ fn side(c: &Combat, attacker: bool) -> &[usize] {
 
 /// Whether a chit may be played by this side at all (role and nation, 6.2).
 pub fn chit_fits(s: &State, c: &Combat, attacker: bool, chit: usize) -> bool {
-    let ch = &s.data.chits[chit];
-    let role = match ch.use_ {
+    let role = match s.data.chits[chit].use_ {
         ChitUse::Either => true,
         ChitUse::Attack => attacker,
         ChitUse::Defence => !attacker,
     };
-    role && side(c, attacker).iter().any(|&a| ch.nations.contains(&s.data.armies[a].nat))
+    role && side(c, attacker).iter().any(|&a| s.chit_suits(chit, a))
 }
 
 /// 6.1/1: place a chit (or none).
@@ -184,6 +184,7 @@ pub fn place_chit(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>)
     let c = s.combat.as_mut().expect("checked above");
     if attacker {
         c.attacker_chit = picked;
+        c.attacker_placed = true;
     } else {
         c.defender_chit = picked;
         c.step = CombatStep::AttackerChitLead;
@@ -201,7 +202,7 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
     }
     let chit = if attacker { c.attacker_chit } else { c.defender_chit };
     if let Some(ch) = chit
-        && !s.data.chits[ch].nations.contains(&s.data.armies[a].nat)
+        && !s.chit_suits(ch, a)
     {
         return Err(vec![
             Violation::new("TFWW 6.2", format!("the chit placed needs a lead of {}", s.data.chits[ch].nations.join("/"))).unit(id),

@@ -90,6 +90,8 @@ pub struct Combat {
     pub attackers: Vec<usize>,
     pub defenders: Vec<usize>,
     pub step: CombatStep,
+    /// The attacker has placed its chit (or none).
+    pub attacker_placed: bool,
     pub attacker_chit: Option<usize>,
     pub defender_chit: Option<usize>,
     pub attacker_lead: Option<usize>,
@@ -233,6 +235,13 @@ impl State {
     pub fn add_vp(&mut self, f: Faction, delta: i32) {
         let v = self.vp.entry(f).or_insert(0);
         *v = if delta < 0 { v.saturating_sub(delta.unsigned_abs()) } else { *v + delta.unsigned_abs() };
+    }
+    /// Whether a chit may go with this lead army (6.2: the army's nation uses the chit). The
+    /// named EA extras (ITB, MEF, OR) use no chit of their nation: the chits of those nations
+    /// belong to the Western Allies' set (reading R-1, after the 6.2.1 example).
+    pub fn chit_suits(&self, chit: usize, army: usize) -> bool {
+        let a = &self.data.armies[army];
+        !a.named && self.data.chits[chit].nations.contains(&a.nat)
     }
     /// The value shown by a die face index (S = 0).
     pub fn face(&self, index: u32) -> u32 {

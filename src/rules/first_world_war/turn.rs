@@ -67,7 +67,8 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
         return Err(v("TFWW 4.2", "nothing is expected now: the dice are due"));
     };
     if who != seat {
-        return Err(v("TFWW 4.2", format!("not {seat}'s turn: waiting for {who} ({what})")));
+        let rule = if s.stage == Stage::Combat { "TFWW 6.1" } else { "TFWW 4.2" };
+        return Err(v(rule, format!("not {seat}'s turn: waiting for {who} ({what})")));
     }
     let mut ev = match (&s.stage.clone(), a) {
         (Stage::Deploy(_), Action::Deploy(p)) => deploy(s, f, p)?,
@@ -83,7 +84,7 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
             let step = s.combat.as_ref().map(|c| c.step);
             match step {
                 Some(CombatStep::DefenderChit) => combat::place_chit(s, seat, false, c.as_deref())?,
-                Some(CombatStep::AttackerChitLead) if s.combat.as_ref().is_some_and(|c| c.attacker_lead.is_none()) => {
+                Some(CombatStep::AttackerChitLead) if s.combat.as_ref().is_some_and(|c| !c.attacker_placed) => {
                     combat::place_chit(s, seat, true, c.as_deref())?
                 }
                 _ => return Err(v("TFWW 6.1/1", "no chit may be placed now")),
@@ -508,11 +509,11 @@ fn discard(s: &mut State, seat: &str, new: usize, chit: &str) -> R {
     Ok(ev)
 }
 
-/// Nationalities whose lead armies a seat may ever name (its factions' armies; GA also
-/// leads German armies under its control, 5.1).
+/// Nationalities whose chits a seat may ever use (its factions' armies but the named extras,
+/// see `State::chit_suits`; GA also leads German armies under its control, 5.1).
 pub fn usable_nations(s: &State, seat: &str) -> BTreeSet<String> {
     let fs = s.factions_of(seat);
-    let mut out: BTreeSet<String> = s.data.armies.iter().filter(|a| fs.contains(&a.faction)).map(|a| a.nat.clone()).collect();
+    let mut out: BTreeSet<String> = s.data.armies.iter().filter(|a| fs.contains(&a.faction) && !a.named).map(|a| a.nat.clone()).collect();
     if fs.contains(&Faction::GermanAllies) {
         out.insert("DE".into());
     }

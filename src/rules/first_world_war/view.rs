@@ -66,8 +66,7 @@ pub fn describe(s: &State) -> String {
     for (i, w) in s.armies.iter().enumerate() {
         match w {
             Where::Eliminated => out.push(format!("army {}: eliminated", s.name(i))),
-            Where::Track(t) if *t > s.turn || s.stage != Stage::Deploy(0) => out.push(format!("army {}: on the turn track for turn {t}", s.name(i))),
-            Where::Track(t) => out.push(format!("army {}: due on turn {t}", s.name(i))),
+            Where::Track(t) => out.push(format!("army {}: on the turn track for turn {t}", s.name(i))),
             _ => {}
         }
     }
