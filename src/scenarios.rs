@@ -14,18 +14,20 @@ pub struct Bundled {
 }
 
 /// Every bundled scenario.
-pub const ALL: &[Bundled] = &[Bundled {
-    name: "glorys-end/marne",
-    ruleset: "glorys-end",
-    about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
-    text: include_str!("../scenarios/glorys-end/marne.yaml"),
-},
-Bundled {
-    name: "first-world-war/standard",
-    ruleset: "first-world-war",
-    about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",
-    text: include_str!("../scenarios/first-world-war/standard.yaml"),
-}];
+pub const ALL: &[Bundled] = &[
+    Bundled {
+        name: "glorys-end/marne",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Battle of the Marne (GE 16): 5 turns, T8–T12, on a representative mini-map",
+        text: include_str!("../scenarios/glorys-end/marne.yaml"),
+    },
+    Bundled {
+        name: "first-world-war/standard",
+        ruleset: "first-world-war",
+        about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",
+        text: include_str!("../scenarios/first-world-war/standard.yaml"),
+    },
+];
 
 /// Look a bundled scenario up by `ruleset/name`.
 pub fn find(name: &str) -> Option<&'static Bundled> {

@@ -2,8 +2,8 @@
 //! failing file.
 
 use umpire::dice::Dice;
-use umpire::engine::cases::{RuleCase, run_case};
 use umpire::engine::cases::CaseRuleset;
+use umpire::engine::cases::{RuleCase, run_case};
 use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
 

@@ -16,10 +16,8 @@ use crate::log::store;
 
 /// Arguments of `umpire demo`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Writes a key pair per seat (DIR/alice.key, alice.pub, bob.key, …; four seats for
-first-world-war) and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well)."
-)]
+#[command(after_help = "Writes a key pair per seat (DIR/alice.key, alice.pub, bob.key, …; four seats for
+first-world-war) and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well).")]
 pub struct DemoArgs {
     /// Directory for the keys and the log (created; a previous demo there is replaced).
     #[arg(long, default_value = "umpire-demo")]
@@ -36,19 +34,8 @@ pub struct DemoArgs {
 }
 
 const MARKER: &str = ".umpire-demo";
-const FILES: &[&str] = &[
-    "alice.key",
-    "alice.pub",
-    "bob.key",
-    "bob.pub",
-    "carol.key",
-    "carol.pub",
-    "dave.key",
-    "dave.pub",
-    "game.log",
-    "replay.html",
-    MARKER,
-];
+const FILES: &[&str] =
+    &["alice.key", "alice.pub", "bob.key", "bob.pub", "carol.key", "carol.pub", "dave.key", "dave.pub", "game.log", "replay.html", MARKER];
 /// Player names, one per seat of the bundled scenario, in its seat order.
 const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 

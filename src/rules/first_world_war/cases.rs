@@ -173,8 +173,6 @@ impl CaseRuleset for FirstWorldWar {
     }
     fn case_faces(dice: &[u32]) -> Vec<u32> {
         let faces = parse(STANDARD).map(|d| d.die_faces).unwrap_or_default();
-        dice.iter()
-            .map(|&v| if v >= 100 { v - 100 } else { faces.iter().position(|&f| f == v).map(|p| p as u32).unwrap_or(v) })
-            .collect()
+        dice.iter().map(|&v| if v >= 100 { v - 100 } else { faces.iter().position(|&f| f == v).map(|p| p as u32).unwrap_or(v) }).collect()
     }
 }

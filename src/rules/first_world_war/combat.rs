@@ -66,7 +66,11 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
     }
     let mut ev = vec![Event::rule(
         "TFWW 6.0",
-        format!("{} attacks on front {front} with {}", f.code(), armies.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")),
+        format!(
+            "{} attacks on front {front} with {}",
+            f.code(),
+            armies.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")
+        ),
     )];
     // 6.0: every defending piece is turned face up; dummies leave the map.
     for d in s.dummies_on(front) {
@@ -241,7 +245,10 @@ fn draw_chit(s: &mut State, f: Faction, dice: &mut Dice, ev: &mut Vec<Event>) ->
     let i = dice.roll(n) as usize;
     let chit = cup.remove(i);
     s.hands.entry(seat.clone()).or_default().push(chit);
-    ev.push(Event::rule("TFWW 6.2", format!("{} draws a chit for {seat} (cup position {} of {n}): {}", f.code(), i + 1, s.chit_name(chit))));
+    ev.push(Event::rule(
+        "TFWW 6.2",
+        format!("{} draws a chit for {seat} (cup position {} of {n}): {}", f.code(), i + 1, s.chit_name(chit)),
+    ));
     Some((seat, chit))
 }
 
@@ -262,7 +269,10 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let at = av + bonus(na, nd) + af as i32 + chit_val(c.attacker_chit);
     let dt = dv + bonus(nd, na) + df as i32 + chit_val(c.defender_chit);
     let show = |ch: Option<usize>| ch.map(|i| format!("{} ({:+})", s.chit_name(i), s.data.chits[i].value)).unwrap_or_else(|| "none".into());
-    ev.push(Event::rule("TFWW 6.1/5", format!("chits revealed: {} {}, {} {}", c.attacker.code(), show(c.attacker_chit), c.defender.code(), show(c.defender_chit))));
+    ev.push(Event::rule(
+        "TFWW 6.1/5",
+        format!("chits revealed: {} {}, {} {}", c.attacker.code(), show(c.attacker_chit), c.defender.code(), show(c.defender_chit)),
+    ));
     ev.push(Event::rule(
         "TFWW 6.1/5",
         format!(

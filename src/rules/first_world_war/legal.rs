@@ -117,9 +117,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         v.push(a);
         v
     };
-    let hand: Vec<Option<String>> = std::iter::once(None)
-        .chain(s.hands.get(seat).into_iter().flatten().map(|&c| Some(s.chit_name(c).to_string())))
-        .collect();
+    let hand: Vec<Option<String>> =
+        std::iter::once(None).chain(s.hands.get(seat).into_iter().flatten().map(|&c| Some(s.chit_name(c).to_string()))).collect();
     match &s.stage {
         Stage::Deploy(_) => {
             for _ in 0..20 {

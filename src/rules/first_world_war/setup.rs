@@ -35,7 +35,8 @@ pub fn assign(seats: &[SeatInfo]) -> Result<BTreeMap<Faction, String>, ScenarioE
 pub fn options(v: Option<&yaml_serde::Value>) -> Result<Options, ScenarioError> {
     match v {
         None | Some(yaml_serde::Value::Null) => Ok(Options::default()),
-        Some(v) => yaml_serde::from_value(v.clone()).map_err(|e| ScenarioError { problems: vec![format!("options: {e} (known: schlieffen, historical_setup)")] }),
+        Some(v) => yaml_serde::from_value(v.clone())
+            .map_err(|e| ScenarioError { problems: vec![format!("options: {e} (known: schlieffen, historical_setup)")] }),
     }
 }
 

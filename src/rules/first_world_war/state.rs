@@ -217,7 +217,8 @@ impl State {
                 self.data.armies[i].faction == Faction::Germany && ga(if let Where::Front(f) = self.armies[i] { Some(f) } else { None })
             })
             .collect();
-        self.ga_dummies = (0..self.dummies.len()).filter(|&i| self.dummies[i].faction == Faction::Germany && ga(self.dummies[i].front)).collect();
+        self.ga_dummies =
+            (0..self.dummies.len()).filter(|&i| self.dummies[i].faction == Faction::Germany && ga(self.dummies[i].front)).collect();
     }
     /// Real armies controlled by `f` on a front.
     pub fn real_of(&self, f: Faction, front: u8) -> Vec<usize> {

@@ -279,7 +279,10 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
         }
     }
     if dummy_fronts.len() != dummies {
-        errs.push(Violation::new("TFWW 4.2/1", format!("{} dummies are off the map and must all be deployed, {} placed", dummies, dummy_fronts.len())));
+        errs.push(Violation::new(
+            "TFWW 4.2/1",
+            format!("{} dummies are off the map and must all be deployed, {} placed", dummies, dummy_fronts.len()),
+        ));
     }
     for &a in &armies {
         if !placed.contains(&a) {
@@ -288,11 +291,7 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
     }
     let open = uncovered(s, f);
     let need = garrison_need(s, f);
-    let covered: BTreeSet<u8> = placements
-        .iter()
-        .filter(|p| p.piece != "dummy" && open.contains(&p.front))
-        .map(|p| p.front)
-        .collect();
+    let covered: BTreeSet<u8> = placements.iter().filter(|p| p.piece != "dummy" && open.contains(&p.front)).map(|p| p.front).collect();
     if covered.len() < need {
         errs.push(Violation::new(
             "TFWW 4.2/1",
@@ -431,7 +430,10 @@ fn move_pieces(s: &mut State, f: Faction, from: u8, pieces: &[Placement]) -> R {
             Err(e) => errs.push(e),
             Ok(m) => {
                 if !fr.adjacent.contains(&p.front) {
-                    errs.push(Violation::new("TFWW 5.0", format!("front {} is not adjacent to front {from} in its theatre", p.front)).unit(p.piece.clone()));
+                    errs.push(
+                        Violation::new("TFWW 5.0", format!("front {} is not adjacent to front {from} in its theatre", p.front))
+                            .unit(p.piece.clone()),
+                    );
                 } else if let Err(e) = enter_ok(s, &m, p.front, &p.piece) {
                     errs.push(e);
                 }
@@ -589,7 +591,9 @@ fn replace(s: &mut State, f: Faction, ids: &[String]) -> R {
     }
     for &a in &list {
         if !ok.contains(&a) {
-            errs.push(Violation::new("TFWW 7.2", format!("is not an eliminated army {} may replace", f.code())).unit(s.name(a).to_string()));
+            errs.push(
+                Violation::new("TFWW 7.2", format!("is not an eliminated army {} may replace", f.code())).unit(s.name(a).to_string()),
+            );
         }
     }
     if !errs.is_empty() {
@@ -600,7 +604,10 @@ fn replace(s: &mut State, f: Faction, ids: &[String]) -> R {
     }
     let names: Vec<String> = list.iter().map(|&a| s.name(a).to_string()).collect();
     let text = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-    let ev = vec![Event::rule("TFWW 4.2/4", format!("{} replaces {text} (capacity {cap}; unused capacity is lost); they deploy next turn", f.code()))];
+    let ev = vec![Event::rule(
+        "TFWW 4.2/4",
+        format!("{} replaces {text} (capacity {cap}; unused capacity is lost); they deploy next turn", f.code()),
+    )];
     if let Stage::Replace(i) = s.stage {
         s.stage = Stage::Replace(i + 1);
     }

@@ -78,7 +78,15 @@ pub fn capture_or_sp(s: &mut State, f: Faction, front: u8, prefs: &[String], mod
         let how = if s.captured[pick] { "captures" } else { "recaptures" };
         ev.push(Event::rule(
             "TFWW 6.4",
-            format!("{} {how} {name} on front {front} from {}: VP {} {}, {} {}", f.code(), old.code(), f.code(), s.vp[&f], old.code(), s.vp[&old]),
+            format!(
+                "{} {how} {name} on front {front} from {}: VP {} {}, {} {}",
+                f.code(),
+                old.code(),
+                f.code(),
+                s.vp[&f],
+                old.code(),
+                s.vp[&old]
+            ),
         ));
         return ev;
     }
@@ -103,7 +111,10 @@ pub fn capture_or_sp(s: &mut State, f: Faction, front: u8, prefs: &[String], mod
     } else {
         s.sp_charged.insert((r, front));
         *s.sp.entry(r).or_insert(0) += 1;
-        ev.push(Event::rule("TFWW 6.5", format!("{} inflicts a surrender point on {} (front {front}): SP {}", f.code(), r.code(), s.sp[&r])));
+        ev.push(Event::rule(
+            "TFWW 6.5",
+            format!("{} inflicts a surrender point on {} (front {front}): SP {}", f.code(), r.code(), s.sp[&r]),
+        ));
     }
     ev
 }
@@ -126,24 +137,24 @@ pub fn individual(s: &State, alliance: &str) -> String {
     if s.players < 4 {
         return "the Allied player".into();
     }
+    // WA needs at least 1 VP more than EA (EA +8 with the treaty).
     let ea = v(Faction::EasternAllies) + if s.brest_litovsk { 8 } else { 0 };
-    if v(Faction::WesternAllies) >= ea + 1 { "the Western Allies".into() } else { "the Eastern Allies".into() }
+    if v(Faction::WesternAllies) > ea { "the Western Allies".into() } else { "the Eastern Allies".into() }
 }
 
 /// The result on VP (8.0): the higher alliance total wins, a tie goes to the Central Powers.
 pub fn by_vp(s: &State, why: &str) -> Outcome {
     let (a, c) = totals(s);
     let side = if a > c { "allies" } else { "central_powers" };
-    Outcome::Win { side: side.into(), reason: format!("{why}: VP Allies {a}, Central Powers {c}; individual winner: {}", individual(s, side)) }
+    Outcome::Win {
+        side: side.into(),
+        reason: format!("{why}: VP Allies {a}, Central Powers {c}; individual winner: {}", individual(s, side)),
+    }
 }
 
 /// Fronts on which an alliance holds every city (AMB-01).
 pub fn fronts_held(s: &State, alliance: &str) -> usize {
-    s.data
-        .fronts
-        .values()
-        .filter(|fr| !fr.cities.is_empty() && fr.cities.iter().all(|&c| s.holder(c).alliance() == alliance))
-        .count()
+    s.data.fronts.values().filter(|fr| !fr.cities.is_empty() && fr.cities.iter().all(|&c| s.holder(c).alliance() == alliance)).count()
 }
 
 /// 4.2/3 steps 1-3, then on to the surrender rolls or what follows them.

@@ -12,7 +12,8 @@ use crate::render::{Area, AreaGraph, Counter, Kind, LegendItem, Picture, Rgb, Sy
 /// `Ruleset::expect`.
 pub fn expect(s: &State) -> Expectation {
     let when = format!("Turn {} ({}), {}", s.turn, s.data.year(s.turn), stage_text(s));
-    let awaits = if s.outcome.is_some() { vec![] } else { awaited(s).map(|(seat, _, what)| vec![Await { seat, what }]).unwrap_or_default() };
+    let awaits =
+        if s.outcome.is_some() { vec![] } else { awaited(s).map(|(seat, _, what)| vec![Await { seat, what }]).unwrap_or_default() };
     Expectation { when, awaits }
 }
 
@@ -81,7 +82,10 @@ pub fn describe(s: &State) -> String {
         out.push(format!("dummies off the map: {}", off.join(", ")));
     }
     for (seat, h) in &s.hands {
-        out.push(format!("hand {seat}: {}", if h.is_empty() { "empty".into() } else { h.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ") }));
+        out.push(format!(
+            "hand {seat}: {}",
+            if h.is_empty() { "empty".into() } else { h.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ") }
+        ));
     }
     for (cup, c) in &s.cups {
         out.push(format!("cup {cup}: {} chits", c.len()));
@@ -123,9 +127,15 @@ pub fn template(s: &State, seat: &str) -> String {
         return format!("# nothing is expected of {seat} now: waiting for {who} ({what})\n");
     }
     let body = match &s.stage {
-        Stage::Deploy(_) => "actions:\n  - deploy:\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n",
-        Stage::Round => "actions:\n  # exactly one of:\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n",
-        Stage::Combat => "actions:\n  - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n",
+        Stage::Deploy(_) => {
+            "actions:\n  - deploy:\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
+        }
+        Stage::Round => {
+            "actions:\n  # exactly one of:\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
+        }
+        Stage::Combat => {
+            "actions:\n  - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
+        }
         Stage::Discard(_) => "actions:\n  - discard: trench-lines   # a chit you held before the draw\n",
         Stage::PeaceOffer => "actions:\n  - offer_peace: false\n",
         Stage::PeaceAnswer => "actions:\n  - accept_peace: true\n",
@@ -188,12 +198,15 @@ pub fn picture(s: &State) -> Picture {
     let mut g = AreaGraph::default();
     for id in &ids {
         let fr = &s.data.fronts[id];
-        let held: Vec<String> = fr
-            .cities
-            .iter()
-            .map(|&c| format!("{}{}", s.data.cities[c].name, if s.captured[c] { "*" } else { "" }))
-            .collect();
-        g.areas.push(Area { id: id.to_string(), name: format!("{} {}: {}", id, fr.name, held.join(" ")), x_mm: fr.x, y_mm: fr.y, fill: Rgb(235, 228, 205) });
+        let held: Vec<String> =
+            fr.cities.iter().map(|&c| format!("{}{}", s.data.cities[c].name, if s.captured[c] { "*" } else { "" })).collect();
+        g.areas.push(Area {
+            id: id.to_string(),
+            name: format!("{} {}: {}", id, fr.name, held.join(" ")),
+            x_mm: fr.x,
+            y_mm: fr.y,
+            fill: Rgb(235, 228, 205),
+        });
         for adj in &fr.adjacent {
             if let Some(j) = ids.iter().position(|x| x == adj) {
                 let i = g.areas.len() - 1;
@@ -235,7 +248,11 @@ pub fn picture(s: &State) -> Picture {
     };
     Picture {
         title: format!("The First World War — turn {} ({}), {}", s.turn, s.data.year(s.turn), stage_text(s)),
-        notes: vec![format!("VP: {}", fl(&s.vp)), format!("SP: {}", fl(&s.sp)), "representative board (see docs/first-world-war/data.md)".into()],
+        notes: vec![
+            format!("VP: {}", fl(&s.vp)),
+            format!("SP: {}", fl(&s.sp)),
+            "representative board (see docs/first-world-war/data.md)".into(),
+        ],
         legend: Faction::ALL.iter().rev().map(|&f| LegendItem { colour: colour(f), text: f.id().into() }).collect(),
         kind: Kind::AreaGraph(g),
     }
