@@ -181,6 +181,22 @@ pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from
     Ok(entry)
 }
 
+/// Sign `body` as its author does (DESIGN §2.6): on the seat's own view (seat mode with its
+/// key), orders concealed and hidden values committed, opened and sealed
+/// ([`crate::engine::author::complete_body`]), then checked on that view, and on the public
+/// game when something is hidden (what the other tools will see).
+pub fn sign_as_author(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
+    let view = game.seat_view(seat, key.clone())?;
+    let reveal = next_reveal(game, seat, key)?;
+    let body = crate::engine::author::complete_body(&view, seat, key, reveal.as_ref(), body)
+        .map_err(|e| CliError::Other(format!("entry {} ({seat}): {e}", game.next_seq())))?;
+    let entry = sign_next(&view, seat, key, body, dice_from)?;
+    if !game.commitments.is_empty() || entry.draft.body.commit.is_some() {
+        game.clone().apply(&entry)?;
+    }
+    Ok(entry)
+}
+
 /// Lock a log and replay it: the lock is held until the returned [`LockedLog`] is dropped,
 /// so nothing can change the log between reading it and appending to it.
 pub fn lock_game(path: &Path) -> Result<(LockedLog, Game), CliError> {
@@ -241,7 +257,7 @@ pub fn sign_append_write(
 ) -> Result<Entry, CliError> {
     let log = locked.path().to_path_buf();
     let log = log.as_path();
-    let entry = sign_next(game, seat, key, body, dice_from)?;
+    let entry = sign_as_author(game, seat, key, body, dice_from)?;
     locked.append(std::slice::from_ref(&entry))?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_entry_path(log, entry.seq()));
     write_entry_file(&out, &entry)?;

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use super::SignerArgs;
 use super::common::{self, CliError, MAX_ORDERS_BYTES};
+use crate::crypto::keys::SecretKey;
+use crate::engine::author::{AuthorError, complete_body};
 use crate::engine::game::Game;
 use crate::engine::registry::{AnyState, OrdersError};
 use crate::log::entry::{Body, Kind};
@@ -46,27 +48,45 @@ pub enum OrdersCommand {
     },
 }
 
-/// The state `seat` must write orders against: after the dice it owes, when it owes some.
-fn state_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<AnyState, CliError> {
-    if let Some(p) = &game.pending
-        && p.dice_from == seat
-    {
-        let Some(key) = key else {
+/// The seat's own view (seat mode) when it gives its key, else the public game.
+fn view_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<(Game, Option<SecretKey>), CliError> {
+    match key {
+        Some(path) => {
+            let k = common::key_for_seat(game, seat, path)?;
+            Ok((game.seat_view(seat, k.clone())?, Some(k)))
+        }
+        None => Ok((game.clone(), None)),
+    }
+}
+
+/// The state `seat` must write orders against: after the dice and private draws it owes,
+/// when it owes some, on its own view when it gives its key.
+fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyState, CliError> {
+    let owes_draws = view.draws.iter().any(|d| d.dice_from == seat);
+    let owes_dice = view.pending.as_ref().filter(|p| p.dice_from == seat);
+    if owes_dice.is_none() && !owes_draws {
+        return Ok(view.state.clone());
+    }
+    let Some(key) = key else {
+        if let Some(p) = owes_dice {
             return Err(CliError::Usage(format!(
                 "you owe the dice of entry {} ({}); give --key so umpire can show the situation after the roll",
                 p.seq, p.what
             )));
-        };
-        let k = common::key_for_seat(game, seat, key)?;
-        let reveal = common::next_reveal(game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
-        let (state, events) = game.preview_resolution(&reveal).expect("pending checked");
-        println!("# the dice you owe (entry {}) give:", p.seq);
-        for e in &events {
-            println!("#   {}", e.text);
         }
-        return Ok(state);
+        return Err(CliError::Usage("your next entry settles a private draw; give --key so umpire can show the situation after it".into()));
+    };
+    let reveal = common::next_reveal(view, seat, key)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
+    let (state, events) = view.state_before(seat, Some(&reveal));
+    if let Some(p) = owes_dice {
+        println!("# the dice you owe (entry {}) give:", p.seq);
+    } else {
+        println!("# your next entry settles:");
     }
-    Ok(game.state.clone())
+    for e in &events {
+        println!("#   {}", e.text);
+    }
+    Ok(state)
 }
 
 fn read_orders(path: &Path) -> Result<yaml_serde::Value, CliError> {
@@ -92,14 +112,16 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
                 std::fs::write(&schema_path, &schema).map_err(|e| CliError::Other(format!("{}: {e}", schema_path.display())))?;
             }
             println!("# yaml-language-server: $schema=./{name}");
-            let state = state_for(&game, &seat, key.as_deref())?;
+            let (view, key) = view_for(&game, &seat, key.as_deref())?;
+            let state = state_for(&view, &seat, key.as_ref())?;
             print!("{}", state.template(&seat));
             Ok(0)
         }
         OrdersCommand::Check { log, orders, seat, key } => {
             let game = common::load_game(&log)?;
             check_seat(&game, &seat)?;
-            let state = state_for(&game, &seat, key.as_deref())?;
+            let (view, key) = view_for(&game, &seat, key.as_deref())?;
+            let state = state_for(&view, &seat, key.as_ref())?;
             let value = read_orders(&orders)?;
             let exp = state.expect();
             if !exp.awaits.iter().any(|w| w.seat == seat) {
@@ -109,10 +131,16 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
                     exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ")
                 );
             }
-            match state.check(&seat, &value) {
-                Ok(()) => {
+            // With the key, the orders are checked as `orders sign` will write them: concealed
+            // and checked on the seat's own view.
+            let checked = match &key {
+                Some(k) => check_as_author(&view, &seat, k, &value),
+                None => state.check(&seat, &value).map(|()| value.clone()),
+            };
+            match checked {
+                Ok(public) => {
                     println!("orders are legal");
-                    if let Ok(lines) = state.preview(&seat, &value) {
+                    if let Ok(lines) = state.preview(&seat, &public) {
                         for l in lines {
                             println!("  {l}");
                         }
@@ -160,6 +188,24 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             }
             Ok(0)
         }
+    }
+}
+
+/// Conceal and check orders on the author's view, as signing would; the public orders.
+fn check_as_author(view: &Game, seat: &str, key: &SecretKey, value: &yaml_serde::Value) -> Result<yaml_serde::Value, OrdersError> {
+    let reveal = common::next_reveal(view, seat, key).ok().flatten();
+    let mut body = Body::new(Kind::Orders);
+    body.orders = Some(value.clone());
+    match complete_body(view, seat, key, reveal.as_ref(), body) {
+        Ok(b) => {
+            let (c, o) = (b.commit.as_ref().map_or(0, Vec::len), b.open.as_ref().map_or(0, Vec::len));
+            if c + o > 0 {
+                println!("hidden: {c} value(s) committed and sealed, {o} opened");
+            }
+            Ok(b.orders.unwrap_or(yaml_serde::Value::Null))
+        }
+        Err(AuthorError::Orders(e)) => Err(e),
+        Err(AuthorError::Missing(m)) => Err(OrdersError::Illegal(vec![crate::engine::Violation::new("DESIGN §2.6", m)])),
     }
 }
 

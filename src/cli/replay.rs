@@ -1,9 +1,10 @@
 //! `umpire replay` (step by step, with a diff of each step) and `umpire show`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::common::{self, CliError, fail};
 use crate::engine::game::Game;
+use crate::engine::hidden::Knowledge;
 use crate::engine::registry::AnyState;
 use crate::log::store;
 
@@ -18,6 +19,10 @@ pub struct ReplayArgs {
     /// Show only what SEAT may see.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
+    /// SEAT's secret key: replay with what that seat knows (its own hidden values, its
+    /// partners' notes, its private draws); without it, only what the log has opened.
+    #[arg(long, value_name = "FILE", requires = "seat")]
+    pub key: Option<PathBuf>,
     /// Write one self-contained HTML page (map of every step, events, dice, diffs; a slider
     /// and ← →) to FILE instead of printing the replay.
     #[arg(long, value_name = "FILE")]
@@ -35,6 +40,10 @@ pub struct ShowArgs {
     /// Show only what SEAT may see.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
+    /// SEAT's secret key: show what that seat knows (its own hidden values…); without it,
+    /// only what the log has opened.
+    #[arg(long, value_name = "FILE", requires = "seat")]
+    pub key: Option<PathBuf>,
     /// Also write the map of that state as SVG to FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -72,14 +81,36 @@ fn seen_state(state: &AnyState, seat: Option<&str>) -> AnyState {
     }
 }
 
+/// The knowledge of a replay: seat mode with `seat`'s key when one is given, else public.
+fn knowledge_for(first: &crate::log::Entry, seat: Option<&str>, key: Option<&Path>) -> Result<Knowledge, CliError> {
+    match (seat, key) {
+        (Some(seat), Some(path)) => {
+            let k = common::key_for_seat(&Game::from_genesis(first)?, seat, path)?;
+            Ok(Knowledge::seat(seat, k))
+        }
+        (None, Some(_)) => Err(CliError::Usage("--key needs --as SEAT".into())),
+        _ => Ok(Knowledge::public()),
+    }
+}
+
 /// The replay page of a log up to entry `to` (all of it if `None`), seen by `seat`.
 pub fn replay_page(entries: &[crate::log::Entry], seat: Option<&str>, to: Option<u64>) -> Result<String, CliError> {
+    replay_page_with(entries, seat, to, Knowledge::public())
+}
+
+/// [`replay_page`] under `knowledge` (seat mode for `--as SEAT --key K`).
+pub fn replay_page_with(
+    entries: &[crate::log::Entry],
+    seat: Option<&str>,
+    to: Option<u64>,
+    knowledge: Knowledge,
+) -> Result<String, CliError> {
     use crate::render::html::{Page, Step};
     let Some(first) = entries.first() else { return fail("the log is empty") };
     if let Some(s) = seat {
         check_seat_name(first, s)?;
     }
-    let mut game = Game::from_genesis(first)?;
+    let mut game = Game::from_genesis_with(first, knowledge)?;
     let mut before = seen(&game.state, seat);
     let mut steps = vec![Step {
         label: format!("entry 0 · genesis by {} · {}", first.seat(), first.hash.short(16)),
@@ -121,13 +152,14 @@ pub fn run_replay(a: ReplayArgs) -> Result<i32, CliError> {
     if let Some(s) = &a.seat {
         check_seat_name(first, s)?;
     }
+    let knowledge = knowledge_for(first, a.seat.as_deref(), a.key.as_deref())?;
     if let Some(out) = &a.html {
-        let page = replay_page(&entries, a.seat.as_deref(), a.to)?;
+        let page = replay_page_with(&entries, a.seat.as_deref(), a.to, knowledge)?;
         std::fs::write(out, page).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
         println!("wrote {}", out.display());
         return Ok(0);
     }
-    let mut game = Game::from_genesis(first)?;
+    let mut game = Game::from_genesis_with(first, knowledge)?;
     let mut before = seen(&game.state, a.seat.as_deref());
     println!("== entry 0 (genesis by {}) {}", first.seat(), first.hash.short(16));
     common::print_events(&game.steps[0].events);
@@ -177,10 +209,14 @@ pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
         Some(n) => return fail(format!("--at {n}: the log has entries 0..{}", entries.len().saturating_sub(1))),
         None => entries.len(),
     };
-    let game = common::replay_entries(&entries[..n], &a.log)?;
+    let Some(first) = entries.first() else { return fail("the log is empty") };
     if let Some(s) = &a.seat {
-        check_seat_name(&entries[0], s)?;
+        check_seat_name(first, s)?;
     }
+    let knowledge = knowledge_for(first, a.seat.as_deref(), a.key.as_deref())?;
+    let game = Game::replay_with(&entries[..n], knowledge).map_err(|(_, e)| {
+        CliError::Other(format!("{}: {e}\n  (run `umpire verify {}` for the full audit)", a.log.display(), a.log.display()))
+    })?;
     println!("game {} after entry {}", game.id().short(16), n - 1);
     println!("{}", game.state.expect().when);
     print!("{}", seen(&game.state, a.seat.as_deref()));
@@ -196,4 +232,26 @@ pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
         println!("map: {}", out.display());
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod hidden_tests {
+    use super::replay_page_with;
+    use crate::engine::hidden::Knowledge;
+    use crate::engine::toy::tests::scripted;
+
+    #[test]
+    fn a_seat_with_its_key_sees_its_hidden_values_and_nobody_else_does() {
+        let (g, p, publics) = scripted();
+        // Up to the entry before the reveal: the number (5) is still hidden.
+        let to = Some(publics[publics.len() - 2].entries.len() as u64 - 1);
+        let hider = Knowledge::seat("hider", p.key("hider").unwrap().clone());
+        let page = replay_page_with(&g.entries, Some("hider"), to, hider).unwrap();
+        assert!(page.contains("number 5"));
+        let public = replay_page_with(&g.entries, Some("hider"), to, Knowledge::public()).unwrap();
+        assert!(!public.contains("number 5") && public.contains("number ?"));
+        let seeker = Knowledge::seat("seeker", p.key("seeker").unwrap().clone());
+        let page = replay_page_with(&g.entries, Some("seeker"), to, seeker).unwrap();
+        assert!(!page.contains("number 5") && page.contains("number ?"));
+    }
 }

@@ -102,7 +102,9 @@ pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Resu
     }
     let key = common::key_for_seat(game, seat, key_path)?;
     let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
-    if let Some((state, events)) = game.preview_resolution(&reveal) {
+    // On the seat's own view: the private draws its entry settles may be known to it.
+    let view = game.seat_view(seat, key)?;
+    if let Some((state, events)) = view.preview_resolution(&reveal) {
         println!("your next entry reveals the dice of entry {}; they will give:", p.seq);
         common::print_events(&events);
         let exp = state.expect();

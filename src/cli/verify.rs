@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::common::{self, CliError};
-use crate::engine::game::{Game, RandomEvent, describe_outcome};
+use crate::engine::game::{Cheat, Game, RandomEvent, describe_outcome};
 use crate::log::protocol::{Agreement, compare};
 use crate::log::store;
 
@@ -27,6 +27,10 @@ pub struct VerifyArgs {
     /// Print every event, not only the random ones.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Run the omniscient pass (every hidden move re-checked knowing every opened value)
+    /// even if the game is not over or some commitments were never opened; those are listed.
+    #[arg(long)]
+    pub hidden: bool,
 }
 
 /// The audit report.
@@ -44,6 +48,10 @@ pub struct Report {
     pub problems: Vec<String>,
     pub outcome: Option<String>,
     pub status: Option<String>,
+    /// The omniscient pass (DESIGN §2.6): what it did, or why it did not run.
+    pub hidden_pass: Option<String>,
+    /// Hidden moves the omniscient pass found illegal, each naming its entry.
+    pub cheats: Vec<Cheat>,
 }
 
 /// Audit a log (and copies); never fails for a bad log: the report says so.
@@ -61,6 +69,8 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
         problems: Vec::new(),
         outcome: None,
         status: None,
+        hidden_pass: None,
+        cheats: Vec::new(),
     };
     let entries = match store::read_log(&a.log) {
         Ok(e) => e,
@@ -97,7 +107,7 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
             r.status = Some(format!("in progress; waiting for {}", w.join("; ")));
         }
     }
-    if let Some(e) = error {
+    if let Some(e) = &error {
         r.problems.push(e.to_string());
         if r.entries_checked + 1 < r.entries {
             r.problems.push(format!(
@@ -121,8 +131,47 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
             Err(e) => r.problems.push(e.to_string()),
         }
     }
+    if error.is_none()
+        && let Some(g) = &game
+    {
+        hidden_pass(&mut r, g, a.hidden);
+    }
     r.ok = r.problems.is_empty() && game.is_some();
     Ok((r, game))
+}
+
+/// The omniscient pass, after a public pass that went through: when the game is over and
+/// every commitment was opened, or when asked (`--hidden`). A game with nothing hidden needs
+/// none (it would replay exactly as the public pass did).
+fn hidden_pass(r: &mut Report, game: &Game, asked: bool) {
+    let unopened = game.unopened();
+    let complete = game.ending.is_some() && unopened.is_empty();
+    if game.commitments.is_empty() && !asked {
+        return;
+    }
+    if !complete && !asked {
+        r.hidden_pass = Some(if game.ending.is_none() {
+            "not run: the game is not over (hidden moves are re-checked once every value is opened; --hidden runs it now)".into()
+        } else {
+            "not run: some commitments were never opened".into()
+        });
+        return;
+    }
+    let mut note = format!("{} hidden value(s) known from their commitment on", game.opened_values().len());
+    if !unopened.is_empty() {
+        let list: Vec<_> = unopened.iter().map(|(s, id, seq)| format!("{s}/{id} (entry {seq})")).collect();
+        note.push_str(&format!("; never opened, so not checked: {}", list.join(", ")));
+    }
+    match game.replay_omniscient() {
+        Ok(_) => r.hidden_pass = Some(format!("every hidden move re-checked: no cheat ({note})")),
+        Err(cheats) => {
+            for c in &cheats {
+                r.problems.push(format!("CHEAT at entry {} by {} ({}): {}: {}", c.seq, c.seat, c.hash.short(16), c.rule, c.message));
+            }
+            r.hidden_pass = Some(format!("{} cheat(s) found ({note})", cheats.len()));
+            r.cheats = cheats;
+        }
+    }
 }
 
 /// `umpire verify`.
@@ -165,6 +214,9 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
         println!("    {x}");
     }
     println!("  deviations (amendments): {}", r.deviations.len());
+    if let Some(h) = &r.hidden_pass {
+        println!("  omniscient pass: {h}");
+    }
     if let Some(o) = &r.outcome {
         println!("  result: {o}");
     } else if let Some(s) = &r.status {
@@ -182,15 +234,74 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
     }
 }
 
-/// Does this log text verify from genesis (every entry parses, signatures, chain, rules)?
+/// Does this log text verify from genesis (every entry parses, signatures, chain, rules,
+/// and the omniscient pass of a finished game with every commitment opened)?
 /// The same checks as `umpire verify`, without the report; for tests and tools.
 pub fn verify_bytes(bytes: &[u8]) -> bool {
     if !bytes.starts_with(b"---\n") {
         return false;
     }
     let parsed: Result<Vec<_>, _> = store::split_log(bytes).into_iter().map(crate::log::Entry::parse).collect();
-    match parsed {
-        Ok(entries) => Game::replay(&entries).is_ok(),
+    let Ok(entries) = parsed else { return false };
+    match Game::replay(&entries) {
+        // A finished game with every commitment opened must also pass the omniscient pass.
+        Ok(g) if g.ending.is_some() && !g.commitments.is_empty() && g.unopened().is_empty() => g.replay_omniscient().is_ok(),
+        Ok(_) => true,
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod hidden_tests {
+    #[test]
+    fn the_cli_author_path_conceals_and_verify_reports_the_cheat() {
+        use super::{VerifyArgs, audit, verify_bytes};
+        use crate::engine::toy::ToyOrders;
+        use crate::engine::toy::tests::{lying_game, scripted, start};
+        use crate::log::entry::{Body, Kind};
+        // Signing through the CLI's author path: the number is committed and sealed.
+        let (g, p) = start(4);
+        let mut b = Body::new(Kind::Orders);
+        b.orders = Some(yaml_serde::to_value(ToyOrders { number: Some(6), ..Default::default() }).unwrap());
+        let e = super::super::common::sign_as_author(&g, "hider", p.key("hider").unwrap(), b, None).unwrap();
+        assert!(e.draft.body.commit.is_some() && e.draft.body.sealed.is_some());
+        assert_eq!(e.draft.body.orders, Some(yaml_serde::to_value(ToyOrders::default()).unwrap()));
+        g.clone().apply(&e).unwrap();
+
+        let dir = tempfile::tempdir().unwrap();
+        let args = |log: &std::path::Path, hidden: bool| VerifyArgs {
+            log: log.to_path_buf(),
+            against: vec![],
+            json: true,
+            verbose: false,
+            hidden,
+        };
+        // An honest finished game: both passes clean.
+        let (honest, _, _) = scripted();
+        let path = dir.path().join("honest.log");
+        crate::log::store::create_log(&path, &honest.entries).unwrap();
+        let (r, _) = audit(&args(&path, false)).unwrap();
+        assert!(r.ok, "{:?}", r.problems);
+        assert!(r.hidden_pass.as_deref().unwrap().starts_with("every hidden move re-checked"), "{:?}", r.hidden_pass);
+        assert!(verify_bytes(&std::fs::read(&path).unwrap()));
+        // Unfinished: not run unless asked; asked, it lists what was never opened.
+        let path = dir.path().join("half.log");
+        crate::log::store::create_log(&path, &honest.entries[..5]).unwrap();
+        let (r, _) = audit(&args(&path, false)).unwrap();
+        assert!(r.ok && r.hidden_pass.as_deref().unwrap().starts_with("not run"), "{:?}", r.hidden_pass);
+        let (r, _) = audit(&args(&path, true)).unwrap();
+        assert!(r.ok && r.hidden_pass.as_deref().unwrap().contains("hider/number@1 (entry 2)"), "{:?}", r.hidden_pass);
+        // The lying game: exit 1, the cheat names the entry.
+        let (lying, lie) = lying_game();
+        let path = dir.path().join("lying.log");
+        crate::log::store::create_log(&path, &lying.entries).unwrap();
+        let (r, _) = audit(&args(&path, false)).unwrap();
+        assert!(!r.ok);
+        assert_eq!(r.cheats.len(), 1);
+        assert_eq!((r.cheats[0].seq, r.cheats[0].hash), (lie.seq(), lie.hash));
+        assert!(r.problems.iter().any(|p| p.starts_with(&format!("CHEAT at entry {} by hider", lie.seq()))), "{:?}", r.problems);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["cheats"][0]["rule"], "TOY 2");
+        assert!(!verify_bytes(&std::fs::read(&path).unwrap()));
     }
 }

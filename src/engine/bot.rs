@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use super::author::{AuthorError, complete_body};
 use super::game::{Game, GameError};
+use super::hidden::Knowledge;
 use crate::crypto::Hash;
 use crate::crypto::chain::{chain_seed, chain_value};
 use crate::crypto::keys::SecretKey;
@@ -33,6 +35,10 @@ pub enum BotError {
     /// The game did not end within the entry budget.
     #[error("no result after {0} entries")]
     TooLong(u64),
+    /// The bot's orders could not be made on its own view (a ruleset's generator or
+    /// `conceal` disagrees with its validator).
+    #[error("the bot cannot write its entry: {0}")]
+    Author(#[from] AuthorError),
 }
 
 /// Players for bots: their keys, and each seat's whole hash chain computed once (a reveal
@@ -41,12 +47,36 @@ pub struct Players {
     keys: BTreeMap<String, SecretKey>,
     /// Per seat: `c_0 ..= c_L` for the game they were computed for.
     chains: BTreeMap<String, (Hash, Vec<Hash>)>,
+    /// Per seat: its own replay in seat mode, kept up to date entry by entry. Made only once
+    /// the game has something hidden: until then every seat's view is the public game.
+    views: BTreeMap<String, Game>,
 }
 
 impl Players {
     /// Players holding these keys, by seat.
     pub fn new(keys: BTreeMap<String, SecretKey>) -> Players {
-        Players { keys, chains: BTreeMap::new() }
+        Players { keys, chains: BTreeMap::new(), views: BTreeMap::new() }
+    }
+    /// `seat`'s own view of `game` (seat mode), brought up to date incrementally; `None`
+    /// while nothing in the game is hidden (the public game is then every seat's view).
+    pub fn view(&mut self, game: &Game, seat: &str) -> Result<Option<&Game>, BotError> {
+        if game.commitments.is_empty() && game.draws.is_empty() {
+            return Ok(None);
+        }
+        let usable = self.views.get(seat).is_some_and(|v| {
+            let n = v.entries.len();
+            v.id() == game.id() && n <= game.entries.len() && v.entries.last().map(|e| e.hash) == Some(game.entries[n - 1].hash)
+        });
+        if !usable {
+            let key = self.key(seat)?.clone();
+            let v = Game::replay_with(&game.entries, Knowledge::seat(seat, key)).map_err(|(_, e)| BotError::Refused(e))?;
+            self.views.insert(seat.to_string(), v);
+        }
+        let v = self.views.get_mut(seat).expect("just made");
+        for e in &game.entries[v.entries.len()..] {
+            v.apply(e)?;
+        }
+        Ok(Some(v))
     }
     /// The key of `seat`.
     pub fn key(&self, seat: &str) -> Result<&SecretKey, BotError> {
@@ -84,35 +114,34 @@ pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Ha
     chain_value(&s, g.chain_length, ch.revealed + 1).map(Some).ok_or_else(|| BotError::ChainExhausted(seat.to_string()))
 }
 
-/// The body the bot sends for `seat` now, or `None` if nothing is expected of it.
+/// The body the bot sends for `seat` now, or `None` if nothing is expected of it. It plays
+/// on its own view (seat mode) and completes the body as an author's tool does
+/// ([`complete_body`]: concealed orders, commitments, openings, sealed notes).
 pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut Dice) -> Result<Option<Body>, BotError> {
     if game.outcome().is_some() {
         return Ok(None);
     }
-    if let Some(p) = &game.pending {
-        if p.dice_from != seat {
-            return Ok(None);
-        }
-        let reveal = players.next_reveal(game, seat)?.ok_or_else(|| BotError::NoKey(seat.into()))?;
-        let (after, _) = game.preview_resolution(&reveal).expect("pending is set");
-        if after.outcome().is_none()
-            && after.expect().awaits.iter().any(|w| w.seat == seat)
-            && let Some(o) = after.random_orders(seat, chooser)
-        {
-            let mut b = Body::new(Kind::Orders);
-            b.orders = Some(o);
-            return Ok(Some(b));
-        }
-        return Ok(Some(Body::new(Kind::Ack)));
-    }
-    if !game.state.expect().awaits.iter().any(|w| w.seat == seat) {
+    let owes = game.pending.as_ref().map(|p| p.dice_from == seat);
+    if owes == Some(false) {
         return Ok(None);
     }
-    Ok(game.state.random_orders(seat, chooser).map(|o| {
+    let reveal = players.next_reveal(game, seat)?;
+    let key = players.key(seat)?.clone();
+    let view = players.view(game, seat)?.unwrap_or(game);
+    let (state, _) = view.state_before(seat, reveal.as_ref());
+    let body = if state.outcome().is_none()
+        && state.expect().awaits.iter().any(|w| w.seat == seat)
+        && let Some(o) = state.random_orders(seat, chooser)
+    {
         let mut b = Body::new(Kind::Orders);
         b.orders = Some(o);
         b
-    }))
+    } else if owes == Some(true) {
+        Body::new(Kind::Ack)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(complete_body(view, seat, &key, reveal.as_ref(), body)?))
 }
 
 /// Sign `body` as the next entry of `game` for `seat` (not applied).

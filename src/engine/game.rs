@@ -9,9 +9,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::hidden::{Committed, HiddenActs, Knowledge, Mode, Opened, SealedNote};
 use super::registry::{AnyState, OrdersError, RulesetId};
 use super::{Event, Outcome, SeatInfo};
-use crate::crypto::{Hash, commit};
+use crate::crypto::keys::SecretKey;
+use crate::crypto::{Hash, commit, draw, seal};
 use crate::dice::{Dice, dice_seed};
 use crate::log::entry::{Entry, Kind};
 use crate::log::protocol::{Genesis, ProtocolError, ProtocolState};
@@ -29,6 +31,19 @@ pub struct PendingDice {
     pub dice_from: String,
     /// The random action, described by the ruleset.
     pub what: String,
+}
+
+/// A private draw made by an entry, waiting for the next entry of its `dice_from` seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingDraw {
+    /// Seq of the entry that made the draw.
+    pub seq: u64,
+    /// The drawer.
+    pub seat: String,
+    /// The draw id (also the id of the drawer's commitment to `r`).
+    pub draw_id: String,
+    /// The seat whose next entry's reveal settles the draw.
+    pub dice_from: String,
 }
 
 /// A random resolution, as the referee's report lists it.
@@ -106,6 +121,18 @@ pub struct CommitRecord {
     pub opened: Option<(u64, String)>,
 }
 
+/// A hidden move found illegal by the omniscient pass ([`Game::replay_omniscient`]): the
+/// entry that broke a rule while its author knew better.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cheat {
+    pub seq: u64,
+    pub seat: String,
+    pub hash: Hash,
+    /// The rule broken (`"DESIGN §2.6"` for a protocol-level hidden-information fault).
+    pub rule: String,
+    pub message: String,
+}
+
 /// How the game ended, engine-level (resign and agreed draw come before the rules).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ending {
@@ -130,11 +157,23 @@ pub struct Game {
     pub steps: Vec<StepRecord>,
     /// The entries applied.
     pub entries: Vec<Entry>,
+    /// What this replay knows beyond the log (public mode by default).
+    pub knowledge: Knowledge,
+    /// Private draws waiting for their revealer.
+    pub draws: Vec<PendingDraw>,
+    /// Private draws settled without their value (public mode), by (seat, draw id): the
+    /// reveal that settled them, so their dice can be computed when `r` is opened.
+    pub unsettled: BTreeMap<(String, String), Hash>,
 }
 
 impl Game {
-    /// Start a game from its genesis entry.
+    /// Start a game from its genesis entry, in public mode.
     pub fn from_genesis(entry: &Entry) -> Result<Game, GameError> {
+        Game::from_genesis_with(entry, Knowledge::public())
+    }
+
+    /// Start a game from its genesis entry, replaying under `knowledge`.
+    pub fn from_genesis_with(entry: &Entry, knowledge: Knowledge) -> Result<Game, GameError> {
         let protocol = ProtocolState::from_genesis(entry)?;
         let g = &protocol.genesis;
         let ruleset = RulesetId::from_id(&g.ruleset.id).ok_or_else(|| GameError::UnknownRuleset(g.ruleset.id.clone()))?;
@@ -153,6 +192,9 @@ impl Game {
             commitments: BTreeMap::new(),
             steps: Vec::new(),
             entries: Vec::new(),
+            knowledge,
+            draws: Vec::new(),
+            unsettled: BTreeMap::new(),
         };
         let mut events = vec![Event::say(format!(
             "game {} created: {} ({}), scenario {:?}",
@@ -177,9 +219,14 @@ impl Game {
         Ok(game)
     }
 
-    /// Replay a whole log. Stops at the first entry that cannot be applied, returning the game
-    /// as it stood before it, with the error.
+    /// Replay a whole log in public mode. Stops at the first entry that cannot be applied,
+    /// returning the game as it stood before it, with the error.
     pub fn replay(entries: &[Entry]) -> Result<Game, (Option<Box<Game>>, GameError)> {
+        Game::replay_with(entries, Knowledge::public())
+    }
+
+    /// Replay a whole log under `knowledge` (public, seat or omniscient mode).
+    pub fn replay_with(entries: &[Entry], knowledge: Knowledge) -> Result<Game, (Option<Box<Game>>, GameError)> {
         let Some(first) = entries.first() else {
             return Err((
                 None,
@@ -189,7 +236,7 @@ impl Game {
                 }),
             ));
         };
-        let mut game = Game::from_genesis(first).map_err(|e| (None, e))?;
+        let mut game = Game::from_genesis_with(first, knowledge).map_err(|e| (None, e))?;
         for e in &entries[1..] {
             if let Err(err) = game.apply(e) {
                 return Err((Some(Box::new(game)), err));
@@ -241,9 +288,12 @@ impl Game {
             self.ending.clone(),
             self.draw_offer.clone(),
             self.commitments.clone(),
+            (self.knowledge.clone(), self.draws.clone(), self.unsettled.clone()),
         );
         if let Err(e) = self.apply_inner(entry) {
-            (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments) = snapshot;
+            let hidden;
+            (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments, hidden) = snapshot;
+            (self.knowledge, self.draws, self.unsettled) = hidden;
             return Err(e);
         }
         Ok(self.steps.last().expect("a step was just recorded"))
@@ -253,10 +303,63 @@ impl Game {
     /// before writing its entry), without changing the game.
     pub fn preview_resolution(&self, reveal: &Hash) -> Option<(AnyState, Vec<Event>)> {
         let p = self.pending.as_ref()?;
-        let mut state = self.state.clone();
+        let (mut state, mut events) = self.preview_draws(&p.dice_from, reveal);
         let mut dice = Dice::from_seed(&dice_seed(&p.hash, reveal));
-        let events = state.resolve(&mut dice);
+        events.extend(state.resolve(&mut dice));
         Some((state, events))
+    }
+
+    /// The state the next entry of `seat` (revealing `reveal`) will be validated against:
+    /// after the private draws and the public dice that entry settles. Without anything owed
+    /// by `seat`, the current state.
+    pub fn state_before(&self, seat: &str, reveal: Option<&Hash>) -> (AnyState, Vec<Event>) {
+        let Some(reveal) = reveal else { return (self.state.clone(), Vec::new()) };
+        match &self.pending {
+            Some(p) if p.dice_from == seat => self.preview_resolution(reveal).expect("pending is set"),
+            _ => self.preview_draws(seat, reveal),
+        }
+    }
+
+    /// The state after settling the private draws owed by `seat`'s next entry.
+    fn preview_draws(&self, seat: &str, reveal: &Hash) -> (AnyState, Vec<Event>) {
+        let mut state = self.state.clone();
+        let mut events = Vec::new();
+        for d in self.draws.iter().filter(|d| d.dice_from == seat) {
+            let r = self.knowledge.draw_secret(&d.seat, &d.draw_id, &self.id());
+            let mut dice = r.map(|r| Dice::from_seed(&draw::private_dice_seed(&r, reveal)));
+            events.extend(state.settle_draw(&d.seat, &d.draw_id, dice.as_mut()));
+        }
+        (state, events)
+    }
+
+    /// Settle the private draws owed by this entry of `seat` (DESIGN §2.6).
+    fn settle_draws(&mut self, seq: u64, seat: &str, reveal: Option<Hash>) -> Result<Vec<Event>, GameError> {
+        let (owed, rest): (Vec<PendingDraw>, Vec<PendingDraw>) =
+            std::mem::take(&mut self.draws).into_iter().partition(|d| d.dice_from == seat);
+        self.draws = rest;
+        if owed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let reveal = reveal.ok_or_else(|| GameError::OutOfTurn {
+            seq,
+            seat: seat.to_string(),
+            why: "an entry that settles private draws must carry `reveal`".into(),
+        })?;
+        let mut events = Vec::new();
+        for d in owed {
+            match self.knowledge.draw_secret(&d.seat, &d.draw_id, &self.id()) {
+                Some(r) => {
+                    let mut dice = Dice::from_seed(&draw::private_dice_seed(&r, &reveal));
+                    events.extend(self.state.settle_draw(&d.seat, &d.draw_id, Some(&mut dice)));
+                }
+                None => {
+                    events.extend(self.state.settle_draw(&d.seat, &d.draw_id, None));
+                    self.unsettled.insert((d.seat.clone(), d.draw_id.clone()), reveal);
+                }
+            }
+            events.push(Event::say(format!("private draw {:?} of {} (entry {}) settled by {seat}'s reveal", d.draw_id, d.seat, d.seq)));
+        }
+        Ok(events)
     }
 
     fn apply_inner(&mut self, entry: &Entry) -> Result<(), GameError> {
@@ -270,7 +373,9 @@ impl Game {
         let mut events = Vec::new();
         let mut resolved = None;
 
-        // Dice owed by an earlier entry come first: this entry's author saw them before writing.
+        // Private draws owed by this seat's entry are settled first (DESIGN §2.6), then the
+        // public dice owed by an earlier entry: this entry's author saw them before writing.
+        events.extend(self.settle_draws(seq, &seat, step.reveal)?);
         let answers_anytime = matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw);
         if let Some(p) = self.pending.clone().filter(|p| p.dice_from == seat || !answers_anytime) {
             if p.dice_from != seat {
@@ -296,7 +401,22 @@ impl Game {
         }
 
         events.extend(self.record_commitments(entry)?);
-        let opened = self.record_openings(entry)?;
+        let (opened, mut acts) = self.record_openings(entry)?;
+        self.read_sealed(entry)?;
+        acts.committed = body
+            .commit
+            .iter()
+            .flatten()
+            .map(|c| Committed { id: c.id.clone(), value: self.knowledge.value(&seat, &c.id).map(str::to_string) })
+            .collect();
+        if body.kind == Kind::Orders || !acts.is_empty() {
+            let evs = self.state.hidden(&seat, &mut acts).map_err(|vs| GameError::Orders {
+                seq,
+                seat: seat.clone(),
+                error: OrdersError::Illegal(vs),
+            })?;
+            events.extend(evs);
+        }
 
         match body.kind {
             Kind::Genesis => unreachable_kind(seq, "a second genesis")?,
@@ -381,6 +501,8 @@ impl Game {
             self.draw_offer = None;
         }
 
+        self.record_draws(entry)?;
+
         let mut pending_desc = None;
         if (body.kind == Kind::Orders || body.kind == Kind::Ack)
             && let Some(what) = self.state.pending_roll()
@@ -437,9 +559,10 @@ impl Game {
         Ok(events)
     }
 
-    fn record_openings(&mut self, entry: &Entry) -> Result<Vec<String>, GameError> {
+    fn record_openings(&mut self, entry: &Entry) -> Result<(Vec<String>, HiddenActs), GameError> {
         let seat = entry.seat().to_string();
         let mut opened = Vec::new();
+        let mut acts = HiddenActs::default();
         for o in entry.draft.body.open.iter().flatten() {
             let key = (seat.clone(), o.id.clone());
             let Some(rec) = self.commitments.get_mut(&key) else {
@@ -464,8 +587,144 @@ impl Game {
             }
             rec.opened = Some((entry.seq(), o.value.clone()));
             opened.push(format!("{seat}/{} = {}", o.id, o.value));
+            let is_draw = self.unsettled.contains_key(&key) || self.draws.iter().any(|d| d.seat == seat && d.draw_id == o.id);
+            if is_draw && o.value.parse::<Hash>().is_err() {
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat,
+                    why: format!("{:?} is a private draw: its value must be r as 64 hex digits (DESIGN §2.6)", o.id),
+                });
+            }
+            // A private draw settled without its value can be computed now.
+            let draw = match self.unsettled.remove(&key) {
+                Some(reveal) => {
+                    let r: Hash = o.value.parse().map_err(|_| GameError::Commitment {
+                        seq: entry.seq(),
+                        seat: seat.clone(),
+                        why: format!("{:?} is a private draw: its value must be r as 64 hex digits (DESIGN §2.6)", o.id),
+                    })?;
+                    Some(Dice::from_seed(&draw::private_dice_seed(&r, &reveal)))
+                }
+                None => None,
+            };
+            self.knowledge.learn(&seat, &o.id, &o.value);
+            acts.opened.push(Opened { id: o.id.clone(), value: o.value.clone(), draw });
         }
-        Ok(opened)
+        Ok((opened, acts))
+    }
+
+    /// Seat mode: learn the values of the reader's own sealed note and of notes a partner
+    /// sealed for it, each checked against its commitment.
+    fn read_sealed(&mut self, entry: &Entry) -> Result<(), GameError> {
+        let Some(reader) = self.knowledge.reader().map(str::to_string) else { return Ok(()) };
+        let key = self.knowledge.key().expect("seat mode has a key").clone();
+        let body = &entry.draft.body;
+        let author = entry.seat().to_string();
+        let seq = entry.seq();
+        let bad = |why: String| GameError::Commitment { seq, seat: author.clone(), why };
+        let note = if author == reader {
+            let Some(sealed) = &body.sealed else { return Ok(()) };
+            let plain = seal::open(&key.seed(), &self.id(), seq, sealed)
+                .map_err(|e| bad(format!("its sealed note does not open with the key of {reader}: {e}")))?;
+            SealedNote::from_bytes(&plain).map_err(bad)?
+        } else {
+            let Some(item) = body.sealed_for.iter().flatten().find(|f| f.seat == reader) else { return Ok(()) };
+            let author_key = self.genesis().seat(&author).map(|s| s.key).ok_or_else(|| bad("unknown author".into()))?;
+            let plain = seal::open_for(&key.signing, &author_key, &self.id(), &author, &reader, seq, &item.data)
+                .map_err(|e| bad(format!("the note it sealed for {reader} does not open: {e}")))?;
+            SealedNote::from_bytes(&plain).map_err(bad)?
+        };
+        for (id, value) in &note.commit {
+            let Some(rec) = self.commitments.get(&(author.clone(), id.clone())) else {
+                return Err(bad(format!("its sealed note names {id:?}, which it never committed to")));
+            };
+            let salt = if author == reader {
+                commit::salt(&key.seed(), &self.id(), id)
+            } else {
+                *note.salt.get(id).ok_or_else(|| bad(format!("the note it sealed for {reader} gives no salt for {id:?}")))?
+            };
+            if !commit::opens(&rec.digest, &salt, value) {
+                return Err(bad(format!(
+                    "its sealed note gives a value for {id:?} that does not match the commitment (entry {})",
+                    rec.seq
+                )));
+            }
+            self.knowledge.learn(&author, id, value);
+        }
+        Ok(())
+    }
+
+    /// Record the private draws the entry made: each must be a commitment of this entry and
+    /// the entry must name who settles it.
+    fn record_draws(&mut self, entry: &Entry) -> Result<(), GameError> {
+        let draws = self.state.private_draws();
+        let seq = entry.seq();
+        let seat = entry.seat().to_string();
+        for draw_id in draws {
+            let committed = entry.draft.body.commit.iter().flatten().any(|c| c.id == draw_id);
+            if !committed {
+                return Err(GameError::Commitment {
+                    seq,
+                    seat,
+                    why: format!("the entry makes private draw {draw_id:?} but does not commit to its secret under that id (DESIGN §2.6)"),
+                });
+            }
+            let dice_from = entry.draft.dice_from.clone().ok_or_else(|| GameError::OutOfTurn {
+                seq,
+                seat: seat.clone(),
+                why: "an entry with a private draw must name `dice_from`".into(),
+            })?;
+            self.draws.push(PendingDraw { seq, seat: seat.clone(), draw_id, dice_from });
+        }
+        Ok(())
+    }
+
+    /// `seat`'s own view of this game: its entries replayed in seat mode with `key`. While
+    /// nothing is hidden (no commitment, no draw) that is this game itself, so it is a clone.
+    pub fn seat_view(&self, seat: &str, key: SecretKey) -> Result<Game, GameError> {
+        if self.commitments.is_empty() && self.draws.is_empty() && self.knowledge.mode() == Mode::Public {
+            let mut g = self.clone();
+            g.knowledge = Knowledge::seat(seat, key);
+            return Ok(g);
+        }
+        Game::replay_with(&self.entries, Knowledge::seat(seat, key)).map_err(|(_, e)| e)
+    }
+
+    /// Every value opened in this game, by `(seat, id)`.
+    pub fn opened_values(&self) -> BTreeMap<(String, String), String> {
+        self.commitments.iter().filter_map(|(k, r)| r.opened.as_ref().map(|(_, v)| (k.clone(), v.clone()))).collect()
+    }
+
+    /// The omniscient pass (DESIGN §2.6: "verify then re-checks every hidden move
+    /// retroactively"): replay this game's entries again knowing, from the moment each was
+    /// committed, every value opened anywhere in the log. Returns that replay, or the
+    /// violations of the first entry it refuses, each naming the entry.
+    pub fn replay_omniscient(&self) -> Result<Game, Vec<Cheat>> {
+        match Game::replay_with(&self.entries, Knowledge::omniscient(self.opened_values())) {
+            Ok(g) => Ok(g),
+            Err((_, err)) => Err(self.cheats(&err)),
+        }
+    }
+
+    fn cheats(&self, err: &GameError) -> Vec<Cheat> {
+        let (seq, seat) = match err {
+            GameError::Orders { seq, seat, .. } | GameError::OutOfTurn { seq, seat, .. } | GameError::Commitment { seq, seat, .. } => {
+                (*seq, seat.clone())
+            }
+            GameError::Protocol(p) => (p.seq, String::new()),
+            GameError::Over { seq, .. } | GameError::Unsupported { seq, .. } | GameError::Invariant { seq, .. } => (*seq, String::new()),
+            GameError::UnknownRuleset(_) | GameError::Scenario(_) => (0, String::new()),
+        };
+        let entry = self.entries.get(seq as usize);
+        let hash = entry.map_or(Hash([0; 32]), |e| e.hash);
+        let seat = if seat.is_empty() { entry.map(|e| e.seat().to_string()).unwrap_or_default() } else { seat };
+        let cheat = |rule: String, message: String| Cheat { seq, seat: seat.clone(), hash, rule, message };
+        match err {
+            GameError::Orders { error: OrdersError::Illegal(vs), .. } => {
+                vs.iter().map(|v| cheat(v.rule.clone(), v.message.clone())).collect()
+            }
+            other => vec![cheat("DESIGN §2.6".into(), other.to_string())],
+        }
     }
 
     /// Commitments never opened, as `(seat, id, seq)`.

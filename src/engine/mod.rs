@@ -1,16 +1,21 @@
 //! The rules engine: the [`Ruleset`] trait every game implements, the registry of games,
 //! and [`game::Game`], which replays a log's entries into a state.
 
+pub mod author;
 pub mod bot;
 pub mod cases;
 pub mod game;
+pub mod hidden;
 pub mod registry;
+#[cfg(test)]
+pub(crate) mod toy;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::dice::Dice;
 
+pub use hidden::{Committed, Concealed, HiddenActs, Knowledge, Opened};
 pub use registry::RulesetId;
 
 /// A rule broken by an order, in player terms.
@@ -220,5 +225,60 @@ pub trait Ruleset {
     /// The JSON Schema of `Orders`.
     fn orders_schema() -> schemars::Schema {
         schemars::schema_for!(Self::Orders)
+    }
+
+    // ---- Hidden information (DESIGN §2.6; docs/engine.md "Hidden information") ----
+    //
+    // A ruleset with hidden things keeps them as unknowns in its state and works with them
+    // unknown: the engine replays a log in public, seat or omniscient mode (see
+    // [`Knowledge`]), and the public facts of a state must be the same in every mode.
+    // The defaults describe a game with nothing hidden.
+
+    /// Called for every `orders` entry (and every other entry that commits or opens
+    /// something) BEFORE `validate`, after any dice it reveals were resolved, with its
+    /// commitments and openings. Record them in the state (a committed value arrives in
+    /// `Committed::value` when the replay knows it; an opened one always); refuse (`Err`) an
+    /// opening the rules don't allow or a value that contradicts what is public. A refusal
+    /// refuses the whole entry.
+    fn hidden(state: &mut Self::State, seat: &str, acts: &mut HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        let _ = (state, seat, acts);
+        Ok(vec![])
+    }
+
+    /// Turn the orders a seat writes (with its own hidden values in plain text) into what
+    /// the log may carry: public orders, values to commit (ids chosen by the ruleset, never
+    /// reused by the seat, e.g. `piece-7@41`) and ids of its commitments to open. Called by
+    /// `orders sign`/`check --key` and the bot on the author's view (seat mode), on the state
+    /// the entry will be applied to (after the dice it reveals).
+    fn conceal(state: &Self::State, seat: &str, orders: Self::Orders) -> Result<Concealed<Self::Orders>, Vec<Violation>> {
+        let _ = (state, seat);
+        Ok(Concealed::plain(orders))
+    }
+
+    /// The private draws made since the last call (the engine calls it once after each
+    /// entry, so: the draws of the entry just applied, whether made by its orders, its
+    /// hidden acts or the dice it revealed), as draw ids; the ruleset forgets them. Each is
+    /// also a commitment id of that entry, committed by the author's tool (value: hex of
+    /// `r`, DESIGN §2.6); the engine refuses the entry otherwise.
+    fn private_draws(state: &mut Self::State) -> Vec<String> {
+        let _ = state;
+        vec![]
+    }
+
+    /// Settle private draw `draw_id` of `seat` when the next entry of the draw entry's
+    /// `dice_from` seat arrives (before any pending public roll is resolved and before that
+    /// entry's own orders). `dice` is `Some` when the replay knows `r` (the drawer, its
+    /// partners, omniscient verify); `None` otherwise: record the draw as unknown, and learn
+    /// it when `r` is opened (`Opened::draw`).
+    fn settle_draw(state: &mut Self::State, seat: &str, draw_id: &str, dice: Option<&mut Dice>) -> Vec<Event> {
+        let _ = (state, seat, draw_id, dice);
+        vec![]
+    }
+
+    /// Whether seats of one side read each other's sealed values (TFWW with 3-4 players).
+    /// When true, the author's tool also writes `body.sealed_for` to every partner seat.
+    fn partners_share(state: &Self::State) -> bool {
+        let _ = state;
+        false
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Event, Expectation, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
+use super::{Concealed, Event, Expectation, HiddenActs, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
 use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
@@ -15,6 +15,9 @@ pub enum RulesetId {
     GlorysEnd,
     /// The First World War (Phalanx).
     FirstWorldWar,
+    /// The engine's toy game with hidden information (unit tests only).
+    #[cfg(test)]
+    Toy,
 }
 
 /// All rulesets, for listings.
@@ -23,11 +26,16 @@ pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar];
 /// A game state of any ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
+// States differ in size by ruleset; one lives per game (plus previews), so boxing buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyState {
     /// 1914: Glory's End.
     GlorysEnd(<GlorysEnd as Ruleset>::State),
     /// The First World War.
     FirstWorldWar(<FirstWorldWar as Ruleset>::State),
+    /// The engine's toy game (unit tests only).
+    #[cfg(test)]
+    Toy(<super::toy::Toy as Ruleset>::State),
 }
 
 /// Why orders were not accepted.
@@ -41,18 +49,75 @@ pub enum OrdersError {
     Illegal(Vec<Violation>),
 }
 
-/// Dispatch on the ruleset of a state: binds the inner state to `$s` and the ruleset type to `R`.
+/// Dispatch on the ruleset of a state: binds the inner state to `$s`, the ruleset type to `R`
+/// and `wrap` to the function putting an `R::State` back into an [`AnyState`].
+/// To add a ruleset: a variant in [`RulesetId`] and [`AnyState`], an arm here and in
+/// `dispatch_id!`, and its id in [`RulesetId::from_id`] and [`ALL`].
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::GlorysEnd($s) => {
                 #[allow(dead_code)]
                 type R = GlorysEnd;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::GlorysEnd(s)
+                }
                 $body
             }
             AnyState::FirstWorldWar($s) => {
                 #[allow(dead_code)]
                 type R = FirstWorldWar;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::FirstWorldWar(s)
+                }
+                $body
+            }
+            #[cfg(test)]
+            AnyState::Toy($s) => {
+                #[allow(dead_code)]
+                type R = super::toy::Toy;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::Toy(s)
+                }
+                $body
+            }
+        }
+    };
+}
+
+/// Dispatch on a [`RulesetId`]: binds the ruleset type to `R` and `wrap` as in `dispatch!`.
+macro_rules! dispatch_id {
+    ($id:expr => $body:expr) => {
+        match $id {
+            RulesetId::GlorysEnd => {
+                #[allow(dead_code)]
+                type R = GlorysEnd;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::GlorysEnd(s)
+                }
+                $body
+            }
+            RulesetId::FirstWorldWar => {
+                #[allow(dead_code)]
+                type R = FirstWorldWar;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::FirstWorldWar(s)
+                }
+                $body
+            }
+            #[cfg(test)]
+            RulesetId::Toy => {
+                #[allow(dead_code)]
+                type R = super::toy::Toy;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::Toy(s)
+                }
                 $body
             }
         }
@@ -74,43 +139,35 @@ impl RulesetId {
         match id {
             "glorys-end" => Some(RulesetId::GlorysEnd),
             "first-world-war" => Some(RulesetId::FirstWorldWar),
+            #[cfg(test)]
+            super::toy::ID => Some(RulesetId::Toy),
             _ => None,
         }
     }
     /// The id.
     pub fn id(self) -> &'static str {
-        match self {
-            RulesetId::GlorysEnd => GlorysEnd::ID,
-            RulesetId::FirstWorldWar => FirstWorldWar::ID,
-        }
+        dispatch_id!(self => R::ID)
     }
     /// The version of the rules and data.
     pub fn version(self) -> &'static str {
-        match self {
-            RulesetId::GlorysEnd => GlorysEnd::VERSION,
-            RulesetId::FirstWorldWar => FirstWorldWar::VERSION,
-        }
+        dispatch_id!(self => R::VERSION)
     }
     /// Rule-citation prefix used in violations (`GE`).
     pub fn title(self) -> &'static str {
         match self {
             RulesetId::GlorysEnd => "1914: Glory's End",
             RulesetId::FirstWorldWar => "The First World War",
+            #[cfg(test)]
+            RulesetId::Toy => "Toy: guess the hidden number",
         }
     }
     /// The starting state.
     pub fn setup(self, text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<AnyState, ScenarioError> {
-        match self {
-            RulesetId::GlorysEnd => GlorysEnd::setup(text, options, seats).map(AnyState::GlorysEnd),
-            RulesetId::FirstWorldWar => FirstWorldWar::setup(text, options, seats).map(AnyState::FirstWorldWar),
-        }
+        dispatch_id!(self => R::setup(text, options, seats).map(wrap))
     }
     /// The JSON Schema of this ruleset's orders.
     pub fn orders_schema(self) -> schemars::Schema {
-        match self {
-            RulesetId::GlorysEnd => GlorysEnd::orders_schema(),
-            RulesetId::FirstWorldWar => FirstWorldWar::orders_schema(),
-        }
+        dispatch_id!(self => R::orders_schema())
     }
 }
 
@@ -120,6 +177,8 @@ impl AnyState {
         match self {
             AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
             AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
+            #[cfg(test)]
+            AnyState::Toy(_) => RulesetId::Toy,
         }
     }
     /// Who must send what next.
@@ -162,10 +221,7 @@ impl AnyState {
     }
     /// What `seat` may see.
     pub fn view(&self, seat: &str) -> AnyState {
-        match self {
-            AnyState::GlorysEnd(s) => AnyState::GlorysEnd(GlorysEnd::view(s, seat)),
-            AnyState::FirstWorldWar(s) => AnyState::FirstWorldWar(FirstWorldWar::view(s, seat)),
-        }
+        dispatch!(self, s => wrap(R::view(s, seat)))
     }
     /// Random legal orders for `seat` (the bot).
     pub fn random_orders(&self, seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
@@ -186,5 +242,29 @@ impl AnyState {
     /// Internal consistency.
     pub fn check_invariants(&self) -> Result<(), String> {
         dispatch!(self, s => R::check_invariants(s))
+    }
+    /// Record the commitments and openings of an entry ([`Ruleset::hidden`]).
+    pub fn hidden(&mut self, seat: &str, acts: &mut HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        dispatch!(self, s => R::hidden(s, seat, acts))
+    }
+    /// Parse orders as `seat` wrote them and conceal them ([`Ruleset::conceal`]); the
+    /// concealed orders come back as YAML.
+    pub fn conceal(&self, seat: &str, orders: &yaml_serde::Value) -> Result<Concealed<yaml_serde::Value>, OrdersError> {
+        dispatch!(self, s => {
+            let o = parse_orders(orders)?;
+            R::conceal(s, seat, o).map(|c| c.map(|o| to_yaml(&o))).map_err(OrdersError::Illegal)
+        })
+    }
+    /// The private draws made since the last call ([`Ruleset::private_draws`]).
+    pub fn private_draws(&mut self) -> Vec<String> {
+        dispatch!(self, s => R::private_draws(s))
+    }
+    /// Settle a private draw ([`Ruleset::settle_draw`]).
+    pub fn settle_draw(&mut self, seat: &str, draw_id: &str, dice: Option<&mut Dice>) -> Vec<Event> {
+        dispatch!(self, s => R::settle_draw(s, seat, draw_id, dice))
+    }
+    /// Whether partners read each other's sealed values ([`Ruleset::partners_share`]).
+    pub fn partners_share(&self) -> bool {
+        dispatch!(self, s => R::partners_share(s))
     }
 }

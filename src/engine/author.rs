@@ -1,0 +1,103 @@
+//! The author's side of hidden information (DESIGN §2.6): what `orders sign`, `orders check
+//! --key` and the bot add to an entry besides its public orders — commitments, openings,
+//! the sealed note to oneself, notes sealed for partners, and the commitments to private
+//! draws.
+
+use super::game::Game;
+use super::hidden::{Committed, HiddenActs, Opened, SealedNote};
+use super::registry::OrdersError;
+use crate::crypto::keys::SecretKey;
+use crate::crypto::{Hash, commit, draw, seal};
+use crate::log::entry::{Body, Commitment, Kind, Opening, SealedFor};
+
+/// Why an author's entry cannot be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AuthorError {
+    /// The orders cannot be parsed or break rules (on the author's own view).
+    #[error(transparent)]
+    Orders(#[from] OrdersError),
+    /// Something the author's tool needs is missing.
+    #[error("{0}")]
+    Missing(String),
+}
+
+/// Complete `body` for `seat`'s next entry on `view`, the author's own replay (seat mode:
+/// [`super::Knowledge::seat`]). `reveal` is the value the entry will reveal (it settles the
+/// dice and draws the seat owes, which its orders may answer).
+///
+/// For `orders`: [`super::Ruleset::conceal`] turns the orders as written into public orders,
+/// values to commit and ids to open; the result is checked on the author's view (hidden
+/// acts, then the rules). Every kind: the private draws the entry makes get their
+/// commitment to `r`. Then `commit`, `open`, `sealed` (all committed values, to oneself) and,
+/// when the ruleset says partners share, `sealed_for` each partner seat are written.
+pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&Hash>, mut body: Body) -> Result<Body, AuthorError> {
+    let (state, _) = view.state_before(seat, reveal);
+    let gid = view.id();
+    let seed = key.seed();
+    let mut commits: Vec<(String, String)> = Vec::new();
+    let mut open_ids: Vec<String> = Vec::new();
+    if body.kind == Kind::Orders {
+        let Some(orders) = &body.orders else { return Err(AuthorError::Orders(OrdersError::Parse("no `orders` in the body".into()))) };
+        let c = state.conceal(seat, orders)?;
+        body.orders = Some(c.orders);
+        commits = c.commit;
+        open_ids = c.open;
+    }
+    let mut openings = Vec::new();
+    for id in &open_ids {
+        let value = view
+            .knowledge
+            .value(seat, id)
+            .ok_or_else(|| AuthorError::Missing(format!("the value of your commitment {id:?} is unknown here (give your --key)")))?
+            .to_string();
+        openings.push(Opening { id: id.clone(), salt: commit::salt(&seed, &gid, id), value });
+    }
+
+    // A trial on the author's view: the hidden acts and the orders, to learn the private
+    // draws the entry makes (the engine refuses an entry that does not commit to them).
+    let mut trial = state.clone();
+    let mut acts = HiddenActs {
+        committed: commits.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(),
+        opened: openings.iter().map(|o| Opened { id: o.id.clone(), value: o.value.clone(), draw: None }).collect(),
+    };
+    if body.kind == Kind::Orders || !acts.is_empty() {
+        trial.hidden(seat, &mut acts).map_err(OrdersError::Illegal)?;
+    }
+    if body.kind == Kind::Orders
+        && let Some(orders) = &body.orders
+    {
+        trial.apply(seat, orders)?;
+    }
+    for d in trial.private_draws() {
+        commits.push((d.clone(), draw::draw_secret(&seed, &gid, &d).to_hex()));
+    }
+
+    if !openings.is_empty() {
+        body.open = Some(openings);
+    }
+    if commits.is_empty() {
+        return Ok(body);
+    }
+    let seq = view.next_seq();
+    body.commit = Some(
+        commits.iter().map(|(id, v)| Commitment { id: id.clone(), digest: commit::digest(&commit::salt(&seed, &gid, id), v) }).collect(),
+    );
+    let mut note = SealedNote { commit: commits.iter().cloned().collect(), salt: Default::default() };
+    body.sealed = Some(seal::seal(&seed, &gid, seq, note.to_text().as_bytes()));
+    if state.partners_share() {
+        note.salt = commits.iter().map(|(id, _)| (id.clone(), commit::salt(&seed, &gid, id))).collect();
+        let plain = note.to_text();
+        let g = view.genesis();
+        let side = g.side_of(seat).unwrap_or_default().to_string();
+        let mut notes = Vec::new();
+        for p in g.seats.iter().filter(|p| p.side == side && p.seat != seat) {
+            let data = seal::try_seal_for(&key.signing, &p.key, &gid, seat, &p.seat, seq, plain.as_bytes())
+                .map_err(|e| AuthorError::Missing(format!("cannot seal for {}: {e}", p.seat)))?;
+            notes.push(SealedFor { seat: p.seat.clone(), data });
+        }
+        if !notes.is_empty() {
+            body.sealed_for = Some(notes);
+        }
+    }
+    Ok(body)
+}
