@@ -487,3 +487,40 @@ pub fn check(raw: RawScenario) -> Result<Data, ScenarioError> {
 pub fn schema() -> schemars::Schema {
     schemars::schema_for!(RawScenario)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STANDARD: &str = include_str!("../../../scenarios/first-world-war/standard.yaml");
+
+    #[test]
+    fn the_bundled_scenario_is_complete() {
+        let d = parse(STANDARD).expect("the bundled scenario checks");
+        assert_eq!(d.fronts.len(), 11);
+        assert_eq!(d.cities.len(), 46, "46 victory cities (TFWW 2.1)");
+        assert_eq!(d.armies.len(), 72, "72 real armies (TFWW 2.0)");
+        assert_eq!(d.factions.values().map(|f| f.dummies).sum::<u32>(), 24, "24 dummies");
+        assert_eq!(d.chits.len(), 30, "30 chits, 15 per alliance (TFWW 6.2)");
+        assert_eq!(d.chits.iter().filter(|c| c.alliance == "allies").count(), 15);
+        let rc = |f: Faction| d.cities.iter().filter(|c| c.owner == f && c.rc).count() as u32;
+        for f in Faction::ALL {
+            assert_eq!(rc(f), d.factions[&f].replacement_base, "{}: one replacement centre per point of capacity (7.0, 7.1)", f.id());
+        }
+        let mandatory: Vec<&str> = d.chits.iter().filter(|c| c.mandatory).map(|c| c.name.as_str()).collect();
+        assert_eq!(mandatory, ["Pantalons Rouges", "Shell Shortage", "Kaisertreu", "Ludendorff"]);
+    }
+
+    #[test]
+    fn a_broken_file_lists_every_problem() {
+        let broken = STANDARD
+            .replace("adjacent: [1, 3]", "adjacent: [3]")
+            .replace("{id: DE-1, nat: DE, value: 3, entry: 1}", "{id: DE-1, nat: DE, value: 4, entry: 1}")
+            .replace("[Calais, Antwerpen]", "[Calais, Atlantis]");
+        let e = parse(&broken).expect_err("refused");
+        let all = e.problems.join("\n");
+        assert!(all.contains("adjacency with 2 is one-way"), "{all}");
+        assert!(all.contains("DE-1: combat value 4 is not 0-3"), "{all}");
+        assert!(all.contains("\"Atlantis\""), "{all}");
+    }
+}

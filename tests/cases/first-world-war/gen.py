@@ -350,3 +350,21 @@ for name, c in cases:
     with open(os.path.join(D, name + ".yaml"), "w") as f:
         yaml.safe_dump(c, f, sort_keys=False, default_flow_style=None, width=200, allow_unicode=True)
 print(len(cases), "cases")
+
+# --- readings of ambiguous rules (digest §G.2) without a case above
+more = []
+case("g2-amb05-dummies-stay", "4.2/3", "dummies turned face up at the victory check stay on the map",
+     {"turn": 2, "round": 16, "armies": {"DE-1": 1, "BE-1": 1}, "dummies": {GER: [1]}}, {"state": ["front 1 (Flanders): BE-1(1) DE-1(3) 1 dummy GER"]}, seat=GA, orders=[P],
+     reading="AMB-05: revealed dummies are not removed at the victory check")
+case("g2-amb10-german-dummies", "5.1", "a German dummy on a GA front is moved by the German Allies, not by Germany",
+     {"turn": 2, "round": 4, "dummies": {GER: [9]}}, {"events": ["GA moves from front 9: dummy → 8"], "state": ["front 8 (Poland): 1 dummy GER"]}, seat=GA,
+     orders=[{"move": {"from": 9, "pieces": [{"piece": "dummy", "front": 8}]}}], reading="AMB-10: German dummies pass to GA control like German armies")
+case("g2-amb19-defending-faction", "6.1/1", "with armies of both enemy factions on the front, the faction with more armies there defends (places the chit, names the lead)",
+     {"turn": 2, "round": 3, "armies": {"RU-3": 9, "DE-1": 9, "AH-1": 9, "AH-3": 9}, "hands": {GA: ["conrad"]}}, {"state": ["against GA (DE-1 AH-1 AH-3)", "awaiting german_allies: GA: place a defence chit"]},
+     seat=EA, orders=[A(9, ["RU-3"])], reading="AMB-19: the majority faction defends (German armies on Front 9 count for GA, 5.1); ties go to the base owner")
+case("g2-amb21-each-faction-captures", "4.2/3", "both Central Powers factions unopposed on a front each capture a city of their own marker",
+     {"turn": 2, "round": 16, "armies": {"DE-8": 8, "AH-1": 8}}, {"events": ["GER captures Warszawa on front 8 from EA"], "state": ["city Warszawa (front 8): captured by GER"]}, seat=GA, orders=[P],
+     reading="AMB-21: each faction present captures one city it is entitled to; here GA holds no marker on Front 8 and takes nothing")
+for name, c in cases[-4:]:
+    with open(os.path.join(D, name + ".yaml"), "w") as f:
+        yaml.safe_dump(c, f, sort_keys=False, default_flow_style=None, width=200, allow_unicode=True)
