@@ -33,6 +33,12 @@ pub const ALL: &[Bundled] = &[
         about: "1914: Glory's End, Historical Campaign (GE 3.2, 3.3): 30 turns, T1–T30, on a representative campaign map",
         text: include_str!("../scenarios/glorys-end/campaign.yaml"),
     },
+    Bundled {
+        name: "first-world-war/standard",
+        ruleset: "first-world-war",
+        about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",
+        text: include_str!("../scenarios/first-world-war/standard.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -45,6 +51,13 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
     match b.ruleset {
         // The Allied player moves first on the Marne, but the German proposes in the demo.
         "glorys-end" => vec![("german", "german"), ("allied", "allied")],
+        // Four players, one faction each; factions are seats, alliances are sides (TFWW 1.0).
+        "first-world-war" => vec![
+            ("germany", "central_powers"),
+            ("western_allies", "allies"),
+            ("eastern_allies", "allies"),
+            ("german_allies", "central_powers"),
+        ],
         _ => Vec::new(),
     }
 }

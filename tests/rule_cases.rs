@@ -2,13 +2,24 @@
 //! failing file.
 
 use umpire::dice::Dice;
+use umpire::engine::cases::CaseRuleset;
 use umpire::engine::cases::{RuleCase, run_case};
+use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
 
 #[test]
 fn glorys_end_rule_cases() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/glorys-end");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    run_dir::<GlorysEnd>("glorys-end");
+}
+
+#[test]
+fn first_world_war_rule_cases() {
+    run_dir::<FirstWorldWar>("first-world-war");
+}
+
+fn run_dir<R: CaseRuleset>(ruleset: &str) {
+    let dir = format!("{}/tests/cases/{ruleset}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("cases dir")
         .filter_map(|e| e.ok())
         .map(|e| e.path())
@@ -27,7 +38,7 @@ fn glorys_end_rule_cases() {
                 continue;
             }
         };
-        if let Err(e) = run_case::<GlorysEnd>(&case, &mut |faces| Dice::forced(faces)) {
+        if let Err(e) = run_case::<R>(&case, &mut |faces| Dice::forced(faces)) {
             failures.push(format!("{name} ({}): {e}", case.rule));
         }
     }

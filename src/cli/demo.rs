@@ -16,9 +16,8 @@ use crate::log::store;
 
 /// Arguments of `umpire demo`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Writes DIR/alice.key, alice.pub, bob.key, bob.pub and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well)."
-)]
+#[command(after_help = "Writes a key pair per seat (DIR/alice.key, alice.pub, bob.key, …; four seats for
+first-world-war) and DIR/game.log, verifies the log, then writes\nDIR/replay.html (the game step by step, with the map; open it in a browser).\nThe same --seed gives the same moves and dice; keys and the game nonce come from it too, so a\ndemo is reproducible (set UMPIRE_FIXED_TIME to pin the timestamps as well).")]
 pub struct DemoArgs {
     /// Directory for the keys and the log (created; a previous demo there is replaced).
     #[arg(long, default_value = "umpire-demo")]
@@ -35,31 +34,35 @@ pub struct DemoArgs {
 }
 
 const MARKER: &str = ".umpire-demo";
-const FILES: &[&str] = &["alice.key", "alice.pub", "bob.key", "bob.pub", "game.log", "replay.html", MARKER];
+const FILES: &[&str] =
+    &["alice.key", "alice.pub", "bob.key", "bob.pub", "carol.key", "carol.pub", "dave.key", "dave.pub", "game.log", "replay.html", MARKER];
+/// Player names, one per seat of the bundled scenario, in its seat order.
+const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 
 /// `umpire demo`.
 pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let Some(ruleset) = RulesetId::from_id(&a.ruleset) else {
-        return Err(CliError::Usage(format!("--ruleset {:?}: unknown (known: glorys-end)", a.ruleset)));
+        return Err(CliError::Usage(format!("--ruleset {:?}: unknown (known: glorys-end, first-world-war)", a.ruleset)));
     };
     let scenario = crate::scenarios::ALL.iter().find(|b| b.ruleset == ruleset.id()).expect("every ruleset bundles a scenario");
     prepare_dir(&a.dir)?;
     let dir = &a.dir;
 
     // 1. Keys: derived from the seed so the demo is reproducible.
-    let seats = [("alice", "german"), ("bob", "allied")];
+    let seats: Vec<(&str, &str, &str)> =
+        crate::scenarios::seats(scenario).into_iter().zip(NAMES).map(|((seat, side), name)| (name, seat, side)).collect();
     let mut keys = BTreeMap::new();
     let mut decls = Vec::new();
-    for (name, seat) in seats {
+    for &(name, seat, side) in &seats {
         let k = SecretKey::from_seed(name, tagged_hash("umpire/demo-key/1", &[&a.seed.to_be_bytes(), name.as_bytes()]).0);
         k.write_file(&dir.join(format!("{name}.key")))?;
         k.public().write_file(&dir.join(format!("{name}.pub")))?;
         println!("key {name}: {} ({}) plays {seat}", k.public().id(), dir.join(format!("{name}.key")).display());
-        decls.push(SeatDecl { seat: seat.into(), side: seat.into(), key: k.public().to_text() });
+        decls.push(SeatDecl { seat: seat.into(), side: side.into(), key: k.public().to_text() });
         keys.insert(seat.to_string(), k);
     }
 
-    // 2. Genesis by alice (german), join by bob (allied).
+    // 2. Genesis by the first seat, joins by the others.
     let plan = GenesisPlan {
         ruleset,
         scenario_name: scenario.name.into(),
@@ -71,18 +74,22 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         note: Some("umpire demo game".into()),
     };
     let log = dir.join("game.log");
-    let genesis = make_genesis(&plan, "german", &keys["german"])?;
+    let (_, first, _) = seats[0];
+    let genesis = make_genesis(&plan, first, &keys[first])?;
     store::create_log(&log, std::slice::from_ref(&genesis))?;
     let mut game = Game::from_genesis(&genesis)?;
     println!("genesis: game {} ({}), {}", game.id().short(16), scenario.name, log.display());
-    let mut join = Body::new(Kind::Join);
     let g = game.genesis().clone();
-    join.chain = Some(anchor(&keys["allied"], &g.nonce, "allied", g.chain_length));
     let mut players = bot::Players::new(keys.clone());
-    let e = bot::sign_body(&game, "allied", &mut players, join, common::now()).map_err(|e| CliError::Other(e.to_string()))?;
-    game.apply(&e)?;
-    append(&log, &e)?;
-    println!("join: allied (bob); play starts");
+    for &(name, seat, _) in &seats[1..] {
+        let mut join = Body::new(Kind::Join);
+        join.chain = Some(anchor(&keys[seat], &g.nonce, seat, g.chain_length));
+        let e = bot::sign_body(&game, seat, &mut players, join, common::now()).map_err(|e| CliError::Other(e.to_string()))?;
+        game.apply(&e)?;
+        append(&log, &e)?;
+        println!("join: {seat} ({name})");
+    }
+    println!("every seat has joined; play starts");
 
     // 3. Bots play to the end. Each entry is appended durably as it is made.
     let verbose = a.verbose;

@@ -119,6 +119,19 @@ pub trait CaseRuleset: Ruleset {
     fn case_faces(dice: &[u32]) -> Vec<u32>;
 }
 
+/// Resolve the pending roll with the remaining forced faces (`faces` is reversed: the next
+/// face is last). A resolution may roll several dice (a combat of The First World War rolls
+/// one per side); only the faces it used are consumed.
+fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Vec<Event> {
+    let in_order: Vec<u32> = faces.iter().rev().copied().collect();
+    let mut dice = forced(in_order);
+    let before = dice.forced_remaining();
+    let events = R::resolve(state, &mut dice);
+    let used = before - dice.forced_remaining();
+    faces.truncate(faces.len() - used.min(faces.len()));
+    events
+}
+
 /// Run one case. `forced` builds a dice stream yielding the given 0-based face indices.
 /// Returns the transcript on success, the reason on failure.
 pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Result<String, String> {
@@ -144,9 +157,10 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
     let last = entries.len() - 1;
     for (i, entry) in entries.iter().enumerate() {
         if R::pending_roll(&state).is_some() {
-            let f = faces.pop().ok_or("a roll is pending but the case has no dice left")?;
-            let mut dice = forced(vec![f]);
-            events.extend(R::resolve(&mut state, &mut dice));
+            if faces.is_empty() {
+                return Err("a roll is pending but the case has no dice left".into());
+            }
+            events.extend(resolve_forced::<R>(&mut state, &mut faces, forced));
         }
         let seat = entry.seat.clone().or_else(|| case.seat.clone()).ok_or(format!("entry {i} has no seat"))?;
         let Some(o) = &entry.orders else { continue };
@@ -164,9 +178,7 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
         R::check_invariants(&state).map_err(|e| format!("invariant broken after entry {i}: {e}"))?;
     }
     if R::pending_roll(&state).is_some() && !faces.is_empty() && case.expect.pending.is_none() {
-        let f = faces.pop().unwrap_or(0);
-        let mut dice = forced(vec![f]);
-        events.extend(R::resolve(&mut state, &mut dice));
+        events.extend(resolve_forced::<R>(&mut state, &mut faces, forced));
         R::check_invariants(&state).map_err(|e| format!("invariant broken after the last roll: {e}"))?;
     }
     let mut problems = Vec::new();

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::{Concealed, Event, Expectation, HiddenActs, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
 use crate::dice::Dice;
+use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
 
 /// Every ruleset umpire knows.
@@ -12,13 +13,15 @@ use crate::rules::glorys_end::GlorysEnd;
 pub enum RulesetId {
     /// 1914: Glory's End.
     GlorysEnd,
+    /// The First World War (Phalanx).
+    FirstWorldWar,
     /// The engine's toy game with hidden information (unit tests only).
     #[cfg(test)]
     Toy,
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd];
+pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar];
 
 /// A game state of any ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,6 +31,8 @@ pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd];
 pub enum AnyState {
     /// 1914: Glory's End.
     GlorysEnd(<GlorysEnd as Ruleset>::State),
+    /// The First World War.
+    FirstWorldWar(<FirstWorldWar as Ruleset>::State),
     /// The engine's toy game (unit tests only).
     #[cfg(test)]
     Toy(<super::toy::Toy as Ruleset>::State),
@@ -60,6 +65,15 @@ macro_rules! dispatch {
                 }
                 $body
             }
+            AnyState::FirstWorldWar($s) => {
+                #[allow(dead_code)]
+                type R = FirstWorldWar;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::FirstWorldWar(s)
+                }
+                $body
+            }
             #[cfg(test)]
             AnyState::Toy($s) => {
                 #[allow(dead_code)]
@@ -84,6 +98,15 @@ macro_rules! dispatch_id {
                 #[allow(dead_code)]
                 fn wrap(s: <R as Ruleset>::State) -> AnyState {
                     AnyState::GlorysEnd(s)
+                }
+                $body
+            }
+            RulesetId::FirstWorldWar => {
+                #[allow(dead_code)]
+                type R = FirstWorldWar;
+                #[allow(dead_code)]
+                fn wrap(s: <R as Ruleset>::State) -> AnyState {
+                    AnyState::FirstWorldWar(s)
                 }
                 $body
             }
@@ -115,6 +138,7 @@ impl RulesetId {
     pub fn from_id(id: &str) -> Option<RulesetId> {
         match id {
             "glorys-end" => Some(RulesetId::GlorysEnd),
+            "first-world-war" => Some(RulesetId::FirstWorldWar),
             #[cfg(test)]
             super::toy::ID => Some(RulesetId::Toy),
             _ => None,
@@ -132,6 +156,7 @@ impl RulesetId {
     pub fn title(self) -> &'static str {
         match self {
             RulesetId::GlorysEnd => "1914: Glory's End",
+            RulesetId::FirstWorldWar => "The First World War",
             #[cfg(test)]
             RulesetId::Toy => "Toy: guess the hidden number",
         }
@@ -151,6 +176,7 @@ impl AnyState {
     pub fn ruleset(&self) -> RulesetId {
         match self {
             AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
+            AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
             #[cfg(test)]
             AnyState::Toy(_) => RulesetId::Toy,
         }

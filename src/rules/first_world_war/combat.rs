@@ -1,0 +1,343 @@
+//! Combat (TFWW 6.0-6.3): declaration, chits face-down, leads, the roll and its result.
+
+use super::scenario::{ChitUse, Faction};
+use super::state::{Combat, CombatStep, Stage, State, Where, die_event, show_face};
+use super::victory::{Mode, capture_or_sp};
+use crate::dice::Dice;
+use crate::engine::{Event, Violation};
+
+type R = Result<Vec<Event>, Vec<Violation>>;
+
+fn v(rule: &str, msg: impl Into<String>) -> Vec<Violation> {
+    vec![Violation::new(rule, msg)]
+}
+
+/// Armies named in orders, as roster indices.
+pub fn lookup(s: &State, ids: &[String], rule: &str) -> Result<Vec<usize>, Vec<Violation>> {
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    for id in ids {
+        match s.data.army(id) {
+            Some(i) if !out.contains(&i) => out.push(i),
+            Some(_) => errs.push(Violation::new(rule, "named twice").unit(id.clone())),
+            None => errs.push(Violation::new(rule, "no such army in this scenario").unit(id.clone())),
+        }
+    }
+    if errs.is_empty() { Ok(out) } else { Err(errs) }
+}
+
+fn russian_or_romanian(s: &State, a: usize) -> bool {
+    matches!(s.data.armies[a].nat.as_str(), "RU" | "RO")
+}
+
+/// 6.0: declare a combat.
+pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[String]) -> R {
+    if !s.data.fronts.contains_key(&front) {
+        return Err(v("TFWW 2.1", format!("there is no front {front}")));
+    }
+    let armies = lookup(s, ids, "TFWW 6.0")?;
+    if armies.is_empty() {
+        return Err(v("TFWW 6.0", "an attack needs at least one real army (dummies never fight)"));
+    }
+    let mut errs = Vec::new();
+    for &a in &armies {
+        let name = s.name(a).to_string();
+        if s.armies[a] != Where::Front(front) {
+            errs.push(Violation::new("TFWW 6.0", format!("is not on front {front}")).unit(name));
+            continue;
+        }
+        if s.controller(a) != f {
+            errs.push(Violation::new("TFWW 5.1", format!("is not under {} control this round", f.code())).unit(name));
+            continue;
+        }
+        let nat = s.data.armies[a].nat.as_str();
+        if (front == 5 || front == 6) && ["BR", "FR", "DE"].contains(&nat) && s.turn < 4 {
+            errs.push(Violation::new("TFWW 5.3", "BR, FR and DE armies attack in Italy only from turn 4").unit(name));
+        } else if front == 11 && (name == "BR-MEF" || name == "FR-OR") && !s.ea_holds_monastir() {
+            errs.push(Violation::new("TFWW 5.4", "MEF and OR attack on Front 11 only while EA holds Monastir").unit(name));
+        } else if s.brest_litovsk && russian_or_romanian(s, a) {
+            errs.push(Violation::new("TFWW 8.1", "after Brest-Litovsk Russian and Romanian armies may not attack").unit(name));
+        } else if s.options.schlieffen && s.turn == 1 && nat == "DE" && front > 3 {
+            errs.push(Violation::new("TFWW 9.1", "Schlieffen Plan: on turn 1 German armies attack only on Fronts 1-3").unit(name));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut ev = vec![Event::rule(
+        "TFWW 6.0",
+        format!(
+            "{} attacks on front {front} with {}",
+            f.code(),
+            armies.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    )];
+    // 6.0: every defending piece is turned face up; dummies leave the map.
+    for d in s.dummies_on(front) {
+        if s.dummies[d].faction.enemy_of(f) {
+            s.dummies[d].front = None;
+            ev.push(Event::rule("TFWW 6.0", format!("a {} dummy is revealed on front {front} and removed", s.dummies[d].faction.code())));
+        }
+    }
+    let defenders: Vec<usize> = s
+        .armies_on(front)
+        .into_iter()
+        .filter(|&a| s.data.armies[a].faction.enemy_of(f) && !(s.brest_litovsk && russian_or_romanian(s, a)))
+        .collect();
+    let mef_or = armies.iter().any(|&a| matches!(s.name(a), "BR-MEF" | "FR-OR"));
+    if defenders.is_empty() {
+        ev.push(Event::rule("TFWW 6.0", format!("no real defender on front {front}: no battle")));
+        ev.extend(capture_or_sp(s, f, front, capture, Mode::Combat { mef_or }));
+        ev.extend(super::turn::end_action(s));
+        return Ok(ev);
+    }
+    ev.push(Event::rule(
+        "TFWW 6.0",
+        format!("defending: {}", defenders.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")),
+    ));
+    // AMB-19: the defending faction is the one with more real armies there; ties go to the
+    // faction with a base on the front.
+    let count = |g: Faction| defenders.iter().filter(|&&a| s.controller(a) == g).count();
+    let enemies: Vec<Faction> = Faction::ALL.into_iter().filter(|g| g.enemy_of(f)).collect();
+    let best = enemies.iter().map(|&g| count(g)).max().unwrap_or(0);
+    let tied: Vec<Faction> = enemies.into_iter().filter(|&g| count(g) == best).collect();
+    let bases = s.data.fronts[&front].bases.clone();
+    let defender = tied.iter().copied().find(|g| bases.contains(g)).unwrap_or(tied[0]);
+    s.combat = Some(Combat {
+        front,
+        attacker: f,
+        defender,
+        attackers: armies,
+        defenders,
+        step: CombatStep::DefenderChit,
+        attacker_placed: false,
+        attacker_chit: None,
+        defender_chit: None,
+        attacker_lead: None,
+        defender_lead: None,
+        attacker_draws: true,
+        defender_draws: true,
+        capture: capture.to_vec(),
+    });
+    s.stage = Stage::Combat;
+    skip_empty_hand(s, &mut ev);
+    Ok(ev)
+}
+
+/// A side whose player holds no chit has nothing to place: skip the step (hand sizes are
+/// public, so this tells nobody anything).
+fn skip_empty_hand(s: &mut State, ev: &mut Vec<Event>) {
+    let Some(c) = &s.combat else { return };
+    if c.step == CombatStep::DefenderChit && s.hands.get(s.seat_of(c.defender)).is_none_or(|h| h.is_empty()) {
+        ev.push(Event::rule("TFWW 6.1/1", format!("{} holds no chit: none placed", c.defender.code())));
+        if let Some(c) = s.combat.as_mut() {
+            c.step = CombatStep::AttackerChitLead;
+        }
+    }
+}
+
+/// The participants of one side.
+fn side(c: &Combat, attacker: bool) -> &[usize] {
+    if attacker { &c.attackers } else { &c.defenders }
+}
+
+/// Whether a chit may be played by this side at all (role and nation, 6.2).
+pub fn chit_fits(s: &State, c: &Combat, attacker: bool, chit: usize) -> bool {
+    let role = match s.data.chits[chit].use_ {
+        ChitUse::Either => true,
+        ChitUse::Attack => attacker,
+        ChitUse::Defence => !attacker,
+    };
+    role && side(c, attacker).iter().any(|&a| s.chit_suits(chit, a))
+}
+
+/// 6.1/1: place a chit (or none).
+pub fn place_chit(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>) -> R {
+    let Some(c) = s.combat.clone() else { return Err(v("TFWW 6.1", "no combat in progress")) };
+    let hand = s.hands.get(seat).cloned().unwrap_or_default();
+    // 6.2.2 (AMB-13): a mandatory chit that fits this combat must be played.
+    let due: Vec<usize> = hand.iter().copied().filter(|&h| s.data.chits[h].mandatory && chit_fits(s, &c, attacker, h)).collect();
+    let who = if attacker { c.attacker } else { c.defender };
+    let picked = match chit {
+        None => {
+            if let Some(&m) = due.first() {
+                return Err(v("TFWW 6.2.2", format!("{} must be played in this combat (mandatory chit)", s.chit_name(m))));
+            }
+            None
+        }
+        Some(id) => {
+            let Some(i) = s.data.chit(id) else { return Err(v("TFWW 6.2", format!("no chit {id:?} in this scenario"))) };
+            if !hand.contains(&i) {
+                return Err(v("TFWW 6.2", format!("{id} is not in {seat}'s hand")));
+            }
+            if !chit_fits(s, &c, attacker, i) {
+                let role = if attacker { "attacking" } else { "defending" };
+                return Err(v("TFWW 6.2", format!("{id} cannot be used {role} with these armies (use or nation)")));
+            }
+            if !due.is_empty() && !due.contains(&i) {
+                return Err(v("TFWW 6.2.2", format!("{} must be played in this combat (mandatory chit)", s.chit_name(due[0]))));
+            }
+            Some(i)
+        }
+    };
+    if let Some(i) = picked
+        && let Some(h) = s.hands.get_mut(seat)
+    {
+        h.retain(|&x| x != i);
+    }
+    let c = s.combat.as_mut().expect("checked above");
+    if attacker {
+        c.attacker_chit = picked;
+        c.attacker_placed = true;
+    } else {
+        c.defender_chit = picked;
+        c.step = CombatStep::AttackerChitLead;
+    }
+    let what = if picked.is_some() { "places a chit face down" } else { "places no chit" };
+    Ok(vec![Event::rule("TFWW 6.1/1", format!("{} {what}", who.code()))])
+}
+
+/// 6.1/2: name the lead army.
+pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
+    let Some(c) = s.combat.clone() else { return Err(v("TFWW 6.1", "no combat in progress")) };
+    let Some(a) = s.data.army(id) else { return Err(vec![Violation::new("TFWW 6.1/2", "no such army").unit(id)]) };
+    if !side(&c, attacker).contains(&a) {
+        return Err(vec![Violation::new("TFWW 6.1/2", "the lead must be a participating real army of this side").unit(id)]);
+    }
+    let chit = if attacker { c.attacker_chit } else { c.defender_chit };
+    if let Some(ch) = chit
+        && !s.chit_suits(ch, a)
+    {
+        return Err(vec![
+            Violation::new("TFWW 6.2", format!("the chit placed needs a lead of {}", s.data.chits[ch].nations.join("/"))).unit(id),
+        ]);
+    }
+    let c = s.combat.as_mut().expect("checked above");
+    let who = if attacker {
+        c.attacker_lead = Some(a);
+        c.attacker_draws = draw;
+        c.step = CombatStep::DefenderLead;
+        c.attacker
+    } else {
+        c.defender_lead = Some(a);
+        c.defender_draws = draw;
+        c.step = CombatStep::Roll;
+        c.defender
+    };
+    Ok(vec![Event::rule("TFWW 6.1/2", format!("{} leads with {id} (value {})", who.code(), s.data.armies[a].value))])
+}
+
+/// What the pending roll is about.
+pub fn describe_roll(s: &State) -> String {
+    let c = s.combat.as_ref().expect("a combat is rolling");
+    format!("combat on front {}: {} attacks {}", c.front, c.attacker.code(), c.defender.code())
+}
+
+fn draw_chit(s: &mut State, f: Faction, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<(String, usize)> {
+    let seat = s.seat_of(f).to_string();
+    let cup = s.cups.entry(f.alliance().to_string()).or_default();
+    if cup.is_empty() {
+        ev.push(Event::rule("TFWW 6.2", format!("{} may draw a chit but the cup is empty", f.code())));
+        return None;
+    }
+    cup.sort_unstable();
+    let n = u32::try_from(cup.len()).unwrap_or(u32::MAX);
+    let i = dice.roll(n) as usize;
+    let chit = cup.remove(i);
+    s.hands.entry(seat.clone()).or_default().push(chit);
+    ev.push(Event::rule(
+        "TFWW 6.2",
+        format!("{} draws a chit for {seat} (cup position {} of {n}): {}", f.code(), i + 1, s.chit_name(chit)),
+    ));
+    Some((seat, chit))
+}
+
+/// 6.1/3-6.1/5 and 6.2: the dice, the totals, the result, chit draws and returns.
+pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let Some(c) = s.combat.clone() else { return vec![] };
+    let (Some(al), Some(dl)) = (c.attacker_lead, c.defender_lead) else { return vec![] };
+    let mut ev = Vec::new();
+    let af = s.face(dice.roll(6));
+    ev.push(die_event(format!("combat on front {}: {} die", c.front, c.attacker.code()), af));
+    let df = s.face(dice.roll(6));
+    ev.push(die_event(format!("combat on front {}: {} die", c.front, c.defender.code()), df));
+    let (na, nd) = (c.attackers.len(), c.defenders.len());
+    let bonus = |mine: usize, theirs: usize| i32::from(mine > theirs);
+    let chit_val = |ch: Option<usize>| ch.map(|i| s.data.chits[i].value).unwrap_or(0);
+    let av = s.data.armies[al].value as i32;
+    let dv = s.data.armies[dl].value as i32;
+    let at = av + bonus(na, nd) + af as i32 + chit_val(c.attacker_chit);
+    let dt = dv + bonus(nd, na) + df as i32 + chit_val(c.defender_chit);
+    let show = |ch: Option<usize>| ch.map(|i| format!("{} ({:+})", s.chit_name(i), s.data.chits[i].value)).unwrap_or_else(|| "none".into());
+    ev.push(Event::rule(
+        "TFWW 6.1/5",
+        format!("chits revealed: {} {}, {} {}", c.attacker.code(), show(c.attacker_chit), c.defender.code(), show(c.defender_chit)),
+    ));
+    ev.push(Event::rule(
+        "TFWW 6.1/5",
+        format!(
+            "attacker {} = {av} + {} numbers + {} die {:+} chit; defender {} = {dv} + {} numbers + {} die {:+} chit",
+            at,
+            bonus(na, nd),
+            show_face(af),
+            chit_val(c.attacker_chit),
+            dt,
+            bonus(nd, na),
+            show_face(df),
+            chit_val(c.defender_chit)
+        ),
+    ));
+    let mef_or = c.attackers.iter().chain(&c.defenders).any(|&a| matches!(s.name(a), "BR-MEF" | "FR-OR"));
+    if at > dt {
+        s.armies[dl] = Where::Eliminated;
+        ev.push(Event::rule("TFWW 6.1/5", format!("attacker wins: {} is eliminated", s.name(dl))));
+        ev.extend(capture_or_sp(s, c.attacker, c.front, &c.capture, Mode::Combat { mef_or }));
+    } else if dt > at {
+        s.armies[al] = Where::Eliminated;
+        ev.push(Event::rule("TFWW 6.1/5", format!("defender wins: {} is eliminated", s.name(al))));
+    } else {
+        s.armies[al] = Where::Eliminated;
+        s.armies[dl] = Where::Eliminated;
+        ev.push(Event::rule("TFWW 6.1/5", format!("tie: {} and {} are eliminated", s.name(al), s.name(dl))));
+    }
+    // 6.2 (AMB-26): draws at the roll, before the placed chits go back to the cup.
+    let mut drawn = Vec::new();
+    if af == 0 {
+        if c.attacker_draws {
+            drawn.extend(draw_chit(s, c.attacker, dice, &mut ev));
+        } else {
+            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", c.attacker.code())));
+        }
+    }
+    if df == 0 {
+        if c.defender_draws {
+            drawn.extend(draw_chit(s, c.defender, dice, &mut ev));
+        } else {
+            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", c.defender.code())));
+        }
+    }
+    for ch in [c.attacker_chit, c.defender_chit].into_iter().flatten() {
+        if s.data.chits[ch].mandatory {
+            s.removed_chits.push(ch);
+            ev.push(Event::rule("TFWW 6.2.2", format!("{} is removed from the game", s.chit_name(ch))));
+        } else {
+            let cup = s.data.chits[ch].alliance.clone();
+            let c = s.cups.entry(cup).or_default();
+            c.push(ch);
+            c.sort_unstable();
+        }
+    }
+    s.combat = None;
+    ev.push(Event::rule("TFWW 6.0", format!("every army on front {} is turned face down again", c.front)));
+    let limit = s.data.hand_limit;
+    let over: Vec<(String, usize)> = drawn.into_iter().filter(|(seat, _)| s.hands.get(seat).is_some_and(|h| h.len() > limit)).collect();
+    if over.is_empty() {
+        ev.extend(super::turn::end_action(s));
+    } else {
+        for (seat, _) in &over {
+            ev.push(Event::rule("TFWW 6.2.1", format!("{seat} holds more than {limit} chits and must return an old one")));
+        }
+        s.stage = Stage::Discard(over);
+    }
+    ev
+}

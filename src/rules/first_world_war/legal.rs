@@ -1,0 +1,183 @@
+//! Random legal orders (the bot, property tests): candidates are drawn at random and kept
+//! only if [`super::check`] accepts them; passing is always legal in a round.
+
+use super::orders::{Action, Orders, Placement};
+use super::scenario::Faction;
+use super::state::{CombatStep, Stage, State, Where};
+use super::turn::{awaited, capacity, due, replaceable, uncovered, usable_nations};
+use crate::dice::Dice;
+
+fn pick<T: Clone>(ch: &mut Dice, v: &[T]) -> Option<T> {
+    if v.is_empty() {
+        return None;
+    }
+    let n = u32::try_from(v.len()).unwrap_or(u32::MAX);
+    Some(v[ch.roll(n) as usize].clone())
+}
+
+fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
+    let o = Orders { actions };
+    super::check(s, seat, &o).is_empty().then_some(o)
+}
+
+fn deployment(s: &State, f: Faction, ch: &mut Dice) -> Vec<Placement> {
+    let (mut armies, dummies) = due(s, f);
+    ch.shuffle(&mut armies);
+    let mut out = Vec::new();
+    // Garrison duty first, the most constrained front first.
+    let mut open = uncovered(s, f);
+    open.sort_by_key(|&g| armies.iter().filter(|&&a| s.may_enter(a, g)).count());
+    for g in open {
+        if let Some(pos) = armies.iter().position(|&a| s.may_enter(a, g)) {
+            let a = armies.remove(pos);
+            out.push(Placement { piece: s.name(a).to_string(), front: g });
+        }
+    }
+    let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
+    for a in armies {
+        let ok: Vec<u8> = fronts.iter().copied().filter(|&fr| s.may_enter(a, fr)).collect();
+        if let Some(fr) = pick(ch, &ok) {
+            out.push(Placement { piece: s.name(a).to_string(), front: fr });
+        }
+    }
+    let ok: Vec<u8> = fronts.iter().copied().filter(|&fr| s.dummy_may_enter(f, fr)).collect();
+    for _ in 0..dummies {
+        if let Some(fr) = pick(ch, &ok) {
+            out.push(Placement { piece: "dummy".into(), front: fr });
+        }
+    }
+    out
+}
+
+fn pieces_on(s: &State, f: Faction, front: u8) -> Vec<String> {
+    let mut v: Vec<String> = s.real_of(f, front).into_iter().map(|a| s.name(a).to_string()).collect();
+    for d in s.dummies_on(front) {
+        if s.dummy_controller(d) == f {
+            v.push("dummy".into());
+        }
+    }
+    v
+}
+
+fn round_action(s: &State, f: Faction, ch: &mut Dice) -> Action {
+    let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
+    let kind = ch.roll(10);
+    if kind < 5 {
+        let targets: Vec<u8> = fronts
+            .iter()
+            .copied()
+            .filter(|&fr| {
+                !s.real_of(f, fr).is_empty()
+                    && (s.armies_on(fr).iter().any(|&a| s.data.armies[a].faction.enemy_of(f))
+                        || s.dummies_on(fr).iter().any(|&d| s.dummies[d].faction.enemy_of(f)))
+            })
+            .collect();
+        if let Some(fr) = pick(ch, &targets) {
+            let mut own = s.real_of(f, fr);
+            ch.shuffle(&mut own);
+            let n = 1 + ch.roll(u32::try_from(own.len()).unwrap_or(1)) as usize;
+            let armies = own.into_iter().take(n).map(|a| s.name(a).to_string()).collect();
+            return Action::Attack { front: fr, armies, capture: vec![] };
+        }
+    }
+    let origins: Vec<u8> = fronts.iter().copied().filter(|&fr| !pieces_on(s, f, fr).is_empty()).collect();
+    let Some(from) = pick(ch, &origins) else { return Action::Pass };
+    let mut mine = pieces_on(s, f, from);
+    ch.shuffle(&mut mine);
+    if kind < 8 {
+        let adj = s.data.fronts[&from].adjacent.clone();
+        if adj.is_empty() {
+            return Action::Pass;
+        }
+        let n = 1 + ch.roll(u32::try_from(mine.len()).unwrap_or(1)) as usize;
+        let pieces = mine.into_iter().take(n).map(|p| Placement { piece: p, front: pick(ch, &adj).unwrap_or(from) }).collect();
+        Action::Move { from, pieces }
+    } else {
+        let n = 1 + ch.roll(2) as usize;
+        let to = pick(ch, &fronts).unwrap_or(from);
+        Action::Transfer { from, to, pieces: mine.into_iter().take(n).collect() }
+    }
+}
+
+/// Random legal orders for `seat`, or `None` if nothing is expected of it.
+pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
+    let (who, f, _) = awaited(s)?;
+    if who != seat {
+        return None;
+    }
+    // Now and then give back a chit the seat can never use (6.2.1).
+    let mut prefix = Vec::new();
+    let usable = usable_nations(s, seat);
+    if let Some(&c) = s.hands.get(seat).and_then(|h| h.iter().find(|&&c| !s.data.chits[c].nations.iter().any(|n| usable.contains(n))))
+        && ch.roll(2) == 0
+    {
+        prefix.push(Action::ReturnChit(s.chit_name(c).to_string()));
+    }
+    let with = |mut v: Vec<Action>, a: Action| {
+        v.push(a);
+        v
+    };
+    let hand: Vec<Option<String>> =
+        std::iter::once(None).chain(s.hands.get(seat).into_iter().flatten().map(|&c| Some(s.chit_name(c).to_string()))).collect();
+    match &s.stage {
+        Stage::Deploy(_) => {
+            for _ in 0..20 {
+                if let Some(o) = ok(s, seat, with(prefix.clone(), Action::Deploy(deployment(s, f, ch)))) {
+                    return Some(o);
+                }
+            }
+            None
+        }
+        Stage::Round => {
+            for _ in 0..6 {
+                if let Some(o) = ok(s, seat, with(prefix.clone(), round_action(s, f, ch))) {
+                    return Some(o);
+                }
+            }
+            ok(s, seat, with(prefix, Action::Pass))
+        }
+        Stage::Combat => {
+            let c = s.combat.as_ref()?;
+            let draw = ch.roll(4) != 0;
+            let mut options: Vec<Vec<Action>> = Vec::new();
+            match c.step {
+                CombatStep::DefenderChit => {
+                    for h in &hand {
+                        options.push(vec![Action::Chit(h.clone())]);
+                    }
+                }
+                CombatStep::AttackerChitLead => {
+                    for h in &hand {
+                        for &a in &c.attackers {
+                            options.push(vec![Action::Chit(h.clone()), Action::Lead { army: s.name(a).to_string(), draw }]);
+                        }
+                    }
+                }
+                CombatStep::DefenderLead => {
+                    for &a in &c.defenders {
+                        options.push(vec![Action::Lead { army: s.name(a).to_string(), draw }]);
+                    }
+                }
+                CombatStep::Roll => return None,
+            }
+            let legal: Vec<Orders> = options.into_iter().filter_map(|o| ok(s, seat, o)).collect();
+            pick(ch, &legal)
+        }
+        Stage::Discard(q) => {
+            let new = q.first()?.1;
+            let old: Vec<usize> = s.hands.get(seat)?.iter().copied().filter(|&c| c != new).collect();
+            let c = pick(ch, &old)?;
+            ok(s, seat, vec![Action::Discard(s.chit_name(c).to_string())])
+        }
+        Stage::PeaceOffer => ok(s, seat, with(prefix, Action::OfferPeace(ch.roll(2) == 0))),
+        Stage::PeaceAnswer => ok(s, seat, with(prefix, Action::AcceptPeace(ch.roll(2) == 0))),
+        Stage::Replace(_) => {
+            let mut list = replaceable(s, f);
+            ch.shuffle(&mut list);
+            list.truncate(capacity(s, f));
+            let names = list.into_iter().filter(|&a| s.armies[a] == Where::Eliminated).map(|a| s.name(a).to_string()).collect();
+            ok(s, seat, with(prefix, Action::Replace(names)))
+        }
+        Stage::Surrender | Stage::Over => None,
+    }
+}

@@ -1,0 +1,146 @@
+//! The First World War (Phalanx, 2004) — ruleset `first-world-war`, 2 to 4 players.
+//!
+//! Factions are seats, alliances are sides (DESIGN §2). Rules by section: `turn` (4.2
+//! sequence, deployment and garrisons, Move, Strategic Transfer, replacements, Brest-Litovsk),
+//! `combat` (6.0-6.3), `victory` (6.4-6.6, 4.2/3, 6.5 surrender, 8.0), `setup` (3.0, 9.3),
+//! `scenario` (the data file). Players' docs: `docs/first-world-war/rules.md`.
+//!
+//! Hidden information (face-down armies, secret chit hands) is NOT wired yet: every piece and
+//! every hand is public in this version, and chit draws use the public entry dice. See the docs.
+
+pub mod cases;
+pub mod combat;
+pub mod legal;
+pub mod orders;
+pub mod scenario;
+pub mod setup;
+pub mod state;
+pub mod turn;
+pub mod victory;
+pub mod view;
+
+use crate::dice::Dice;
+use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+
+pub use orders::Orders;
+pub use state::State;
+use state::{CombatStep, Stage};
+
+/// The ruleset.
+pub struct FirstWorldWar;
+
+/// Whether the state waits for dice (an entry must end there).
+pub fn rolling(s: &State) -> bool {
+    s.stage == Stage::Surrender || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::Roll))
+}
+
+/// Check every action of an entry in order on a copy of the state.
+pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
+    if !state.seats.values().any(|s| s == seat) {
+        return vec![Violation::new("TFWW 1.0", format!("{seat} is not a seat of this game"))];
+    }
+    if orders.actions.is_empty() {
+        return vec![Violation::new("TFWW 4.2", "the orders hold no action")];
+    }
+    let mut s = state.clone();
+    let mut errs = Vec::new();
+    for (i, a) in orders.actions.iter().enumerate() {
+        if rolling(&s) || s.outcome.is_some() {
+            errs.push(Violation::new("TFWW 6.1/4", format!("action {} comes after a roll: the entry must end there", i + 1)));
+            break;
+        }
+        if let Err(e) = turn::step(&mut s, seat, a) {
+            errs.extend(e.into_iter().map(|mut v| {
+                v.message = format!("action {}: {}", i + 1, v.message);
+                v
+            }));
+            break;
+        }
+    }
+    errs
+}
+
+impl Ruleset for FirstWorldWar {
+    type State = State;
+    type Orders = Orders;
+    const ID: &'static str = "first-world-war";
+    const VERSION: &'static str = "0.1.0";
+
+    fn setup(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        setup::from_text(text, options, seats)
+    }
+    fn expect(state: &State) -> Expectation {
+        view::expect(state)
+    }
+    fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
+        let errs = check(state, seat, &orders);
+        if errs.is_empty() { Ok(Legal::accepted(orders)) } else { Err(Rejected { orders, violations: errs }) }
+    }
+    fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
+        let mut ev = Vec::new();
+        for a in &orders.get().actions {
+            if rolling(state) || state.outcome.is_some() {
+                break;
+            }
+            match turn::step(state, seat, a) {
+                Ok(e) => ev.extend(e),
+                Err(v) => ev.extend(v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}")))),
+            }
+        }
+        ev
+    }
+    fn pending_roll(state: &State) -> Option<String> {
+        if state.stage == Stage::Surrender {
+            return Some(format!("surrender rolls at the victory check of turn {}", state.turn));
+        }
+        rolling(state).then(|| combat::describe_roll(state))
+    }
+    fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
+        let mut ev = Vec::new();
+        if state.stage == Stage::Combat && rolling(state) {
+            ev.extend(combat::roll(state, dice));
+        }
+        if state.stage == Stage::Surrender {
+            ev.extend(victory::surrender_rolls(state, dice));
+        }
+        ev.extend(turn::advance(state));
+        ev
+    }
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+    /// Hidden information is not wired yet: every seat sees the whole state.
+    fn view(state: &State, _seat: &str) -> State {
+        state.clone()
+    }
+    fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
+        legal::random_orders(state, seat, chooser)
+    }
+    fn template(state: &State, seat: &str) -> String {
+        view::template(state, seat)
+    }
+    fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
+        let mut s = state.clone();
+        let mut out = Vec::new();
+        for a in &orders.actions {
+            if rolling(&s) {
+                out.push("then the dice decide".into());
+                break;
+            }
+            match turn::step(&mut s, seat, a) {
+                Ok(ev) => out.extend(ev.into_iter().map(|e| e.text)),
+                Err(v) => out.extend(v.into_iter().map(|v| v.to_string())),
+            }
+        }
+        out
+    }
+    fn describe(state: &State) -> String {
+        view::describe(state)
+    }
+    fn picture(state: &State) -> crate::render::Picture {
+        view::picture(state)
+    }
+    fn check_invariants(state: &State) -> Result<(), String> {
+        view::check_invariants(state)
+    }
+}

@@ -1,0 +1,66 @@
+//! Orders as written in `body.orders` (parsed, not yet legal).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One entry's orders: actions applied in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// Applied in order; each written as a one-key map (`{move: {...}}`) or a word (`pass`).
+    #[serde(with = "yaml_serde::with::singleton_map_recursive")]
+    #[schemars(with = "Vec<Action>")]
+    pub actions: Vec<Action>,
+}
+
+/// A piece placed or moved: an army id (`DE-9`) or `dummy`, and a front.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub piece: String,
+    pub front: u8,
+}
+
+/// One action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// 4.2/1: place every piece due this turn.
+    Deploy(Vec<Placement>),
+    /// 5.0: pieces from one front to adjacent fronts of the same theatre.
+    Move { from: u8, pieces: Vec<Placement> },
+    /// 4.2/2: one or two pieces from one front to one other front (AMB-07).
+    Transfer { from: u8, to: u8, pieces: Vec<String> },
+    /// 4.2/2: do nothing this round.
+    Pass,
+    /// 6.0: combat on a front with these participating armies; `capture` lists cities in
+    /// order of preference should the attack win (6.4).
+    Attack {
+        front: u8,
+        armies: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        capture: Vec<String>,
+    },
+    /// 6.1/1: the chit placed (its id), or null for none.
+    Chit(Option<String>),
+    /// 6.1/2: the lead army; `draw`: draw a chit if this side's die shows S (6.2).
+    Lead {
+        army: String,
+        #[serde(default = "yes")]
+        draw: bool,
+    },
+    /// 6.2.1: the previously held chit returned when over the hand limit.
+    Discard(String),
+    /// 6.2.1: return a chit this seat can never use (no new draw).
+    ReturnChit(String),
+    /// 8.1: Germany offers the treaty of Brest-Litovsk (true) or not.
+    OfferPeace(bool),
+    /// 8.1: EA accepts (true) or refuses (4 players).
+    AcceptPeace(bool),
+    /// 4.2/4: eliminated armies brought back next turn.
+    Replace(Vec<String>),
+}
+
+fn yes() -> bool {
+    true
+}

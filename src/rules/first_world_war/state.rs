@@ -1,0 +1,262 @@
+//! The game state: where every army and dummy is, cities, VP and SP, chit cups and hands,
+//! the stage of the sequence of play (TFWW 4.2) and a combat in progress (6.1).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::scenario::{Data, Faction, GA_FRONTS};
+use crate::engine::Outcome;
+
+/// Where an army is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Where {
+    /// On the Turn track, to be deployed on this turn (reinforcement or replacement).
+    Track(u8),
+    /// On a front.
+    Front(u8),
+    /// Eliminated, waiting for a replacement (4.2/4).
+    Eliminated,
+    /// Not in this game (rule cases only).
+    Out,
+}
+
+/// One dummy piece.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dummy {
+    pub faction: Faction,
+    /// `None` while off the map (waiting for the next deployment, 4.2/1).
+    pub front: Option<u8>,
+}
+
+/// Optional rules agreed before play (TFWW 9.0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// 9.1 Schlieffen Plan.
+    pub schlieffen: bool,
+    /// 9.3 historical setup.
+    pub historical_setup: bool,
+}
+
+/// Where the sequence of play stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// 4.2/1: the faction at this index of the deployment order deploys.
+    Deploy(usize),
+    /// 4.2/2: the active faction of `State::round` acts.
+    Round,
+    /// 6.1: a combat awaits a decision or its roll (`State::combat`).
+    Combat,
+    /// 6.2.1: these seats must return a previously held chit (the chit drawn is kept).
+    Discard(Vec<(String, usize)>),
+    /// 4.2/3 step 4: surrender rolls await their dice.
+    Surrender,
+    /// 8.1: Germany may offer the treaty.
+    PeaceOffer,
+    /// 8.1: EA answers (4 players).
+    PeaceAnswer,
+    /// 4.2/4: the faction at this index of the deployment order chooses replacements.
+    Replace(usize),
+    /// The game is over.
+    Over,
+}
+
+/// Steps of one combat (6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CombatStep {
+    /// 6.1/1: the defender places a chit or none.
+    DefenderChit,
+    /// 6.1/1-2: the attacker places a chit or none and names its lead.
+    AttackerChitLead,
+    /// 6.1/2: the defender names its lead; then the dice.
+    DefenderLead,
+    /// 6.1/4: the dice are due.
+    Roll,
+}
+
+/// A combat in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combat {
+    pub front: u8,
+    pub attacker: Faction,
+    /// The defending faction that places the chit and names the lead (AMB-19).
+    pub defender: Faction,
+    /// Participating armies (indices into the roster).
+    pub attackers: Vec<usize>,
+    pub defenders: Vec<usize>,
+    pub step: CombatStep,
+    /// The attacker has placed its chit (or none).
+    pub attacker_placed: bool,
+    pub attacker_chit: Option<usize>,
+    pub defender_chit: Option<usize>,
+    pub attacker_lead: Option<usize>,
+    pub defender_lead: Option<usize>,
+    /// Whether each side draws a chit on an S (6.2: optional).
+    pub attacker_draws: bool,
+    pub defender_draws: bool,
+    /// The attacker's standing capture preference (cities, best first; F.5 C1).
+    pub capture: Vec<String>,
+}
+
+/// The whole state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The scenario data (constant during a game; not serialised with each state).
+    #[serde(skip)]
+    pub data: Arc<Data>,
+    /// Which seat plays each faction.
+    pub seats: BTreeMap<Faction, String>,
+    /// Number of distinct seats (2, 3 or 4).
+    pub players: usize,
+    pub options: Options,
+    pub turn: u8,
+    /// 1..=16 during the rounds.
+    pub round: u8,
+    pub stage: Stage,
+    /// By roster index.
+    pub armies: Vec<Where>,
+    /// German pieces under German-Allies control (5.1), by roster index.
+    pub ga_control: BTreeSet<usize>,
+    pub dummies: Vec<Dummy>,
+    /// German dummies under GA control, by dummy index.
+    pub ga_dummies: BTreeSet<usize>,
+    /// By city index: a marker is on the city (captured by its `by` faction).
+    pub captured: Vec<bool>,
+    pub vp: BTreeMap<Faction, u32>,
+    pub sp: BTreeMap<Faction, u32>,
+    /// (faction, front) already charged an SP this turn (6.5.2).
+    pub sp_charged: BTreeSet<(Faction, u8)>,
+    /// Chit hands by seat (AMB-12: the limit is per player).
+    pub hands: BTreeMap<String, Vec<usize>>,
+    /// Cups by alliance.
+    pub cups: BTreeMap<String, Vec<usize>>,
+    /// Mandatory chits played (out of the game, 6.2.2).
+    pub removed_chits: Vec<usize>,
+    pub combat: Option<Combat>,
+    pub brest_litovsk: bool,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The seat that plays `f`.
+    pub fn seat_of(&self, f: Faction) -> &str {
+        self.seats.get(&f).map(String::as_str).unwrap_or("")
+    }
+    /// The factions a seat plays.
+    pub fn factions_of(&self, seat: &str) -> Vec<Faction> {
+        self.seats.iter().filter(|(_, s)| s.as_str() == seat).map(|(f, _)| *f).collect()
+    }
+    /// The faction whose round it is.
+    pub fn active(&self) -> Faction {
+        let order = &self.data.round_order;
+        order[usize::from(self.round.max(1) - 1) % order.len()]
+    }
+    /// Who acts for an army now (5.1: German pieces on 5-6, 9-11 at round start act for GA).
+    pub fn controller(&self, army: usize) -> Faction {
+        if self.ga_control.contains(&army) { Faction::GermanAllies } else { self.data.armies[army].faction }
+    }
+    /// Who acts for a dummy now.
+    pub fn dummy_controller(&self, d: usize) -> Faction {
+        if self.ga_dummies.contains(&d) { Faction::GermanAllies } else { self.dummies[d].faction }
+    }
+    /// Armies on a front.
+    pub fn armies_on(&self, front: u8) -> Vec<usize> {
+        (0..self.armies.len()).filter(|&i| self.armies[i] == Where::Front(front)).collect()
+    }
+    /// Dummies on a front.
+    pub fn dummies_on(&self, front: u8) -> Vec<usize> {
+        (0..self.dummies.len()).filter(|&i| self.dummies[i].front == Some(front)).collect()
+    }
+    /// Who holds a city now.
+    pub fn holder(&self, city: usize) -> Faction {
+        let c = &self.data.cities[city];
+        if self.captured[city] { c.by } else { c.owner }
+    }
+    /// Army id for messages.
+    pub fn name(&self, army: usize) -> &str {
+        &self.data.armies[army].id
+    }
+    /// Chit id for messages.
+    pub fn chit_name(&self, chit: usize) -> &str {
+        &self.data.chits[chit].id
+    }
+    /// Whether an army may be on (deploy to, move into) a front now: its list (2.1), Italy
+    /// from turn 4 for BR, FR, DE (5.3), Front 11 for MEF and OR only while EA holds
+    /// Monastir (5.4).
+    pub fn may_enter(&self, army: usize, front: u8) -> bool {
+        let a = &self.data.armies[army];
+        if !self.data.listed(army, front) {
+            return false;
+        }
+        if (front == 5 || front == 6) && ["BR", "FR", "DE"].contains(&a.nat.as_str()) && self.turn < 4 {
+            return false;
+        }
+        if front == 11 && (a.id == "BR-MEF" || a.id == "FR-OR") && !self.ea_holds_monastir() {
+            return false;
+        }
+        true
+    }
+    /// 5.4: EA controls Monastir.
+    pub fn ea_holds_monastir(&self) -> bool {
+        self.data.city("Monastir").is_none_or(|c| self.holder(c) == Faction::EasternAllies)
+    }
+    /// Whether a dummy of `f` may be on a front: where some army of `f` may operate (4.2/1, 5.0).
+    pub fn dummy_may_enter(&self, f: Faction, front: u8) -> bool {
+        (0..self.data.armies.len()).any(|i| self.data.armies[i].faction == f && self.may_enter(i, front))
+    }
+    /// 5.1: control of German pieces, evaluated at the start of every round.
+    pub fn update_control(&mut self) {
+        let ga = |w: Option<u8>| w.is_some_and(|f| GA_FRONTS.contains(&f));
+        self.ga_control = (0..self.armies.len())
+            .filter(|&i| {
+                self.data.armies[i].faction == Faction::Germany && ga(if let Where::Front(f) = self.armies[i] { Some(f) } else { None })
+            })
+            .collect();
+        self.ga_dummies =
+            (0..self.dummies.len()).filter(|&i| self.dummies[i].faction == Faction::Germany && ga(self.dummies[i].front)).collect();
+    }
+    /// Real armies controlled by `f` on a front.
+    pub fn real_of(&self, f: Faction, front: u8) -> Vec<usize> {
+        self.armies_on(front).into_iter().filter(|&i| self.controller(i) == f).collect()
+    }
+    /// Real armies of an alliance on a front.
+    pub fn alliance_real(&self, alliance: &str, front: u8) -> Vec<usize> {
+        self.armies_on(front).into_iter().filter(|&i| self.data.armies[i].faction.alliance() == alliance).collect()
+    }
+    /// The alliance cup of a faction.
+    pub fn cup_of(&self, f: Faction) -> &str {
+        f.alliance()
+    }
+    /// Apply a VP change with the floor of 0 (8.0).
+    pub fn add_vp(&mut self, f: Faction, delta: i32) {
+        let v = self.vp.entry(f).or_insert(0);
+        *v = if delta < 0 { v.saturating_sub(delta.unsigned_abs()) } else { *v + delta.unsigned_abs() };
+    }
+    /// Whether a chit may go with this lead army (6.2: the army's nation uses the chit). The
+    /// named EA extras (ITB, MEF, OR) use no chit of their nation: the chits of those nations
+    /// belong to the Western Allies' set (reading R-1, after the 6.2.1 example).
+    pub fn chit_suits(&self, chit: usize, army: usize) -> bool {
+        let a = &self.data.armies[army];
+        !a.named && self.data.chits[chit].nations.contains(&a.nat)
+    }
+    /// The value shown by a die face index (S = 0).
+    pub fn face(&self, index: u32) -> u32 {
+        self.data.die_faces.get(index as usize).copied().unwrap_or(0)
+    }
+}
+
+/// A die face as printed: `S` for 0.
+pub fn show_face(face: u32) -> String {
+    if face == 0 { "S".into() } else { face.to_string() }
+}
+
+/// A roll of the special die for the resolution record (result 0 = S).
+pub fn die_event(purpose: String, face: u32) -> crate::engine::Event {
+    let text = format!("{purpose}: rolled {}", show_face(face));
+    crate::engine::Event { text, rule: None, roll: Some(crate::engine::Roll { purpose, die: "TFWW d6 (S,1-5)".into(), result: face }) }
+}

@@ -1,0 +1,259 @@
+//! What players read: the expectation, the state as text, the order template, the picture,
+//! and the invariants the engine checks after every entry.
+
+use std::collections::BTreeSet;
+
+use super::scenario::Faction;
+use super::state::{Stage, State, Where};
+use super::turn::awaited;
+use crate::engine::{Await, Expectation, Outcome};
+use crate::render::{Area, AreaGraph, Counter, Kind, LegendItem, Picture, Rgb, Symbol};
+
+/// `Ruleset::expect`.
+pub fn expect(s: &State) -> Expectation {
+    let when = format!("Turn {} ({}), {}", s.turn, s.data.year(s.turn), stage_text(s));
+    let awaits =
+        if s.outcome.is_some() { vec![] } else { awaited(s).map(|(seat, _, what)| vec![Await { seat, what }]).unwrap_or_default() };
+    Expectation { when, awaits }
+}
+
+fn stage_text(s: &State) -> String {
+    match &s.stage {
+        Stage::Deploy(i) => format!("deployment of {}", s.data.deployment_order[*i].code()),
+        Stage::Round => format!("round {} ({})", s.round, s.active().code()),
+        Stage::Combat => format!("round {} ({}), combat", s.round, s.active().code()),
+        Stage::Discard(_) => format!("round {}, returning chits over the limit", s.round),
+        Stage::Surrender => "victory check: surrender rolls".into(),
+        Stage::PeaceOffer | Stage::PeaceAnswer => "victory check: Brest-Litovsk".into(),
+        Stage::Replace(i) => format!("replacements of {}", s.data.deployment_order.get(*i).map(|f| f.code()).unwrap_or("-")),
+        Stage::Over => "game over".into(),
+    }
+}
+
+fn army_text(s: &State, a: usize) -> String {
+    let mut t = format!("{}({})", s.name(a), s.data.armies[a].value);
+    if s.ga_control.contains(&a) {
+        t.push_str("[GA]");
+    }
+    t
+}
+
+/// `Ruleset::describe`: one fact per line.
+pub fn describe(s: &State) -> String {
+    let mut out = Vec::new();
+    out.push(format!("turn {} of {} ({}): {}", s.turn, s.data.turns, s.data.year(s.turn), stage_text(s)));
+    if let Some((seat, _, what)) = awaited(s).filter(|_| s.outcome.is_none()) {
+        out.push(format!("awaiting {seat}: {what}"));
+    }
+    let fl = |m: &std::collections::BTreeMap<Faction, u32>| {
+        Faction::ALL.iter().rev().map(|f| format!("{} {}", f.code(), m.get(f).copied().unwrap_or(0))).collect::<Vec<_>>().join(", ")
+    };
+    out.push(format!("VP: {}", fl(&s.vp)));
+    out.push(format!("SP: {}", fl(&s.sp)));
+    for (id, fr) in s.data.fronts.iter() {
+        let mut pieces: Vec<String> = s.armies_on(*id).into_iter().map(|a| army_text(s, a)).collect();
+        for f in Faction::ALL.iter().rev() {
+            let n = s.dummies_on(*id).into_iter().filter(|&d| s.dummies[d].faction == *f).count();
+            if n > 0 {
+                pieces.push(format!("{n} dummy {}", f.code()));
+            }
+        }
+        out.push(format!("front {id} ({}): {}", fr.name, if pieces.is_empty() { "empty".into() } else { pieces.join(" ") }));
+    }
+    for (i, c) in s.data.cities.iter().enumerate() {
+        let held = if s.captured[i] { format!("captured by {}", c.by.code()) } else { c.owner.code().to_string() };
+        out.push(format!("city {} (front {}): {held}", c.name, c.front));
+    }
+    for (i, w) in s.armies.iter().enumerate() {
+        match w {
+            Where::Eliminated => out.push(format!("army {}: eliminated", s.name(i))),
+            Where::Track(t) => out.push(format!("army {}: on the turn track for turn {t}", s.name(i))),
+            _ => {}
+        }
+    }
+    let off: Vec<String> = Faction::ALL
+        .iter()
+        .rev()
+        .map(|f| (f, s.dummies.iter().filter(|d| d.faction == *f && d.front.is_none()).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(f, n)| format!("{} {n}", f.code()))
+        .collect();
+    if !off.is_empty() {
+        out.push(format!("dummies off the map: {}", off.join(", ")));
+    }
+    for (seat, h) in &s.hands {
+        out.push(format!(
+            "hand {seat}: {}",
+            if h.is_empty() { "empty".into() } else { h.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ") }
+        ));
+    }
+    for (cup, c) in &s.cups {
+        out.push(format!("cup {cup}: {} chits", c.len()));
+    }
+    if !s.removed_chits.is_empty() {
+        out.push(format!("removed from the game: {}", s.removed_chits.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ")));
+    }
+    if let Some(c) = &s.combat {
+        out.push(format!(
+            "combat on front {}: {} ({}) against {} ({}); step {:?}; chits placed: attacker {}, defender {}",
+            c.front,
+            c.attacker.code(),
+            c.attackers.iter().map(|&a| s.name(a)).collect::<Vec<_>>().join(" "),
+            c.defender.code(),
+            c.defenders.iter().map(|&a| s.name(a)).collect::<Vec<_>>().join(" "),
+            c.step,
+            if c.attacker_chit.is_some() { "yes" } else { "no" },
+            if c.defender_chit.is_some() { "yes" } else { "no" },
+        ));
+    }
+    if s.brest_litovsk {
+        out.push("Brest-Litovsk: in force".into());
+    }
+    if s.options.schlieffen || s.options.historical_setup {
+        out.push(format!("optional rules: schlieffen {}, historical setup {}", s.options.schlieffen, s.options.historical_setup));
+    }
+    match &s.outcome {
+        Some(Outcome::Win { side, reason }) => out.push(format!("result: {side} win: {reason}")),
+        Some(Outcome::Draw { reason }) => out.push(format!("result: no winner: {reason}")),
+        None => {}
+    }
+    out.join("\n")
+}
+
+/// `Ruleset::template`.
+pub fn template(s: &State, seat: &str) -> String {
+    let Some((who, _, what)) = awaited(s).filter(|_| s.outcome.is_none()) else { return "# nothing is expected now\n".into() };
+    if who != seat {
+        return format!("# nothing is expected of {seat} now: waiting for {who} ({what})\n");
+    }
+    let body = match &s.stage {
+        Stage::Deploy(_) => {
+            "actions:\n  - deploy:\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
+        }
+        Stage::Round => {
+            "actions:\n  # exactly one of:\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
+        }
+        Stage::Combat => {
+            "actions:\n  - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
+        }
+        Stage::Discard(_) => "actions:\n  - discard: trench-lines   # a chit you held before the draw\n",
+        Stage::PeaceOffer => "actions:\n  - offer_peace: false\n",
+        Stage::PeaceAnswer => "actions:\n  - accept_peace: true\n",
+        Stage::Replace(_) => "actions:\n  - replace: [DE-1]          # eliminated armies, at most your capacity\n",
+        Stage::Surrender | Stage::Over => "",
+    };
+    format!("# {what}\n{body}")
+}
+
+/// `Ruleset::check_invariants`.
+pub fn check_invariants(s: &State) -> Result<(), String> {
+    if s.armies.len() != s.data.armies.len() || s.captured.len() != s.data.cities.len() {
+        return Err("state and scenario disagree on the number of armies or cities".into());
+    }
+    for (i, w) in s.armies.iter().enumerate() {
+        if let Where::Front(f) = w
+            && !s.data.listed(i, *f)
+        {
+            return Err(format!("{} stands on front {f}, which does not list it (TFWW 2.1)", s.name(i)));
+        }
+    }
+    // Every chit is in exactly one place: a cup, a hand, on the table, removed, or not yet in play.
+    let mut seen = BTreeSet::new();
+    let table: Vec<usize> = s.combat.iter().flat_map(|c| [c.attacker_chit, c.defender_chit]).flatten().collect();
+    for c in s.cups.values().flatten().chain(s.hands.values().flatten()).chain(&s.removed_chits).chain(&table) {
+        if !seen.insert(*c) {
+            return Err(format!("chit {} is in two places", s.chit_name(*c)));
+        }
+    }
+    for (seat, h) in &s.hands {
+        let limit = s.data.hand_limit + usize::from(matches!(&s.stage, Stage::Discard(q) if q.iter().any(|(x, _)| x == seat)));
+        if h.len() > limit {
+            return Err(format!("{seat} holds {} chits (limit {}, TFWW 6.2.1)", h.len(), s.data.hand_limit));
+        }
+    }
+    if s.turn == 0 || s.turn > s.data.turns {
+        return Err(format!("turn {} outside 1..={}", s.turn, s.data.turns));
+    }
+    if s.stage == Stage::Combat && s.combat.is_none() {
+        return Err("combat stage without a combat".into());
+    }
+    if s.outcome.is_some() != (s.stage == Stage::Over) {
+        return Err("the game is over exactly when the stage says so".into());
+    }
+    Ok(())
+}
+
+fn colour(f: Faction) -> Rgb {
+    match f {
+        Faction::WesternAllies => Rgb(190, 40, 40),
+        Faction::EasternAllies => Rgb(40, 130, 60),
+        Faction::Germany => Rgb(40, 40, 40),
+        Faction::GermanAllies => Rgb(50, 90, 180),
+    }
+}
+
+/// `Ruleset::picture`: fronts as areas, adjacency as links, pieces as counters.
+pub fn picture(s: &State) -> Picture {
+    let ids: Vec<u8> = s.data.fronts.keys().copied().collect();
+    let mut g = AreaGraph::default();
+    for id in &ids {
+        let fr = &s.data.fronts[id];
+        let held: Vec<String> =
+            fr.cities.iter().map(|&c| format!("{}{}", s.data.cities[c].name, if s.captured[c] { "*" } else { "" })).collect();
+        g.areas.push(Area {
+            id: id.to_string(),
+            name: format!("{} {}: {}", id, fr.name, held.join(" ")),
+            x_mm: fr.x,
+            y_mm: fr.y,
+            fill: Rgb(235, 228, 205),
+        });
+        for adj in &fr.adjacent {
+            if let Some(j) = ids.iter().position(|x| x == adj) {
+                let i = g.areas.len() - 1;
+                if i < j {
+                    g.links.push((i, j));
+                }
+            }
+        }
+    }
+    let counter = |f: Faction, top: String, bottom: String, title: String| Counter {
+        at: crate::render::Axial { q: 0, r: 0 },
+        colour: colour(f),
+        ink: Rgb::WHITE,
+        symbol: Symbol::Infantry,
+        size: "XXXX".into(),
+        top_text: top,
+        bottom_text: bottom,
+        steps: None,
+        badges: vec![],
+        title,
+    };
+    for (i, w) in s.armies.iter().enumerate() {
+        if let Where::Front(f) = w
+            && let Some(k) = ids.iter().position(|x| x == f)
+        {
+            let a = &s.data.armies[i];
+            g.counters.push((k, counter(a.faction, a.id.clone(), a.value.to_string(), format!("{} value {}", a.id, a.value))));
+        }
+    }
+    for d in &s.dummies {
+        if let Some(f) = d.front
+            && let Some(k) = ids.iter().position(|x| *x == f)
+        {
+            g.counters.push((k, counter(d.faction, "?".into(), "-".into(), format!("{} dummy", d.faction.code()))));
+        }
+    }
+    let fl = |m: &std::collections::BTreeMap<Faction, u32>| {
+        Faction::ALL.iter().rev().map(|f| format!("{} {}", f.code(), m.get(f).copied().unwrap_or(0))).collect::<Vec<_>>().join(", ")
+    };
+    Picture {
+        title: format!("The First World War — turn {} ({}), {}", s.turn, s.data.year(s.turn), stage_text(s)),
+        notes: vec![
+            format!("VP: {}", fl(&s.vp)),
+            format!("SP: {}", fl(&s.sp)),
+            "representative board (see docs/first-world-war/data.md)".into(),
+        ],
+        legend: Faction::ALL.iter().rev().map(|&f| LegendItem { colour: colour(f), text: f.id().into() }).collect(),
+        kind: Kind::AreaGraph(g),
+    }
+}

@@ -1,0 +1,56 @@
+//! The First World War by bots through the whole protocol, with 2 and 4 players: every entry
+//! signed and applied under the rules (the engine checks the invariants after each), every
+//! finished log replayed from scratch as `verify` would. `UMPIRE_SOAK_GAMES` sets the count
+//! per player count (default 20, to keep `cargo test` quick; the acceptance run uses 1000).
+
+use std::collections::BTreeMap;
+
+use umpire::engine::bot;
+use umpire::engine::game::Game;
+
+const TIME: &str = "2026-11-23T12:00:00Z";
+
+const FOUR: &[(&str, &str)] =
+    &[("germany", "central_powers"), ("western_allies", "allies"), ("eastern_allies", "allies"), ("german_allies", "central_powers")];
+const TWO: &[(&str, &str)] = &[("central_powers", "central_powers"), ("allies", "allies")];
+
+fn play(seats: &[(&str, &str)], seed: u64) -> Game {
+    let scenario = umpire::scenarios::find("first-world-war/standard").expect("bundled");
+    let (mut game, mut players) = bot::start_game(scenario, seats, seed, 4096, TIME).expect("start");
+    let mut clock = || TIME.to_string();
+    let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
+    if let Err(e) = bot::play_out(&mut game, &mut players, seed, 3000, &mut clock, &mut keep) {
+        panic!("game {seed} ({} seats): {e}", seats.len());
+    }
+    game
+}
+
+fn soak(seats: &[(&str, &str)]) {
+    let n: u64 = std::env::var("UMPIRE_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let (mut entries, mut rolls, mut wins) = (0usize, 0usize, BTreeMap::new());
+    for seed in 0..n {
+        let game = play(seats, seed);
+        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("game {seed} does not verify: {e}"));
+        assert_eq!(replayed.state, game.state, "game {seed}: replay reproduces the state");
+        assert_eq!(replayed.outcome(), game.outcome());
+        entries += game.entries.len();
+        rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        let key = match game.outcome().expect("played to a result") {
+            umpire::engine::Outcome::Win { side, .. } => side,
+            umpire::engine::Outcome::Draw { .. } => "draw".into(),
+        };
+        *wins.entry(key).or_insert(0) += 1;
+    }
+    eprintln!("{} seats: {n} games, {entries} entries, {rolls} dice rolled; results {wins:?}", seats.len());
+    assert!(n == 0 || rolls > 0);
+}
+
+#[test]
+fn four_player_games_play_out_and_verify() {
+    soak(FOUR);
+}
+
+#[test]
+fn two_player_games_play_out_and_verify() {
+    soak(TWO);
+}
