@@ -3,18 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z")
-        .env_remove("UMPIRE_TEST_CRASH")
-        .output()
-        .expect("run umpire")
-}
+mod support;
+use support::{text, umpire_in};
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+fn umpire(dir: &Path, args: &[&str]) -> std::process::Output {
+    umpire_in(dir, args, None)
 }
 
 fn ok(o: &Output) -> String {

@@ -12,14 +12,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::umpire_in;
+
 fn umpire(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("UMPIRE_FIXED_TIME", "2026-11-23T12:00:00Z")
-        .env_remove("UMPIRE_TEST_CRASH")
-        .output()
-        .expect("run umpire")
+    umpire_in(dir, args, None)
 }
 
 /// splitmix64: a fixed, dependency-free sequence of delays.

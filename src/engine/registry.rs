@@ -49,6 +49,20 @@ pub enum OrdersError {
     Illegal(Vec<Violation>),
 }
 
+/// The body of one dispatch arm: binds the ruleset type to `R` and `wrap` to the function
+/// putting an `R::State` back into an [`AnyState`] (items, so `$body` can name them).
+macro_rules! arm {
+    ($variant:ident, $ty:ty, $body:expr) => {{
+        #[allow(dead_code)]
+        type R = $ty;
+        #[allow(dead_code)]
+        fn wrap(s: <R as Ruleset>::State) -> AnyState {
+            AnyState::$variant(s)
+        }
+        $body
+    }};
+}
+
 /// Dispatch on the ruleset of a state: binds the inner state to `$s`, the ruleset type to `R`
 /// and `wrap` to the function putting an `R::State` back into an [`AnyState`].
 /// To add a ruleset: a variant in [`RulesetId`] and [`AnyState`], an arm here and in
@@ -56,34 +70,10 @@ pub enum OrdersError {
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
-            AnyState::GlorysEnd($s) => {
-                #[allow(dead_code)]
-                type R = GlorysEnd;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::GlorysEnd(s)
-                }
-                $body
-            }
-            AnyState::FirstWorldWar($s) => {
-                #[allow(dead_code)]
-                type R = FirstWorldWar;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::FirstWorldWar(s)
-                }
-                $body
-            }
+            AnyState::GlorysEnd($s) => arm!(GlorysEnd, GlorysEnd, $body),
+            AnyState::FirstWorldWar($s) => arm!(FirstWorldWar, FirstWorldWar, $body),
             #[cfg(test)]
-            AnyState::Toy($s) => {
-                #[allow(dead_code)]
-                type R = super::toy::Toy;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::Toy(s)
-                }
-                $body
-            }
+            AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
     };
 }
@@ -92,34 +82,10 @@ macro_rules! dispatch {
 macro_rules! dispatch_id {
     ($id:expr => $body:expr) => {
         match $id {
-            RulesetId::GlorysEnd => {
-                #[allow(dead_code)]
-                type R = GlorysEnd;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::GlorysEnd(s)
-                }
-                $body
-            }
-            RulesetId::FirstWorldWar => {
-                #[allow(dead_code)]
-                type R = FirstWorldWar;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::FirstWorldWar(s)
-                }
-                $body
-            }
+            RulesetId::GlorysEnd => arm!(GlorysEnd, GlorysEnd, $body),
+            RulesetId::FirstWorldWar => arm!(FirstWorldWar, FirstWorldWar, $body),
             #[cfg(test)]
-            RulesetId::Toy => {
-                #[allow(dead_code)]
-                type R = super::toy::Toy;
-                #[allow(dead_code)]
-                fn wrap(s: <R as Ruleset>::State) -> AnyState {
-                    AnyState::Toy(s)
-                }
-                $body
-            }
+            RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
     };
 }
