@@ -52,6 +52,32 @@ fn orders_inputs() {
     }
 }
 
+/// The First World War: orders against the four-player start, and scenario texts.
+#[test]
+fn first_world_war_inputs() {
+    let standard = umpire::scenarios::find("first-world-war/standard").unwrap();
+    let seats: Vec<SeatInfo> =
+        umpire::scenarios::seats(standard).into_iter().map(|(seat, side)| SeatInfo { seat: seat.into(), side: side.into() }).collect();
+    let state = RulesetId::FirstWorldWar.setup(standard.text, None, &seats).unwrap();
+    let orders = inputs("orders_first_world_war");
+    assert!(!orders.is_empty());
+    for (name, data) in orders {
+        let Ok(value) = yaml_serde::from_str::<yaml_serde::Value>(&String::from_utf8_lossy(&data)) else { continue };
+        for seat in seats.iter().map(|s| s.seat.as_str()).chain(["nobody"]) {
+            let mut s = state.clone();
+            if s.apply(seat, &value).is_ok() {
+                assert!(s.check_invariants().is_ok(), "{name}: legal orders broke an invariant");
+            }
+        }
+    }
+    for (name, data) in inputs("scenario_first_world_war") {
+        assert!(
+            RulesetId::FirstWorldWar.setup(&String::from_utf8_lossy(&data), None, &seats).is_err(),
+            "{name}: a broken scenario is refused"
+        );
+    }
+}
+
 #[test]
 fn scenario_inputs() {
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
