@@ -11,7 +11,7 @@ use crate::log::store;
 /// Arguments of `umpire bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Measures, in one run on this machine, on a bot game of --entries entries (the Marne scenario\nstretched to turn 250 without sudden death, generated for the benchmark):\n  verify: `umpire verify`'s replay (signatures, chain, dice, rules), against the floor of only\n          splitting, parsing, hashing and checking the signatures of the same bytes on one core;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  check:  validating the largest orders entry of the game (a full turn of moves);\n  start:  process start-up (`umpire --version`).\nRatios are against the floor or baseline measured in the same run."
+    after_help = "Measures, in one run on this machine, on a bot game of --entries entries (the Marne scenario\nstretched to turn 250 without sudden death, generated for the benchmark):\n  verify: `umpire verify`'s replay (signatures, chain, dice, rules), against the floor of only\n          splitting, parsing, hashing and checking the signatures of the same bytes on one core;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  check:  validating the largest orders entry of the game (a full turn of moves), and of a\n          Short Campaign bot game (the largest bundled map);\n  start:  process start-up (`umpire --version`).\nRatios are against the floor or baseline measured in the same run."
 )]
 pub struct BenchArgs {
     /// Total entries of the generated logs to verify.
@@ -86,6 +86,42 @@ fn long_marne() -> Result<&'static crate::scenarios::Bundled, CliError> {
         about: "benchmark only",
         text: Box::leak(text.into_boxed_str()),
     })))
+}
+
+/// Entries of the Short Campaign game whose largest orders entry `bench` checks.
+const CAMPAIGN_ENTRIES: u64 = 300;
+
+/// The time to validate the largest orders entry among the first 1000 of `game` against its
+/// prestate (after the dice it reveals), with its size in bytes and its seq.
+fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliError> {
+    let mut biggest = (0usize, 0u64);
+    let mut at = None;
+    for (i, e) in game.entries.iter().enumerate().take(1000) {
+        let Some(o) = &e.draft.body.orders else { continue };
+        let size = yaml_serde::to_string(o).map(|s| s.len()).unwrap_or(0);
+        if size > biggest.0 {
+            biggest = (size, e.seq());
+            at = Some(i);
+        }
+    }
+    let Some(i) = at else { return Ok((Duration::ZERO, 0, 0)) };
+    let e = &game.entries[i];
+    let o = e.draft.body.orders.as_ref().expect("has orders");
+    let pre = Game::replay(&game.entries[..i]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
+    let state = match &pre.pending {
+        // the orders are validated after the dice they reveal
+        Some(p) => {
+            let mut s = pre.state.clone();
+            let mut d = crate::dice::Dice::from_seed(&crate::dice::dice_seed(&p.hash, &e.draft.reveal.expect("reveals")));
+            s.resolve(&mut d);
+            s
+        }
+        None => pre.state.clone(),
+    };
+    let t = best(reps.max(20), || {
+        state.check(&e.draft.seat, o).expect("bot orders are legal");
+    });
+    Ok((t, biggest.0, biggest.1))
 }
 
 /// A bot game of (up to) `entries` entries on the long scenario.
@@ -203,37 +239,13 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     };
     let t_cache = time_apply(&exe, a.reps.max(5), &prefix, next, Some(&cache))?;
 
-    // check: validating the largest orders entry of the game (a full turn's moves) against its prestate.
+    // check: validating the largest orders entry (a full turn's moves) against its prestate,
+    // on the Marne game and on a Short Campaign game (the largest bundled map).
     eprintln!("measuring orders check and start-up…");
-    let mut t_check = Duration::ZERO;
-    let mut biggest = (0usize, 0u64);
-    let mut at = None;
-    for (i, e) in game.entries.iter().enumerate().take(1000) {
-        let Some(o) = &e.draft.body.orders else { continue };
-        let size = yaml_serde::to_string(o).map(|s| s.len()).unwrap_or(0);
-        if size > biggest.0 {
-            biggest = (size, e.seq());
-            at = Some(i);
-        }
-    }
-    if let Some(i) = at {
-        let e = &game.entries[i];
-        let o = e.draft.body.orders.as_ref().expect("has orders");
-        let pre = Game::replay(&game.entries[..i]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
-        let state = match &pre.pending {
-            // the orders are validated after the dice they reveal
-            Some(p) => {
-                let mut s = pre.state.clone();
-                let mut d = crate::dice::Dice::from_seed(&crate::dice::dice_seed(&p.hash, &e.draft.reveal.expect("reveals")));
-                s.resolve(&mut d);
-                s
-            }
-            None => pre.state.clone(),
-        };
-        t_check = best(a.reps.max(20), || {
-            state.check(&e.draft.seat, o).expect("bot orders are legal");
-        });
-    }
+    let check_marne = largest_check(game, a.reps)?;
+    let campaign = crate::scenarios::find("glorys-end/short-campaign")
+        .ok_or_else(|| CliError::Other("the bundled short campaign is missing".into()))?;
+    let check_campaign = largest_check(&generate(campaign, 1, CAMPAIGN_ENTRIES)?, a.reps)?;
 
     // start-up: the binary answering --version, against the same for `true`.
     let t_start = best(a.reps.max(10), || {
@@ -270,14 +282,14 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         ms(t_cache.0),
         ms(t_nocache.0) / ms(t_cache.0)
     );
-    println!(
-        "| orders check of the largest entry of the game (entry {}, {} bytes of orders YAML; the only bundled map) | {:.3} ms | start-up {:.1} ms | {:.3}× start-up | |",
-        biggest.1,
-        biggest.0,
-        ms(t_check),
-        ms(t_start),
-        ms(t_check) / ms(t_start)
-    );
+    for (map, (t_check, size, seq)) in [("Marne map", check_marne), ("campaign map, the largest bundled", check_campaign)] {
+        println!(
+            "| orders check of the largest entry of a bot game ({map}: entry {seq}, {size} bytes of orders YAML) | {:.3} ms | start-up {:.1} ms | {:.3}× start-up | |",
+            ms(t_check),
+            ms(t_start),
+            ms(t_check) / ms(t_start)
+        );
+    }
     println!(
         "| process start-up (`umpire --version`) | {:.2} ms | `true`: {:.2} ms | {:.1}× | |",
         ms(t_start),
