@@ -486,14 +486,18 @@ fn transfer(s: &mut State, f: Faction, from: u8, to: u8, pieces: &[String]) -> R
     Ok(ev)
 }
 
-fn discard(s: &mut State, seat: &str, new: usize, chit: &str) -> R {
+/// The index of `chit`, which must be in `seat`'s hand (6.2.1).
+fn held_chit(s: &State, seat: &str, chit: &str) -> Result<usize, Vec<Violation>> {
     let Some(i) = s.data.chit(chit) else { return Err(v("TFWW 6.2.1", format!("no chit {chit:?}"))) };
     if !s.hands.get(seat).is_some_and(|h| h.contains(&i)) {
         return Err(v("TFWW 6.2.1", format!("{chit} is not in {seat}'s hand")));
     }
-    if i == new {
-        return Err(v("TFWW 6.2.1", format!("{chit} was just drawn: return one of the chits held before")));
-    }
+    Ok(i)
+}
+
+/// Put chit `i` from `seat`'s hand back into its alliance's cup (kept sorted, so the cup's
+/// order never tells which chit came back).
+fn hand_to_cup(s: &mut State, seat: &str, i: usize) {
     if let Some(h) = s.hands.get_mut(seat) {
         h.retain(|&x| x != i);
     }
@@ -501,6 +505,14 @@ fn discard(s: &mut State, seat: &str, new: usize, chit: &str) -> R {
     let cup = s.cups.entry(alliance).or_default();
     cup.push(i);
     cup.sort_unstable();
+}
+
+fn discard(s: &mut State, seat: &str, new: usize, chit: &str) -> R {
+    let i = held_chit(s, seat, chit)?;
+    if i == new {
+        return Err(v("TFWW 6.2.1", format!("{chit} was just drawn: return one of the chits held before")));
+    }
+    hand_to_cup(s, seat, i);
     let mut ev = vec![Event::rule("TFWW 6.2.1", format!("{seat} returns {chit} to the cup"))];
     if let Stage::Discard(q) = &mut s.stage {
         q.remove(0);
@@ -523,21 +535,12 @@ pub fn usable_nations(s: &State, seat: &str) -> BTreeSet<String> {
 }
 
 fn return_chit(s: &mut State, seat: &str, chit: &str) -> R {
-    let Some(i) = s.data.chit(chit) else { return Err(v("TFWW 6.2.1", format!("no chit {chit:?}"))) };
-    if !s.hands.get(seat).is_some_and(|h| h.contains(&i)) {
-        return Err(v("TFWW 6.2.1", format!("{chit} is not in {seat}'s hand")));
-    }
+    let i = held_chit(s, seat, chit)?;
     let usable = usable_nations(s, seat);
     if s.data.chits[i].nations.iter().any(|n| usable.contains(n)) {
         return Err(v("TFWW 6.2.1", format!("{seat} could use {chit} with some army: only an unusable chit may be returned")));
     }
-    if let Some(h) = s.hands.get_mut(seat) {
-        h.retain(|&x| x != i);
-    }
-    let alliance = s.data.chits[i].alliance.clone();
-    let cup = s.cups.entry(alliance).or_default();
-    cup.push(i);
-    cup.sort_unstable();
+    hand_to_cup(s, seat, i);
     Ok(vec![Event::rule("TFWW 6.2.1", format!("{seat} returns the unusable {chit} to the cup (no new draw)"))])
 }
 
