@@ -12,7 +12,17 @@ use mail_parser::{MessageParser, MimeHeaders};
 use mailin_embedded::{AuthMechanism, Handler, Response, Server, SslConfig, response};
 
 mod support;
-use support::{failing, ok, text, umpire_env, umpire_in};
+use support::{failing, ok, players_with_keys, text, umpire_env, umpire_in};
+
+/// `umpire mail game.log` from bob to `to` through `host` (and `port`), then `rest`.
+fn mail_args<'a>(to: &'a str, host: &'a str, port: Option<&'a str>, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["mail", "game.log", "--to", to, "--from", "bob@example.org", "--smtp-host", host];
+    if let Some(port) = port {
+        args.extend(["--smtp-port", port]);
+    }
+    args.extend(rest);
+    args
+}
 
 /// Two players, two directories: keys, genesis (alice, german), join (bob, allied), and the
 /// join taken by alice from a mailed `.eml`.
@@ -24,14 +34,7 @@ struct Players {
 
 fn started() -> Players {
     let t = tempfile::tempdir().unwrap();
-    let alice = t.path().join("alice");
-    let bob = t.path().join("bob");
-    std::fs::create_dir_all(&alice).unwrap();
-    std::fs::create_dir_all(&bob).unwrap();
-    ok(&alice, &["key", "new", "alice"]);
-    ok(&bob, &["key", "new", "bob"]);
-    std::fs::copy(alice.join("alice.pub"), bob.join("alice.pub")).unwrap();
-    std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
+    let (alice, bob) = players_with_keys(t.path());
     ok(
         &alice,
         &[
@@ -197,24 +200,7 @@ fn smtp_plaintext_send_then_apply() {
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let log_before = std::fs::read(p.bob.join("game.log")).unwrap();
     let port_s = port.to_string();
-    let out = ok(
-        &p.bob,
-        &[
-            "mail",
-            "game.log",
-            "--to",
-            "alice@example.org",
-            "--from",
-            "bob@example.org",
-            "--smtp-host",
-            "127.0.0.1",
-            "--smtp-port",
-            &port_s,
-            "--insecure-plaintext",
-            "--timeout",
-            "10",
-        ],
-    );
+    let out = ok(&p.bob, &mail_args("alice@example.org", "127.0.0.1", Some(&port_s), &["--insecure-plaintext", "--timeout", "10"]));
     assert!(out.contains("sent entry 2 to alice@example.org via 127.0.0.1:") && out.contains("(unencrypted)"), "{out}");
     assert_eq!(std::fs::read(p.bob.join("game.log")).unwrap(), log_before, "mail never writes the log");
     let got = wait_for(&got, 1);
@@ -233,22 +219,7 @@ fn smtp_starttls_with_a_private_ca() {
     let (port, got) = smtp_server(true, None);
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let port_s = port.to_string();
-    let base = [
-        "mail",
-        "game.log",
-        "--to",
-        "alice@example.org",
-        "--from",
-        "bob@example.org",
-        "--smtp-host",
-        "127.0.0.1",
-        "--smtp-port",
-        &port_s,
-        "--tls",
-        "starttls",
-        "--timeout",
-        "10",
-    ];
+    let base = mail_args("alice@example.org", "127.0.0.1", Some(&port_s), &["--tls", "starttls", "--timeout", "10"]);
     // Without the server's certificate trusted: a TLS error that says what to do.
     let err = failing(&p.bob, &base);
     assert!(err.contains("TLS with 127.0.0.1:") && err.contains("ca_file"), "{err}");
@@ -280,23 +251,7 @@ fn smtp_starttls_with_a_private_ca() {
     // A plaintext-only server is refused rather than used in the clear.
     let (plain_port, _) = smtp_server(false, None);
     let plain_s = plain_port.to_string();
-    let err = failing(
-        &p.bob,
-        &[
-            "mail",
-            "game.log",
-            "--to",
-            "alice@example.org",
-            "--from",
-            "bob@example.org",
-            "--smtp-host",
-            "127.0.0.1",
-            "--smtp-port",
-            &plain_s,
-            "--timeout",
-            "10",
-        ],
-    );
+    let err = failing(&p.bob, &mail_args("alice@example.org", "127.0.0.1", Some(&plain_s), &["--timeout", "10"]));
     assert!(err.contains("does not offer STARTTLS"), "{err}");
 }
 
@@ -433,65 +388,17 @@ fn send_errors_say_what_to_do() {
         l.local_addr().unwrap().port()
     };
     let port_s = port.to_string();
-    let err = failing(
-        &p.bob,
-        &[
-            "mail",
-            "game.log",
-            "--to",
-            "alice@example.org",
-            "--from",
-            "bob@example.org",
-            "--smtp-host",
-            "127.0.0.1",
-            "--smtp-port",
-            &port_s,
-            "--insecure-plaintext",
-            "--timeout",
-            "5",
-        ],
-    );
+    let err = failing(&p.bob, &mail_args("alice@example.org", "127.0.0.1", Some(&port_s), &["--insecure-plaintext", "--timeout", "5"]));
     assert!(err.contains("refused the connection") && err.contains("hint:"), "{err}");
 
     // A host that does not resolve (`.invalid` never does, RFC 2606).
-    let err = failing(
-        &p.bob,
-        &[
-            "mail",
-            "game.log",
-            "--to",
-            "alice@example.org",
-            "--from",
-            "bob@example.org",
-            "--smtp-host",
-            "smtp.umpire-test.invalid",
-            "--timeout",
-            "5",
-        ],
-    );
+    let err = failing(&p.bob, &mail_args("alice@example.org", "smtp.umpire-test.invalid", None, &["--timeout", "5"]));
     assert!(err.contains("cannot find the mail server \"smtp.umpire-test.invalid\"") && err.contains("DNS"), "{err}");
 
     // A recipient the server refuses.
     let (port, got) = smtp_server(false, Some("nobody@example.org"));
     let port_s = port.to_string();
-    let err = failing(
-        &p.bob,
-        &[
-            "mail",
-            "game.log",
-            "--to",
-            "nobody@example.org",
-            "--from",
-            "bob@example.org",
-            "--smtp-host",
-            "127.0.0.1",
-            "--smtp-port",
-            &port_s,
-            "--insecure-plaintext",
-            "--timeout",
-            "5",
-        ],
-    );
+    let err = failing(&p.bob, &mail_args("nobody@example.org", "127.0.0.1", Some(&port_s), &["--insecure-plaintext", "--timeout", "5"]));
     assert!(err.contains("refused the recipient \"nobody@example.org\"") && err.contains("550"), "{err}");
     assert!(got.lock().unwrap().is_empty());
     assert_eq!(std::fs::read(p.bob.join("game.log")).unwrap(), log_before, "a failed send leaves the log alone; retrying is safe");
@@ -541,20 +448,7 @@ fn aiosmtpd_send_and_apply() {
     let p = started();
     sign(&p.bob, "allied", "bob.key", ALLIED_MOVE);
     let ca = fixture("test-cert.pem");
-    let mut args = vec![
-        "mail",
-        "game.log",
-        "--to",
-        "alice@example.org",
-        "--from",
-        "bob@example.org",
-        "--smtp-host",
-        "127.0.0.1",
-        "--smtp-port",
-        &port,
-        "--timeout",
-        "10",
-    ];
+    let mut args = mail_args("alice@example.org", "127.0.0.1", Some(&port), &["--timeout", "10"]);
     if tls {
         args.extend(["--tls", "starttls", "--smtp-ca-file", &ca]);
     } else {

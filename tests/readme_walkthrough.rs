@@ -2,19 +2,12 @@
 //! machine, the real binary with a fixed clock.
 
 mod support;
-use support::{ok, text, umpire_in};
+use support::{ok, players_with_keys, text, umpire_in};
 
 #[test]
 fn two_players_by_email_as_the_readme_says() {
     let t = tempfile::tempdir().unwrap();
-    let alice = t.path().join("alice");
-    let bob = t.path().join("bob");
-    std::fs::create_dir_all(&alice).unwrap();
-    std::fs::create_dir_all(&bob).unwrap();
-    ok(&alice, &["key", "new", "alice"]);
-    ok(&bob, &["key", "new", "bob"]);
-    std::fs::copy(alice.join("alice.pub"), bob.join("alice.pub")).unwrap();
-    std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
+    let (alice, bob) = players_with_keys(t.path());
 
     // Alice proposes; bob joins from the genesis entry file; alice takes the join.
     let out = ok(

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -62,4 +62,18 @@ pub fn failing(dir: &Path, args: &[&str]) -> String {
     let o = umpire_in(dir, args, None);
     assert_eq!(o.status.code(), Some(1), "umpire {args:?} should fail with exit 1: {}", text(&o));
     text(&o)
+}
+
+/// Alice's and bob's directories under `root`, each with its own key (`umpire key new`) and
+/// the other's public key copied in, as two players start.
+pub fn players_with_keys(root: &Path) -> (PathBuf, PathBuf) {
+    let alice = root.join("alice");
+    let bob = root.join("bob");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::create_dir_all(&bob).unwrap();
+    ok(&alice, &["key", "new", "alice"]);
+    ok(&bob, &["key", "new", "bob"]);
+    std::fs::copy(alice.join("alice.pub"), bob.join("alice.pub")).unwrap();
+    std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
+    (alice, bob)
 }
