@@ -42,7 +42,7 @@ const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 /// `umpire demo`.
 pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let Some(ruleset) = RulesetId::from_id(&a.ruleset) else {
-        return Err(CliError::Usage(format!("--ruleset {:?}: unknown (known: glorys-end, first-world-war)", a.ruleset)));
+        return Err(CliError::Usage(format!("--ruleset {:?}: unknown (known: {})", a.ruleset, crate::engine::registry::known_ids())));
     };
     let scenario = crate::scenarios::ALL.iter().find(|b| b.ruleset == ruleset.id()).expect("every ruleset bundles a scenario");
     prepare_dir(&a.dir)?;

@@ -137,7 +137,7 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
         (None, Some(f)) => {
             let rid = a.ruleset.as_deref().unwrap_or_default();
             let Some(r) = RulesetId::from_id(rid) else {
-                return Err(CliError::Usage(format!("--ruleset {rid:?}: unknown (known: glorys-end)")));
+                return Err(CliError::Usage(format!("--ruleset {rid:?}: unknown (known: {})", crate::engine::registry::known_ids())));
             };
             let bytes = common::read_limited(f, 2 * 1024 * 1024)?;
             let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8", f.display())))?;

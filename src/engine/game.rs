@@ -87,7 +87,7 @@ pub enum GameError {
     #[error(transparent)]
     Protocol(#[from] ProtocolError),
     /// Genesis names a ruleset this build does not know.
-    #[error("entry 0: unknown ruleset {0:?} (this build knows: glorys-end)")]
+    #[error("entry 0: unknown ruleset {0:?} (this build knows: {known})", known = super::registry::known_ids())]
     UnknownRuleset(String),
     /// The scenario in the genesis cannot be played.
     #[error("entry 0: {0}")]

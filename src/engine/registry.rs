@@ -23,6 +23,11 @@ pub enum RulesetId {
 /// All rulesets, for listings.
 pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar];
 
+/// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
+pub fn known_ids() -> String {
+    ALL.iter().map(|r| r.id()).collect::<Vec<_>>().join(", ")
+}
+
 /// A game state of any ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
