@@ -3,7 +3,7 @@
 //!
 //! **What it holds.** The public-mode [`Game`] after some head entry: the protocol progress
 //! (chains, last hash and seq), the rules state, pending dice, ending, draw offer,
-//! commitments, the step records, and every entry up to the head as parsed (header, body,
+//! commitments, amendments, the step records, and every entry up to the head as parsed (header, body,
 //! signature, hash; not the bytes, which come from the log). A version tag names the cache
 //! format and the umpire version: rules change between versions, so a cache from another
 //! build is ignored.
@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::{Hash, sha256};
+use crate::engine::amend::{AmendmentRecord, OpenAmendment};
 use crate::engine::game::{CommitRecord, Ending, Game, PendingDice, StepRecord};
 use crate::engine::registry::AnyState;
 use crate::log::entry::{Body, Draft, Entry};
@@ -41,7 +42,7 @@ use crate::log::protocol::SeatChain;
 use crate::log::store::{self, StoreError};
 
 /// The cache format and the build it belongs to.
-pub const VERSION: &str = concat!("umpire-cache/1 umpire ", env!("CARGO_PKG_VERSION"));
+pub const VERSION: &str = concat!("umpire-cache/2 umpire ", env!("CARGO_PKG_VERSION"));
 
 /// Largest cache file read (a cache is a few times its log's size at most).
 const MAX_CACHE_BYTES: u64 = 4 * store::MAX_LOG_BYTES;
@@ -89,6 +90,8 @@ struct CacheFile {
     draw_offer: Option<(u64, String, Hash)>,
     commitments: Vec<((String, String), CommitRecord)>,
     steps: Vec<StepRecord>,
+    amendment: Option<OpenAmendment>,
+    amendments: Vec<AmendmentRecord>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -149,6 +152,8 @@ fn snapshot(game: &Game) -> Option<CacheFile> {
         draw_offer: game.draw_offer.clone(),
         commitments: game.commitments.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         steps: game.steps.clone(),
+        amendment: game.amendment.clone(),
+        amendments: game.amendments.clone(),
     })
 }
 
@@ -231,6 +236,8 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
     game.draw_offer = c.draw_offer;
     game.commitments = c.commitments.into_iter().collect();
     game.steps = c.steps;
+    game.amendment = c.amendment;
+    game.amendments = c.amendments;
     game.entries = entries;
     if game.protocol.last_hash != c.head_hash || game.steps.len() != game.entries.len() {
         return None;

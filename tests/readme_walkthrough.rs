@@ -2,38 +2,13 @@
 //! machine, the real binary with a fixed clock.
 
 mod support;
-use support::{ok, players_with_keys, text, umpire_in};
+use support::{marne_by_email, ok, text, umpire_in};
 
 #[test]
 fn two_players_by_email_as_the_readme_says() {
     let t = tempfile::tempdir().unwrap();
-    let (alice, bob) = players_with_keys(t.path());
-
     // Alice proposes; bob joins from the genesis entry file; alice takes the join.
-    let out = ok(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-            "-o",
-            "game.log",
-        ],
-    );
-    assert!(out.contains("umpire join"), "{out}");
-    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
-    let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);
-    assert!(out.contains("play starts"), "{out}");
-    std::fs::copy(bob.join("game.log.1.yaml"), alice.join("game.log.1.yaml")).unwrap();
-    ok(&alice, &["apply", "game.log", "game.log.1.yaml"]);
+    let (alice, bob) = marne_by_email(t.path());
 
     // Both copies agree; the Allies move first (GE 5.2).
     for dir in [&alice, &bob] {

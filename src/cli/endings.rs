@@ -1,9 +1,11 @@
-//! `umpire ack`, `resign`, `offer-draw`, `accept-draw`: entries without orders.
+//! `umpire ack`, `resign`, `offer-draw`, `accept-draw`, `propose-amend`, `agree-amend`:
+//! entries without orders.
 
 use std::path::PathBuf;
 
 use super::SignerArgs;
 use super::common::{self, CliError, fail};
+use crate::log::entry::Amendment;
 use crate::log::{Body, Kind};
 
 /// A log and a signer.
@@ -15,13 +17,39 @@ pub struct SeatArgs {
     pub signer: SignerArgs,
 }
 
-/// Sign an entry of `kind` (ack, resign, offer-draw, accept-draw).
+/// `umpire propose-amend`: a take-back or an agreed deviation (DESIGN §2.7).
+#[derive(Debug, clap::Args)]
+pub struct ProposeArgs {
+    #[command(flatten)]
+    pub seat: SeatArgs,
+    /// Take back every entry from this seq on (see `umpire replay` for the seqs). Without
+    /// it, the amendment records an agreed deviation (a house rule, a correction made by
+    /// hand) and umpire's rules do not change.
+    #[arg(long, value_name = "SEQ")]
+    pub undo_from: Option<u64>,
+    /// Why, for the other players and for `verify`'s list of deviations.
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// Sign a `propose-amend` entry.
+pub fn propose(a: ProposeArgs) -> Result<i32, CliError> {
+    let amend = Amendment { undo_from: a.undo_from, reason: a.reason };
+    sign(a.seat, Kind::ProposeAmend, Some(amend))
+}
+
+/// Sign an entry of `kind` (ack, resign, offer-draw, accept-draw, agree-amend).
 pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
+    sign(a, kind, None)
+}
+
+fn sign(a: SeatArgs, kind: Kind, amend: Option<Amendment>) -> Result<i32, CliError> {
     let (mut locked, game) = common::lock_game(&a.log)?;
     let seat = &a.signer.seat;
     let key = common::key_for_seat(&game, seat, &a.signer.key)?;
     let mut body = Body::new(kind);
     body.note = a.signer.note.clone();
+    body.amend = amend;
     match kind {
         Kind::Ack => match &game.pending {
             Some(p) if &p.dice_from == seat => {}
@@ -33,6 +61,10 @@ pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
         Kind::AcceptDraw => match &game.draw_offer {
             Some((_, _, h)) => body.agree = Some(*h),
             None => return fail("there is no draw offer to accept"),
+        },
+        Kind::AgreeAmend => match &game.amendment {
+            Some(p) => body.agree = Some(p.hash),
+            None => return fail("there is no open amendment to agree to (a proposal lapses once play goes on)"),
         },
         _ => {}
     }

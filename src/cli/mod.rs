@@ -76,6 +76,11 @@ pub enum Command {
     OfferDraw(endings::SeatArgs),
     /// Accept the opponent's draw offer.
     AcceptDraw(endings::SeatArgs),
+    /// Propose a take-back (`--undo-from SEQ`) or an agreed deviation; in force once every
+    /// other side agrees.
+    ProposeAmend(endings::ProposeArgs),
+    /// Agree to the open amendment proposal.
+    AgreeAmend(endings::SeatArgs),
     /// The referee's audit: every signature, link, reveal, die roll and rules verdict recomputed.
     Verify(verify::VerifyArgs),
     /// Step through a game, with what changed at each step.
@@ -125,6 +130,8 @@ pub fn run(cli: Cli) -> Result<i32, CliError> {
         Command::Resign(a) => endings::run(a, crate::log::Kind::Resign),
         Command::OfferDraw(a) => endings::run(a, crate::log::Kind::OfferDraw),
         Command::AcceptDraw(a) => endings::run(a, crate::log::Kind::AcceptDraw),
+        Command::ProposeAmend(a) => endings::propose(a),
+        Command::AgreeAmend(a) => endings::run(a, crate::log::Kind::AgreeAmend),
         Command::Verify(a) => verify::run(a),
         Command::Replay(a) => replay::run_replay(a),
         Command::Show(a) => replay::run_show(a),

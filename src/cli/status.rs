@@ -83,6 +83,18 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
     for w in &awaiting {
         println!("waiting for {}: {}", w.seat, w.what);
     }
+    if let Some(m) = &game.amendment {
+        let what = m
+            .undo_from
+            .map_or("an agreed deviation".to_string(), |n| format!("taking back {}", crate::engine::amend::entries(n, m.seq - 1)));
+        println!(
+            "amendment proposed by {} at entry {}: {what} ({}); the other sides answer `umpire agree-amend`, or play on to let it lapse",
+            m.seat, m.seq, m.reason
+        );
+    }
+    for a in &game.amendments {
+        println!("in force: {}", a.describe());
+    }
     if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
         preview_owed(&game, seat, key)?;
     }

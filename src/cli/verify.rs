@@ -99,6 +99,7 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
                 r.reveals.push(format!("entry {}: opened {o}", s.seq));
             }
         }
+        r.deviations = g.amendments.iter().map(|a| a.describe()).collect();
         if let Some(end) = &g.ending {
             r.outcome = Some(format!("{} (entry {})", describe_outcome(&end.outcome), end.seq));
             for (seat, id, seq) in g.unopened() {
@@ -216,6 +217,9 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
         println!("    {x}");
     }
     println!("  deviations (amendments): {}", r.deviations.len());
+    for x in &r.deviations {
+        println!("    {x}");
+    }
     if let Some(h) = &r.hidden_pass {
         println!("  omniscient pass: {h}");
     }

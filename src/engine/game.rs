@@ -104,6 +104,9 @@ pub enum GameError {
     /// A commitment or opening is wrong.
     #[error("entry {seq} ({seat}): {why}")]
     Commitment { seq: u64, seat: String, why: String },
+    /// A take-back or deviation that cannot be proposed or put in force (DESIGN §2.7).
+    #[error("entry {seq} ({seat}): amendment refused: {why}")]
+    Amendment { seq: u64, seat: String, why: String },
     /// A kind this version does not handle yet.
     #[error("entry {seq}: {why}")]
     Unsupported { seq: u64, why: String },
@@ -164,6 +167,10 @@ pub struct Game {
     /// Private draws settled without their value (public mode), by (seat, draw id): the
     /// reveal that settled them, so their dice can be computed when `r` is opened.
     pub unsettled: BTreeMap<(String, String), Hash>,
+    /// The amendment proposed and not yet agreed by every other side (DESIGN §2.7).
+    pub amendment: Option<super::amend::OpenAmendment>,
+    /// Amendments in force, in the order they were agreed.
+    pub amendments: Vec<super::amend::AmendmentRecord>,
 }
 
 impl Game {
@@ -195,6 +202,8 @@ impl Game {
             knowledge,
             draws: Vec::new(),
             unsettled: BTreeMap::new(),
+            amendment: None,
+            amendments: Vec::new(),
         };
         let mut events = vec![Event::say(format!(
             "game {} created: {} ({}), scenario {:?}",
@@ -289,11 +298,14 @@ impl Game {
             self.draw_offer.clone(),
             self.commitments.clone(),
             (self.knowledge.clone(), self.draws.clone(), self.unsettled.clone()),
+            (self.amendment.clone(), self.amendments.len()),
         );
         if let Err(e) = self.apply_inner(entry) {
-            let hidden;
-            (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments, hidden) = snapshot;
+            let (hidden, amend);
+            (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments, hidden, amend) = snapshot;
             (self.knowledge, self.draws, self.unsettled) = hidden;
+            self.amendment = amend.0;
+            self.amendments.truncate(amend.1);
             return Err(e);
         }
         Ok(self.steps.last().expect("a step was just recorded"))
@@ -385,7 +397,8 @@ impl Game {
         let settled = self.settle_draws(seq, &seat, step.reveal)?;
         let settled_draws = !settled.is_empty();
         events.extend(settled);
-        let answers_anytime = matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw);
+        let answers_anytime =
+            matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw | Kind::ProposeAmend | Kind::AgreeAmend);
         if let Some(p) = self.pending.clone().filter(|p| p.dice_from == seat || !answers_anytime) {
             if p.dice_from != seat {
                 return Err(GameError::OutOfTurn {
@@ -492,12 +505,18 @@ impl Game {
                 events.push(Event::say(describe_outcome(&outcome)));
                 self.ending = Some(Ending { seq, outcome });
             }
-            Kind::ProposeAmend | Kind::AgreeAmend => {
-                return Err(GameError::Unsupported {
-                    seq,
-                    why: "amendments (take-backs, house rules) are not implemented in this version; play on, or agree a draw".into(),
-                });
-            }
+            Kind::ProposeAmend => self.propose_amend(entry, &mut events)?,
+            Kind::AgreeAmend => self.agree_amend(entry, &mut events)?,
+        }
+
+        // An amendment proposal lapses once play goes on without it (§2.7: answer it first).
+        if body.kind == Kind::Orders
+            && let Some(open) = self.amendment.take()
+        {
+            events.push(Event::say(format!(
+                "the amendment proposed at entry {} lapses: play went on without every side's agreement",
+                open.seq
+            )));
         }
 
         // A draw offer lapses when the offering side moves on without an answer… unless it is
@@ -722,6 +741,7 @@ impl Game {
             }
             GameError::Protocol(p) => (p.seq, String::new()),
             GameError::Over { seq, .. } | GameError::Unsupported { seq, .. } | GameError::Invariant { seq, .. } => (*seq, String::new()),
+            GameError::Amendment { seq, seat, .. } => (*seq, seat.clone()),
             GameError::UnknownRuleset(_) | GameError::Scenario(_) => (0, String::new()),
         };
         let entry = self.entries.get(seq as usize);

@@ -1,6 +1,7 @@
 //! The rules engine: the [`Ruleset`] trait every game implements, the registry of games,
 //! and [`game::Game`], which replays a log's entries into a state.
 
+pub mod amend;
 pub mod author;
 pub mod bot;
 pub mod cases;

@@ -77,3 +77,38 @@ pub fn players_with_keys(root: &Path) -> (PathBuf, PathBuf) {
     std::fs::copy(bob.join("bob.pub"), alice.join("bob.pub")).unwrap();
     (alice, bob)
 }
+
+/// A Marne game between alice (german) and bob (allied), as the README starts one: alice
+/// proposes it, bob joins from the genesis entry file, alice applies the join. Returns their
+/// directories, each with `game.log`.
+pub fn marne_by_email(root: &Path) -> (PathBuf, PathBuf) {
+    let (alice, bob) = players_with_keys(root);
+    let new = [
+        "new",
+        "--scenario",
+        "glorys-end/marne",
+        "--seat",
+        "german=alice.pub",
+        "--seat",
+        "allied=bob.pub",
+        "--as",
+        "german",
+        "--key",
+        "alice.key",
+        "-o",
+        "game.log",
+    ];
+    let out = ok(&alice, &new);
+    assert!(out.contains("umpire join"), "{out}");
+    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
+    let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);
+    assert!(out.contains("play starts"), "{out}");
+    std::fs::copy(bob.join("game.log.1.yaml"), alice.join("game.log.1.yaml")).unwrap();
+    ok(&alice, &["apply", "game.log", "game.log.1.yaml"]);
+    (alice, bob)
+}
+
+/// Copy entry file `name` from one player's directory to the other's.
+pub fn send(from: &Path, to: &Path, name: &str) {
+    std::fs::copy(from.join(name), to.join(name)).unwrap();
+}

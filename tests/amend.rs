@@ -1,0 +1,61 @@
+//! Take-backs by agreement (DESIGN §2.7) through the real binary: a misplayed attack is
+//! withdrawn once the other side agrees, its die is rolled again when it is played again, and
+//! `verify` lists the amendment.
+
+mod support;
+
+use support::{failing, marne_by_email, ok, send};
+
+#[test]
+fn a_misplayed_attack_is_taken_back_by_agreement() {
+    let t = tempfile::tempdir().unwrap();
+    let (alice, bob) = marne_by_email(t.path());
+
+    // Bob attacks with the wrong units: the entry waits for alice's die.
+    std::fs::write(bob.join("orders.yaml"), "actions:\n  - end_phase: movement\n  - attack: {target: 3232, units: [FR-1]}\n").unwrap();
+    ok(&bob, &["orders", "sign", "game.log", "orders.yaml", "--as", "allied", "--key", "bob.key"]);
+    send(&bob, &alice, "game.log.2.yaml");
+    ok(&alice, &["apply", "game.log", "game.log.2.yaml"]);
+
+    // Bob asks to take entry 2 back; nothing changes until alice agrees.
+    let out =
+        ok(&bob, &["propose-amend", "game.log", "--as", "allied", "--key", "bob.key", "--undo-from", "2", "--reason", "meant FR-10 too"]);
+    assert!(out.contains("proposes take back entry 2"), "{out}");
+    send(&bob, &alice, "game.log.3.yaml");
+    ok(&alice, &["apply", "game.log", "game.log.3.yaml"]);
+    let s = ok(&alice, &["status", "game.log"]);
+    assert!(s.contains("amendment proposed by allied at entry 3") && s.contains("dice owed: entry 2"), "{s}");
+    // Bob cannot agree to his own proposal.
+    let own = failing(&bob, &["agree-amend", "game.log", "--as", "allied", "--key", "bob.key"]);
+    assert!(own.contains("its own proposal"), "{own}");
+
+    // Alice agrees; her entry reveals the owed die, but the attack it would decide is withdrawn.
+    let out = ok(&alice, &["agree-amend", "game.log", "--as", "german", "--key", "alice.key"]);
+    assert!(out.contains("entry 2 withdrawn"), "{out}");
+    send(&alice, &bob, "game.log.4.yaml");
+    ok(&bob, &["apply", "game.log", "game.log.4.yaml"]);
+    for dir in [&alice, &bob] {
+        let s = ok(dir, &["status", "game.log"]);
+        assert!(s.contains("waiting for allied") && !s.contains("dice owed"), "{s}");
+        assert!(s.contains("in force: take-back of entry 2, proposed by allied at entry 3, agreed at entry 4: meant FR-10 too"), "{s}");
+    }
+
+    // Bob plays the attack he meant; it waits for alice's next reveal, a new die.
+    std::fs::write(bob.join("orders.yaml"), "actions:\n  - end_phase: movement\n  - attack: {target: 3232, units: [FR-1, FR-10]}\n")
+        .unwrap();
+    let out = ok(&bob, &["orders", "sign", "game.log", "orders.yaml", "--as", "allied", "--key", "bob.key"]);
+    assert!(out.contains("awaiting the dice"), "{out}");
+    send(&bob, &alice, "game.log.5.yaml");
+    ok(&alice, &["apply", "game.log", "game.log.5.yaml"]);
+    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    send(&alice, &bob, "game.log.6.yaml");
+    let out = ok(&bob, &["apply", "game.log", "game.log.6.yaml"]);
+    assert!(out.contains("CRT roll"), "{out}");
+
+    // The referee sees every entry, both dice, and the amendment.
+    let v = ok(&bob, &["verify", "game.log"]);
+    assert!(v.contains("OK: the log verifies"), "{v}");
+    assert!(v.contains("random events: 2"), "the withdrawn roll is still listed: {v}");
+    assert!(v.contains("deviations (amendments): 1") && v.contains("take-back of entry 2"), "{v}");
+    assert_eq!(std::fs::read(alice.join("game.log")).unwrap(), std::fs::read(bob.join("game.log")).unwrap());
+}
