@@ -160,7 +160,9 @@ fn barred(state: &State, side: SideId, nation: &str, h: HexId, mode: Mode, frenc
     if french_east && nation == "FR" && !info.east_of_meuse {
         return Some((
             "GE 11.2",
-            format!("French units that start east of the Meuse may not SM west of it ({h}) until a German unit is in France west of the Meuse"),
+            format!(
+                "French units that start east of the Meuse may not SM west of it ({h}) until a German unit is in France west of the Meuse"
+            ),
         ));
     }
     match nation {
@@ -365,9 +367,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
         }
     }
     // GE-11.2 restrictions 2–5 on the start and end hexes, each with its own reason.
-    let french_east = state.belgium_violated
-        && state.board.hex(from).is_some_and(|i| i.east_of_meuse)
-        && !german_in_france_west(state);
+    let french_east = state.belgium_violated && state.board.hex(from).is_some_and(|i| i.east_of_meuse) && !german_in_france_west(state);
     let nations: Vec<String> = {
         let mut n: Vec<String> = sm.units.iter().filter_map(|id| state.unit(id)).map(|u| u.nation.clone()).collect();
         n.sort();
@@ -412,10 +412,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
             Mode::Rail => "GE 11.1",
         };
         let cut = if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) };
-        errs.push(v(
-            rule,
-            format!("{} capacity {cap} SL{cut}: {before} SL used, {sl} more would exceed it", sm.by.name()),
-        ));
+        errs.push(v(rule, format!("{} capacity {cap} SL{cut}: {before} SL used, {sl} more would exceed it", sm.by.name())));
     }
     // The end of the move (GE-6.1–6.3, 7.13, 7.4).
     errs.extend(stacking::can_end(state, to, side, &sm.units));
@@ -536,6 +533,8 @@ pub fn phase_d(state: &State) -> Event {
     let sea = if side == SideId::Allied && state.turn >= SEA_FROM { format!(", sea {SEA} SL") } else { String::new() };
     Event::rule(
         "GE 5.2",
-        format!("phase D: strategic movement (strategic actions before any unit moves): rail {cap} SL{cut}{sea}; then phase E: operational movement"),
+        format!(
+            "phase D: strategic movement (strategic actions before any unit moves): rail {cap} SL{cut}{sea}; then phase E: operational movement"
+        ),
     )
 }
