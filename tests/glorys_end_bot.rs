@@ -14,11 +14,12 @@ fn seed(game: u32, n: u32) -> Hash {
     Hash(b)
 }
 
-/// Counts GE-13.25 withdrawals and events of standing instructions.
-fn count(evs: &[umpire::engine::Event], tally: &mut [u32; 2]) {
+/// Counts GE-13.25 withdrawals, events of standing instructions and strategic moves (GE-11).
+fn count(evs: &[umpire::engine::Event], tally: &mut [u32; 3]) {
     for e in evs {
         tally[0] += e.text.contains("withdraw before combat") as u32;
         tally[1] += (e.text.contains("standing instructions of the") || e.text.contains("standing instructions: the ")) as u32;
+        tally[2] += e.text.contains(" move by rail ") as u32;
     }
 }
 
@@ -28,7 +29,7 @@ fn two_hundred_random_marne_games() {
     let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let (mut rolls, mut decisions, mut battles) = (0u32, 0u32, 0u32);
     // GE-13.25 withdrawals and decisions answered by standing instructions.
-    let mut tally = [0u32; 2];
+    let mut tally = [0u32; 3];
     let mut outcomes = std::collections::BTreeMap::new();
     for g in 0..games {
         let mut state = GlorysEnd::setup(MARNE_YAML, None, &seats).expect("setup");
@@ -86,10 +87,11 @@ fn two_hundred_random_marne_games() {
         let o = GlorysEnd::outcome(&state).expect("outcome");
         *outcomes.entry(format!("{o:?}").split(',').next().unwrap_or("").to_string()).or_insert(0u32) += 1;
     }
-    let [withdrawals, by_standing] = tally;
+    let [withdrawals, by_standing, by_rail] = tally;
     eprintln!(
-        "{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, {withdrawals} cavalry withdrawals, {by_standing} standing-instruction events, outcomes {outcomes:?}"
+        "{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, {withdrawals} cavalry withdrawals, {by_standing} standing-instruction events, {by_rail} strategic moves, outcomes {outcomes:?}"
     );
+    assert!(games < 50 || by_rail > 0, "the bot never used strategic movement (GE 11)");
     assert!(games < 50 || (withdrawals > 0 && by_standing > 0), "the bot never used 13.25 or standing instructions");
     assert!(games == 0 || rolls > 0, "the bot never fought");
     // A bot game should look like a battle: at least 15 attacks a game on average.

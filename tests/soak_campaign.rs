@@ -39,6 +39,7 @@ fn soak(name: &str, var: &str, default: u64) {
     let n: u64 = std::env::var(var).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
     let start = Instant::now();
     let (mut entries, mut rolls, mut wins, mut draws) = (0usize, 0usize, BTreeMap::new(), 0);
+    let mut moves = [0usize; 3];
     for seed in 0..n {
         let game = play(name, seed);
         let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("campaign game {seed} does not verify: {e}"));
@@ -46,6 +47,10 @@ fn soak(name: &str, var: &str, default: u64) {
         assert_eq!(replayed.outcome(), game.outcome());
         entries += game.entries.len();
         rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        // GE 11 and 12.10: the bots use strategic movement and (German, T2-T6) forced march.
+        for (k, what) in [(0, " move by rail "), (1, " move by sea "), (2, " force-march: ")] {
+            moves[k] += game.steps.iter().flat_map(|s| s.events.iter()).filter(|e| e.text.contains(what)).count();
+        }
         match game.outcome().expect("played out") {
             umpire::engine::Outcome::Win { side, reason } => {
                 eprintln!("game {seed}: {side} wins: {reason}");
@@ -58,5 +63,8 @@ fn soak(name: &str, var: &str, default: u64) {
         }
     }
     eprintln!("{name}: {n} games in {:.1?}, {entries} entries, {rolls} dice rolled; wins {wins:?}, draws {draws}", start.elapsed());
+    eprintln!("{name}: {} moves by rail, {} by sea, {} forced marches", moves[0], moves[1], moves[2]);
     assert!(n == 0 || rolls > 0);
+    // Forced march needs a German unit west of the Meuse on T2-T6, which a game may not bring.
+    assert!(n == 0 || moves[0] > 0, "the bots never used strategic movement");
 }

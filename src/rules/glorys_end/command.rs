@@ -31,7 +31,7 @@ pub fn start_roll(state: &mut State) -> Vec<Event> {
 fn to_movement(state: &mut State) -> Event {
     state.command = None;
     state.phase = Phase::Movement;
-    Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement")
+    super::strategic::phase_d(state)
 }
 
 /// Roll the pending die.

@@ -411,6 +411,66 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
     }
 }
 
+/// Units of `side` at `h` that may try strategic movement (GE-11.1: infantry doing nothing
+/// else this turn).
+fn sm_candidates(s: &State, side: SideId, h: HexId) -> Vec<String> {
+    s.units_at(h)
+        .filter(|u| u.side == side && u.kind == Kind::Infantry && u.strategic.is_none() && !u.replaced && !u.entrenching && !u.ooc)
+        .map(|u| u.id.clone())
+        .collect()
+}
+
+/// Phase D (GE-11): now and then a stack in a town away from the front goes by rail (the
+/// Allies from T8 sometimes by sea, port to port) to the friendly town nearest the front that
+/// takes it; the validation decides what is legal.
+fn strategic_moves(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
+    use super::strategic::{Mode, SEA_FROM, Strategic};
+    if s.turn <= 1 || !one_in(d, 2) {
+        return;
+    }
+    let field = goal_field(s, side);
+    let dist = |h: HexId| s.board.index(h).map_or(u32::MAX, |i| field[i]);
+    let mut origins: Vec<(HexId, u32)> = s
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.kind == Kind::Infantry)
+        .filter_map(|u| u.hex())
+        .filter(|&h| s.board.is_town(h) && !adjacent_to_enemy(s, h, side) && dist(h) >= 3)
+        .map(|h| (h, dist(h)))
+        .collect();
+    origins.sort();
+    origins.dedup();
+    let port = |s: &State, h: HexId| s.board.hex(h).is_some_and(|i| i.port);
+    let mut towns: Vec<(u32, HexId, bool)> = s
+        .board
+        .hex_ids()
+        .iter()
+        .copied()
+        .filter(|&h| s.board.is_town(h) && s.control(h) == Some(side) && !adjacent_to_enemy(s, h, side))
+        .map(|h| (dist(h), h, port(s, h)))
+        .collect();
+    towns.sort();
+    for _ in 0..2 {
+        let Some((from, here)) = pick(d, &origins) else { break };
+        origins.retain(|(h, _)| *h != from);
+        let mut units = sm_candidates(s, side, from);
+        if units.len() > 1 && one_in(d, 2) {
+            units = vec![units[d.roll(units.len() as u32) as usize].clone()];
+        }
+        if units.is_empty() {
+            continue;
+        }
+        let by = if side == SideId::Allied && s.turn >= SEA_FROM && port(s, from) && one_in(d, 2) { Mode::Sea } else { Mode::Rail };
+        let goals: Vec<HexId> =
+            towns.iter().filter(|(k, h, p)| *k < here && *h != from && (by == Mode::Rail || *p)).map(|(_, h, _)| *h).take(4).collect();
+        for to in goals {
+            if try_push(s, side, acts, ActionKind::Strategic(Strategic { units: units.clone(), to, by })) {
+                break;
+            }
+        }
+    }
+}
+
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
 pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> {
     let side = state.side_of(seat)?;
@@ -468,6 +528,9 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             if !s.units.iter().any(|u| u.side == side && u.moved) {
                 spend_replacements(&mut s, side, &mut acts, d);
             }
+            if !s.units.iter().any(|u| u.side == side && u.moved && u.strategic.is_none()) {
+                strategic_moves(&mut s, side, &mut acts, d);
+            }
             let field = goal_field(&s, side);
             // Stacks that have not moved, in random order; each considered once.
             let mut starts: Vec<HexId> = s
@@ -513,6 +576,10 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 }
                 let group: Vec<String> =
                     if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack };
+                // German T2–T6: infantry often force-marches (GE-12.10; refused tries cost nothing).
+                if side == SideId::German && super::strategic::FORCED_MARCH.contains(&s.turn) && one_in(d, 2) {
+                    try_push(&mut s, side, &mut acts, ActionKind::ForcedMarch(group.clone()));
+                }
                 let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
                 let mut path = purposeful_path(&s, &field, from, mp, side, d);
                 if path.is_empty() && one_in(d, 3) {

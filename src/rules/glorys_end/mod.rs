@@ -27,6 +27,7 @@ pub mod setup;
 pub mod stacking;
 pub mod standing;
 pub mod state;
+pub mod strategic;
 pub mod supply;
 pub mod tables;
 pub mod turn;

@@ -42,7 +42,9 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         if u.entrenching {
             errs.push(v("GE 9.2", "a unit that is entrenching may not move this player turn").unit(id));
         }
-        if u.replaced {
+        if u.strategic.is_some() {
+            errs.push(v("GE 12.2", "a unit that used strategic movement does nothing else this player turn").unit(id));
+        } else if u.replaced {
             errs.push(v("GE 8.7", "a unit that received replacements this turn may not move").unit(id));
         } else if u.attacked {
             errs.push(v("GE 13.23", "a unit that attacked may not move further this player turn").unit(id));
@@ -190,6 +192,10 @@ pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Resu
         return Err(errs);
     }
     let cav = state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry);
+    // GE-11.2: a hex taken now was not friendly at the start of the player turn.
+    if state.control(hex) != Some(side) && !state.sm_fresh.contains(&hex) {
+        state.sm_fresh.push(hex);
+    }
     if let Some(u) = state.unit_mut(id) {
         u.place = Place::Hex(hex);
     }

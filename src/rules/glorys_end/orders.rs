@@ -72,6 +72,11 @@ pub enum ActionKind {
     /// retreats, cavalry withdrawal); they replace earlier ones and are kept until changed.
     /// Allowed in any entry of the side, whoever is to act.
     Standing(super::standing::Standing),
+    /// Phase D: strategic movement by rail or (Allied, from T8) by sea (GE-11), before any
+    /// unit makes its operational move.
+    Strategic(super::strategic::Strategic),
+    /// German, T2–T6: these infantry units force-march (+1 MP, no march assault, GE-12.10).
+    ForcedMarch(Vec<String>),
 }
 
 /// Which phase to end.

@@ -149,6 +149,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         trenches: BTreeMap::new(),
         entrench: None,
         standing: BTreeMap::new(),
+        sm_fresh: vec![],
     };
     turn::start_player_turn(&mut st);
     st

@@ -173,6 +173,12 @@ pub struct Unit {
     /// Where a reinforcement may enter (GE 8.2–8.5); `None`: its side's supply edge (Marne).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<super::scenario::Entry>,
+    /// Moved by strategic movement this player turn, and how: nothing else this turn (GE-11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategic: Option<super::strategic::Mode>,
+    /// Force-marching this player turn: +1 MP, no march assault (GE-12.10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced_march: bool,
 }
 
 impl Unit {
@@ -213,6 +219,8 @@ impl Unit {
             move_state: MoveState::NotMoved,
             mp_spent: 0,
             entry: None,
+            strategic: None,
+            forced_march: false,
         }
     }
     /// The hex, if on the map.
@@ -227,9 +235,10 @@ impl Unit {
         let i = (self.sl.max(1) as usize - 1).min(self.values.len().saturating_sub(1));
         self.values.get(i).copied().unwrap_or_default()
     }
-    /// Movement allowance this phase: halved (rounded down) when OOC (GE-10.2).
+    /// Movement allowance this phase: halved (rounded down) when OOC (GE-10.2); +1 when
+    /// force-marching (GE-12.10).
     pub fn allowance(&self) -> u32 {
-        let m = self.now().movement;
+        let m = self.now().movement + self.forced_march as u32;
         if self.ooc { m / 2 } else { m }
     }
     /// MP left.
@@ -415,6 +424,10 @@ pub struct State {
     /// Standing instructions per side, kept until replaced (`standing.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub standing: BTreeMap<SideId, super::standing::Standing>,
+    /// Hexes the phasing side took control of this player turn (by reinforcement entry): not
+    /// friendly "since the start of the player turn" for SM (GE-11.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sm_fresh: Vec<HexId>,
 }
 
 fn nine() -> u8 {

@@ -4,8 +4,8 @@
 //! Per player turn: A (replacements, `replacements.rs`; reinforcements are placed at the start
 //! of E), C (the command & control roll from `command_from`, `command.rs`), E (operational
 //! movement with march assaults), F (prepared assaults), G (attrition, `attrition.rs`) and H
-//! (victory check) are played, and B (entrenchment from T10, `entrench.rs`); D (strategic
-//! movement) is not yet implemented and is skipped with an event.
+//! (victory check) are played, and B (entrenchment from T10, `entrench.rs`) and D (strategic
+//! movement, `strategic.rs`: a window at the start of E, before any unit moves).
 
 use super::campaign;
 use super::combat::{self, RetreatTo};
@@ -129,6 +129,12 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             let mut hex = None;
             for id in &a.units {
                 if let Some(u) = state.unit(id) {
+                    if u.strategic.is_some() {
+                        errs.push(v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id));
+                    }
+                    if u.forced_march {
+                        errs.push(v("GE 12.10", "a unit that force-marched may not march-assault this player turn").unit(id));
+                    }
                     if u.move_state == MoveState::Done && !u.attacked {
                         errs.push(v("GE 13.23", "only the unit or group moving now may march-assault").unit(id));
                     }
@@ -178,11 +184,22 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             if state.phase != Phase::Combat {
                 return Err(vec![v("GE 13.1", "prepared assaults are made in the prepared assault phase (end the movement phase first)")]);
             }
+            let sm: Vec<Violation> = a
+                .units
+                .iter()
+                .filter(|id| state.unit(id).is_some_and(|u| u.strategic.is_some()))
+                .map(|id| v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id))
+                .collect();
+            if !sm.is_empty() {
+                return Err(sm);
+            }
             let battle = combat::declare(state, BattleKind::Prepared, side, a.target, &a.units)?;
             Ok(combat::start(state, battle))
         }
         ActionKind::EndPhase(p) => end_phase(state, *p),
         ActionKind::Standing(st) => file_standing(state, side, st),
+        ActionKind::Strategic(sm) => super::strategic::step(state, side, sm),
+        ActionKind::ForcedMarch(units) => super::strategic::step_forced_march(state, side, units),
     }
 }
 
@@ -415,7 +432,10 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.retreated = false;
         u.move_state = MoveState::NotMoved;
         u.mp_spent = 0;
+        u.strategic = None;
+        u.forced_march = false;
     }
+    state.sm_fresh.clear();
     state.ma_targets.clear();
     state.entrench = None;
     if state.player == SideId::German {
@@ -457,7 +477,7 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     } else {
         ev.extend([
             Event::rule("GE 5.2", format!("phase A: reinforcements (placed in phase E, see docs) and replacements are given with the movement orders; {b}; phase C: no command & control roll this turn (GE 16.3)")),
-            Event::rule("GE 5.2", "phase D (strategic movement): not yet implemented, skipped; phase E: operational movement"),
+            super::strategic::phase_d(state),
         ]);
     }
     ev

@@ -273,7 +273,7 @@ pub fn template(state: &State, seat: &str) -> String {
         return t;
     }
     match state.phase {
-        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
+        super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - strategic: {units: [ID, ...], to: HEX}      # phase D (GE 11): by rail, or add by: sea (Allied, T8+)\n  # - forced_march: [ID, ...]                     # German T2-T6 (GE 12.10), before the unit moves\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
         super::state::Phase::Command => t.push_str("actions:\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  - end_phase: command                          # the command & control roll ends the entry\n"),
         super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
     }
