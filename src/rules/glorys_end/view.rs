@@ -228,6 +228,12 @@ pub fn describe(state: &State) -> String {
     for (h, t) in &state.trenches {
         out.push(format!("trench {h} {} {}", t.side.name(), if t.complete { "completed" } else { "under construction" }));
     }
+    for (h, z) in &state.fortified {
+        out.push(format!("fortified zone {h} {} ({})", z.side.name(), z.nation));
+    }
+    for (id, c) in &state.siege.calibre {
+        out.push(format!("siege gun {id} {c} mm"));
+    }
     match state.entrench {
         Some(super::entrench::Roll::Pending) => out.push("entrenchment roll pending".into()),
         Some(super::entrench::Roll::Rolled { die, used }) => {
