@@ -345,6 +345,12 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
             return Err(format!("stacking broken in {h}: {sl} SL, {corps} corps"));
         }
     }
+    // GE-14.3: an enemy unit never stands in an intact fortified zone (entering removes it).
+    for (h, z) in &state.fortified {
+        if state.units_at(*h).any(|u| u.side != z.side) {
+            return Err(format!("{} units in the {} fortified zone at {h}", z.side.other().name(), z.side.name()));
+        }
+    }
     let (de, al) = vp::recompute_ledger(state);
     if state.vp.get(&SideId::German).copied().unwrap_or(0) != de || state.vp.get(&SideId::Allied).copied().unwrap_or(0) != al {
         return Err(format!("VP ledger {:?} differs from recomputed german {de} allied {al}", state.vp));
