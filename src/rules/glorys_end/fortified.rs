@@ -81,7 +81,9 @@ pub fn after_losses(state: &mut State, h: HexId) -> Vec<Event> {
 /// The defenders retreat out of their zone in `h`: it is destroyed (GE-14.5).
 pub fn left(state: &mut State, h: HexId) -> Vec<Event> {
     match state.fortified.remove(&h) {
-        Some(z) => vec![Event::rule("GE 14.5", format!("the defenders leave the {} fortified zone in {h}: it is destroyed", z.side.title()))],
+        Some(z) => {
+            vec![Event::rule("GE 14.5", format!("the defenders leave the {} fortified zone in {h}: it is destroyed", z.side.title()))]
+        }
         None => vec![],
     }
 }

@@ -565,7 +565,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                         }
                     }
                     if let Some((_, t)) = best
-                        && try_push(&mut s, side, &mut acts, ActionKind::MarchAssault(Assault { target: t, units: group.clone(), siege: vec![] }))
+                        && try_push(
+                            &mut s,
+                            side,
+                            &mut acts,
+                            ActionKind::MarchAssault(Assault { target: t, units: group.clone(), siege: vec![] }),
+                        )
                     {
                         return Some(Orders { actions: acts });
                     }

@@ -176,7 +176,10 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
                 u.move_state = MoveState::Done;
             }
         }
-        overrun.push(Event::rule("GE 14.3", format!("{} enter the enemy fortified zone in {end}: it is removed and they stop", units.join(", "))));
+        overrun.push(Event::rule(
+            "GE 14.3",
+            format!("{} enter the enemy fortified zone in {end}: it is removed and they stop", units.join(", ")),
+        ));
     }
     let mut trail = vec![start.to_string()];
     trail.extend(path.iter().map(|h| h.to_string()));

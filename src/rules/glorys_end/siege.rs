@@ -179,7 +179,12 @@ pub fn step_attack(state: &mut State, side: SideId, a: &Assault) -> Result<Vec<E
     if let Some(z) = state.fortified.get(&a.target).filter(|z| z.side != side) {
         ev.push(Event::rule(
             "GE 14.8",
-            format!("{} fire at the {} fortified zone in {}: it is destroyed (no roll); its defenders stay", a.siege.join(", "), z.side.title(), a.target),
+            format!(
+                "{} fire at the {} fortified zone in {}: it is destroyed (no roll); its defenders stay",
+                a.siege.join(", "),
+                z.side.title(),
+                a.target
+            ),
         ));
         state.fortified.remove(&a.target);
     }
