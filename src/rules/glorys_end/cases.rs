@@ -322,6 +322,11 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
     for (h, side, complete) in &cs.trenches {
         st.trenches.insert(*h, super::entrench::Trench { side: *side, complete: *complete });
     }
+    // A case that puts units into an enemy zone of its base scenario has taken it (GE-14.3).
+    let taken: Vec<HexId> = st.fortified.iter().filter(|(h, z)| st.units_at(**h).any(|u| u.side != z.side)).map(|(h, _)| *h).collect();
+    for h in taken {
+        st.fortified.remove(&h);
+    }
     for (h, side) in &cs.zones {
         let nation = if *side == SideId::German { "DE" } else { "FR" };
         st.fortified.insert(*h, super::fortified::Zone { side: *side, nation: nation.to_string() });
