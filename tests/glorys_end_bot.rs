@@ -127,8 +127,8 @@ fn junk_orders_never_panic() {
                     let a = match chooser.roll(7) {
                         0 => ActionKind::Move(Move { units: vec![id.clone(), id], path: vec![h, h] }),
                         1 => ActionKind::Move(Move { units: vec![id], path: vec![h] }),
-                        2 => ActionKind::MarchAssault(Assault { target: h, units: vec![id] }),
-                        3 => ActionKind::Attack(Assault { target: h, units: vec![id] }),
+                        2 => ActionKind::MarchAssault(Assault { target: h, units: vec![id], siege: vec![] }),
+                        3 => ActionKind::Attack(Assault { target: h, units: vec![id], siege: vec![] }),
                         4 => ActionKind::Decide(Decide {
                             losses: vec![Loss { unit: id.clone(), sl: n }, Loss { unit: id.clone(), sl: n }],
                             retreat: Some(h),

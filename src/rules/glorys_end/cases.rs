@@ -60,6 +60,12 @@ struct CaseState {
     /// Trench markers: `[[hex, side, completed]]` (GE-9).
     #[serde(default)]
     trenches: Vec<(HexId, SideId, bool)>,
+    /// Fortified zones: `[[hex, side]]` (GE-14.3); the nationality is the side's first.
+    #[serde(default)]
+    zones: Vec<(HexId, SideId)>,
+    /// Modern forts' siege modifiers by fort id (`{FR-V: 3}`, GE-14.10).
+    #[serde(default)]
+    siege_modifiers: BTreeMap<String, i32>,
     /// Replacement SL on the tracks (`{FR: 3}`); the Marne's income schedule applies.
     #[serde(default)]
     replacements: Option<BTreeMap<String, u32>>,
@@ -107,6 +113,9 @@ struct CaseUnit {
     size: Option<Size>,
     #[serde(default)]
     kind: Option<Kind>,
+    /// Siege guns: 305 or 420 (GE-14.7, E.2).
+    #[serde(default)]
+    calibre: Option<u32>,
     #[serde(default)]
     ooc: bool,
     #[serde(default)]
@@ -187,6 +196,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 entrench: None,
                 standing: BTreeMap::new(),
                 sm_fresh: vec![],
+                fortified: BTreeMap::new(),
+                siege: Default::default(),
             }
         }
     };
@@ -240,7 +251,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             u.max_sl = max;
             let vals = Values { attack: cu.a.unwrap_or(0), defence: cu.d.unwrap_or(0), movement: cu.m.unwrap_or(4), vs_cavalry: cu.cav };
             u.values = vec![vals; max as usize];
-            if u.kind == Kind::Fortress {
+            if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
                 u.size = Size::None;
             }
         } else {
@@ -268,6 +279,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             (None, Some(t)) => Place::Reinforcement(t),
             (None, None) => return Err(format!("{}: give hex or arrives", u.id)),
         };
+        if u.kind == Kind::SiegeGun {
+            st.siege.calibre.insert(u.id.clone(), cu.calibre.unwrap_or(420));
+        }
         u.ooc = cu.ooc;
         u.moved = cu.moved;
         u.attacked = cu.attacked;
@@ -308,6 +322,18 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
     }
     for (h, side, complete) in &cs.trenches {
         st.trenches.insert(*h, super::entrench::Trench { side: *side, complete: *complete });
+    }
+    // A case that puts units into an enemy zone of its base scenario has taken it (GE-14.3).
+    let taken: Vec<HexId> = st.fortified.iter().filter(|(h, z)| st.units_at(**h).any(|u| u.side != z.side)).map(|(h, _)| *h).collect();
+    for h in taken {
+        st.fortified.remove(&h);
+    }
+    for (h, side) in &cs.zones {
+        let nation = if *side == SideId::German { "DE" } else { "FR" };
+        st.fortified.insert(*h, super::fortified::Zone { side: *side, nation: nation.to_string() });
+    }
+    for (id, m) in &cs.siege_modifiers {
+        st.siege.modifier.insert(id.clone(), *m);
     }
     if let Some(a) = cs.auto_win {
         st.german_auto_win = a;

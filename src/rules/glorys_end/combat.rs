@@ -34,9 +34,13 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     if !state.board.in_play(target) {
         return Err(vec![v("GE 13.5", "the target hex is not on the map").hex(&t)]);
     }
-    let defenders: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side).collect();
+    let defenders: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side && u.kind != Kind::SiegeGun).collect();
     if defenders.is_empty() {
-        errs.push(v("GE 13.4", "there is no enemy unit in the target hex").hex(&t));
+        if super::siege::lone_enemy_guns(state, target, side) {
+            errs.push(v("GE 14.7", "siege guns alone are not attacked: units moving into their hex eliminate them").hex(&t));
+        } else {
+            errs.push(v("GE 13.4", "there is no enemy unit in the target hex").hex(&t));
+        }
     }
     if units.is_empty() {
         errs.push(v("GE 13.5", "an attack needs at least one attacking unit").hex(&t));
@@ -44,6 +48,7 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     let mut seen = BTreeSet::new();
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
     let trench = super::entrench::entrenched(state, target, side.other());
+    let zone = super::fortified::defended(state, target, side.other());
     let mut nations = BTreeSet::new();
     for id in units {
         if !seen.insert(id.clone()) {
@@ -64,6 +69,12 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         };
         if u.kind == Kind::Fortress {
             errs.push(v("GE 14.2", "a fortress does not attack").unit(id));
+        }
+        if u.kind == Kind::SiegeGun {
+            errs.push(v("GE 14.7", "a siege gun has no combat factors: it fires at forts and fortified zones under siege:").unit(id));
+        }
+        if u.kind == Kind::Cavalry && zone {
+            errs.push(v("GE 13.24", "cavalry may not attack a fortified zone").unit(id).hex(&t));
         }
         if !h.is_adjacent(target) {
             errs.push(v("GE 13.5", format!("{h} is not adjacent to the target {target}")).unit(id).hex(&t));
@@ -119,6 +130,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if trench {
             errs.push(v("GE 9.5", "units in a trench can be attacked only by prepared assault").hex(&t));
         }
+        if zone {
+            errs.push(v("GE 14.1", "units in a fortified zone can be attacked only by prepared assault").hex(&t));
+        }
         if state.ma_targets.contains(&target) {
             errs.push(v("GE 13.6", "this hex was already march-assaulted in this movement phase").hex(&t));
         }
@@ -132,7 +146,9 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
 /// Odds and DRMs of a legal declaration.
 pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, units: &[String]) -> Battle {
     let attackers: Vec<&super::state::Unit> = units.iter().filter_map(|id| state.unit(id)).collect();
-    let all_def: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side).collect();
+    // Siege guns neither defend nor count for the cavalry factor choice (GE-14.7; G.4 item 27
+    // reading: the opposing force is judged by units with SL of their own).
+    let all_def: Vec<&super::state::Unit> = state.units_at(target).filter(|u| u.side != side && u.kind != Kind::SiegeGun).collect();
     let defenders: Vec<&super::state::Unit> = all_def.iter().copied().filter(|u| !u.retreated).collect();
     let stragglers: Vec<String> = all_def.iter().filter(|u| u.retreated).map(|u| u.id.clone()).collect();
     // GE-13.24: the bracketed cavalry factor is used against a cavalry-only force.
@@ -182,6 +198,11 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         drm -= 1;
         parts.push("river -1".into());
     }
+    // GE-14.3: mobile units defending in their fortified zone.
+    if super::fortified::defended(state, target, side.other()) {
+        drm -= 1;
+        parts.push("fortified zone -1".into());
+    }
     // GE-13.16: concentric +2, never in a march assault, never against a fortress.
     if kind == BattleKind::Prepared && !fortress {
         let dirs: BTreeSet<Direction> = attackers.iter().filter_map(|u| u.hex()).filter_map(|h| target.direction_to(h)).collect();
@@ -214,6 +235,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         result: None,
         withdrawn: false,
         stood: false,
+        siege: vec![],
     }
 }
 
@@ -256,7 +278,13 @@ pub fn start(state: &mut State, battle: Battle) -> Vec<Event> {
         state.ma_targets.push(battle.target);
     }
     let target = battle.target;
+    let siege = !battle.siege.is_empty();
     state.battle = Some(battle);
+    if siege {
+        // GE-14.9: the guns roll first, with the battle's die (`siege.rs`).
+        ev.push(Event::rule("GE 14.9", format!("siege guns fire at the fortress in {target} before the combat roll")));
+        return ev;
+    }
     if withdraw_options(state).is_some() {
         ev.push(Event::rule(
             "GE 13.25",
@@ -290,7 +318,7 @@ pub fn fight(state: &mut State) -> Vec<Event> {
 pub fn withdraw_options(state: &State) -> Option<(Vec<String>, Vec<RetreatTo>)> {
     let b = state.battle.as_ref()?;
     let side = b.attacker.other();
-    let ids: Vec<String> = state.units_at(b.target).filter(|u| u.side == side).map(|u| u.id.clone()).collect();
+    let ids: Vec<String> = state.units_at(b.target).filter(|u| u.side == side && u.kind != Kind::SiegeGun).map(|u| u.id.clone()).collect();
     let all_cav = !ids.is_empty() && ids.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
     let no_cav = b.attackers.iter().all(|id| state.unit(id).is_some_and(|u| u.kind != Kind::Cavalry));
     if !all_cav || !no_cav {
@@ -320,6 +348,9 @@ pub fn withdraw(state: &mut State, to: HexId) -> Vec<Event> {
     }
     state.entered(to, side, true);
     ev.push(Event::rule("GE 13.25", format!("{} withdraw before combat from {from} to {to}", ids.join(", "))));
+    // GE-14.5, 14.7: leaving a fortified zone destroys it; guns left alone are lost.
+    ev.extend(super::fortified::left(state, from));
+    ev.extend(super::siege::abandoned(state, from, side, "withdrew"));
     ev.extend(advance_stages(state));
     ev
 }
@@ -352,7 +383,9 @@ fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
         }
     }
     let fortress_hex = state.units_at(target).any(|u| u.kind == Kind::Fortress)
-        || state.battle.as_ref().is_some_and(|b| super::entrench::entrenched(state, target, b.attacker.other()));
+        || state.battle.as_ref().is_some_and(|b| {
+            super::entrench::entrenched(state, target, b.attacker.other()) || super::fortified::defended(state, target, b.attacker.other())
+        });
     let retreat = if res.retreat {
         // GE-14.1, 14.2: defenders in a fortress hex may ignore a mandatory retreat.
         if fortress_hex { RetreatNeed::Optional } else { RetreatNeed::Mandatory }
@@ -467,7 +500,8 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
             for d in dirs {
                 match f.neighbour(d) {
                     Some(n) if state.board.in_play(n) => {
-                        if state.board.passable(f, n) && !enemy_in(n) && seen.insert(n) {
+                        // Reading of GE-14.3: an enemy fortified zone blocks a retreat as it blocks a move.
+                        if state.board.passable(f, n) && !enemy_in(n) && !super::fortified::enemy_zone(state, n, side) && seen.insert(n) {
                             cands.push(n);
                         }
                     }
@@ -632,6 +666,9 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
     for (id, sl) in losses {
         ev.extend(vp::lose(state, id, *sl));
     }
+    // GE-14.3, 14.7: the last mobile SL gone takes the fortified zone and the guns with it.
+    ev.extend(super::fortified::after_losses(state, b.target));
+    ev.extend(super::siege::abandoned(state, b.target, b.attacker.other(), "were eliminated"));
     let survivors: Vec<String> = live_defenders(state).into_iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).collect();
     if !survivors.is_empty() {
         match retreat {
@@ -654,6 +691,8 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
                 if state.trenches.remove(&b.target).is_some() {
                     ev.push(Event::rule("GE 14.5", format!("the defenders leave the trench in {}: it is destroyed", b.target)));
                 }
+                ev.extend(super::fortified::left(state, b.target));
+                ev.extend(super::siege::abandoned(state, b.target, b.attacker.other(), "retreated"));
             }
             Some(RetreatTo::OffMap { east_or_west }) => {
                 for id in &survivors {
@@ -666,12 +705,16 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
                         ev.push(Event::rule("GE 16.1", format!("{id} retreats off the map: out of play, not eliminated")));
                     }
                 }
+                ev.extend(super::fortified::left(state, b.target));
+                ev.extend(super::siege::abandoned(state, b.target, b.attacker.other(), "retreated"));
             }
             None if mandatory => {
                 for id in &survivors {
                     ev.push(Event::rule("GE 13.19", format!("{id} has no legal retreat hex and is eliminated")));
                     ev.extend(vp::eliminate(state, id));
                 }
+                ev.extend(super::fortified::after_losses(state, b.target));
+                ev.extend(super::siege::abandoned(state, b.target, b.attacker.other(), "were eliminated"));
             }
             None => {}
         }

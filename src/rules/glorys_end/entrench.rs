@@ -122,6 +122,9 @@ pub fn step_entrench(state: &mut State, side: SideId, units: &[String]) -> Resul
         if state.units_at(h).any(|f| f.kind == Kind::Fortress) {
             errs.push(v("GE 9.2", "no trench is built in a fortress hex").unit(id).hex(h.to_string()));
         }
+        if state.fortified.contains_key(&h) {
+            errs.push(v("GE 9.2", "no trench is built in a fortified zone hex").unit(id).hex(h.to_string()));
+        }
         if !next_to_enemy_trench(state, h, side) {
             by_roll.push(id.clone());
         }

@@ -359,6 +359,7 @@ fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
                 && !u.replaced
                 && !u.entrenching
                 && u.kind != Kind::Fortress
+                && u.kind != Kind::SiegeGun
                 && u.hex().is_some_and(|h| h.is_adjacent(t))
         })
         .collect();
@@ -378,6 +379,24 @@ fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
         }
     }
     best
+}
+
+/// The siege guns of `side` that may fire at `t` with `units` (GE-14.7): the target holds an
+/// enemy fortress or fortified zone, and each gun stands with infantry of the assault.
+fn siege_guns(s: &State, side: SideId, t: HexId, units: &[String]) -> Vec<String> {
+    let works = s.units_at(t).any(|u| u.side != side && u.kind == Kind::Fortress) || super::fortified::enemy_zone(s, t, side);
+    if !works {
+        return vec![];
+    }
+    let hexes: Vec<HexId> = units.iter().filter_map(|id| s.unit(id)).filter(|u| u.kind == Kind::Infantry).filter_map(|u| u.hex()).collect();
+    let guns: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.kind == Kind::SiegeGun && !u.attacked && !u.moved && !u.ooc)
+        .filter(|u| u.hex().is_some_and(|h| hexes.contains(&h)))
+        .map(|u| u.id.clone())
+        .collect();
+    guns.into_iter().filter(|g| super::siege::check(s, side, t, units, std::slice::from_ref(g)).is_empty()).collect()
 }
 
 /// Column and extra DRM as one number for ranking attacks.
@@ -574,8 +593,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 if one_in(d, 6) {
                     continue;
                 }
-                let group: Vec<String> =
-                    if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack };
+                let mut group: Vec<String> =
+                    if stack.len() > 1 && one_in(d, 4) { vec![stack[d.roll(stack.len() as u32) as usize].clone()] } else { stack.clone() };
+                // A siege gun travels with infantry: alone it is lost to any enemy move (GE-14.7).
+                if group.iter().all(|id| s.unit(id).is_some_and(|u| u.kind == Kind::SiegeGun)) {
+                    group = stack;
+                }
                 // German T2–T6: infantry often force-marches (GE-12.10; refused tries cost nothing).
                 if side == SideId::German && super::strategic::FORCED_MARCH.contains(&s.turn) && one_in(d, 2) {
                     try_push(&mut s, side, &mut acts, ActionKind::ForcedMarch(group.clone()));
@@ -609,7 +632,12 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                         }
                     }
                     if let Some((_, t)) = best
-                        && try_push(&mut s, side, &mut acts, ActionKind::MarchAssault(Assault { target: t, units: group.clone() }))
+                        && try_push(
+                            &mut s,
+                            side,
+                            &mut acts,
+                            ActionKind::MarchAssault(Assault { target: t, units: group.clone(), siege: vec![] }),
+                        )
                     {
                         return Some(Orders { actions: acts });
                     }
@@ -647,19 +675,24 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 ranked.push((-((a as i64 * 64) / dd as i64) * 8 - d.roll(8) as i64, t, units));
             }
             ranked.sort();
-            let mut best: Option<(i32, HexId, Vec<String>)> = None;
+            let mut best: Option<(i32, HexId, Vec<String>, Vec<String>)> = None;
             for (_, t, units) in ranked.into_iter().take(4) {
                 let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units) else { continue };
-                if !matches!(b.odds, Odds::Column { column, .. } if column >= min_column) {
+                // Siege guns that can fire here (GE-14.7): with them a fortress or a fortified
+                // zone is worth attacking at any odds the CRT has.
+                let guns = siege_guns(&s, side, t, &units);
+                let need = if guns.is_empty() { min_column } else { 0 };
+                if !matches!(b.odds, Odds::Column { column, .. } if column >= need) {
                     continue;
                 }
-                let k = strength(&b) * 8 + d.roll(8) as i32;
-                if best.as_ref().is_none_or(|(bk, _, _)| k > *bk) {
-                    best = Some((k, t, units));
+                let k = strength(&b) * 8 + d.roll(8) as i32 + if guns.is_empty() { 0 } else { 40 };
+                if best.as_ref().is_none_or(|(bk, _, _, _)| k > *bk) {
+                    best = Some((k, t, units, guns));
                 }
             }
-            if let Some((_, t, units)) = best
-                && try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units }))
+            if let Some((_, t, units, guns)) = best
+                && (try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units: units.clone(), siege: guns }))
+                    || try_push(&mut s, side, &mut acts, ActionKind::Attack(Assault { target: t, units, siege: vec![] })))
             {
                 return Some(Orders { actions: acts });
             }

@@ -15,6 +15,7 @@ pub mod combat;
 pub mod command;
 pub mod deploy;
 pub mod entrench;
+pub mod fortified;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -24,6 +25,7 @@ pub mod render;
 pub mod replacements;
 pub mod scenario;
 pub mod setup;
+pub mod siege;
 pub mod stacking;
 pub mod standing;
 pub mod state;
@@ -150,6 +152,8 @@ impl Ruleset for GlorysEnd {
             entrench::roll(state, die)
         } else if state.command == Some(state::CommandStage::Roll) {
             command::roll(state, die)
+        } else if siege::pending(state) {
+            siege::roll(state, die, dice)
         } else {
             combat::roll(state, die)
         };

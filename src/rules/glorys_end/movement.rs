@@ -93,9 +93,21 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
             errs.push(v("GE 12.3", format!("{h} cannot be entered from {prev}")).hex(&hs));
             break;
         };
-        if state.occupant(h) == Some(side.other()) {
+        // GE-14.7: enemy siege guns alone do not stop a move (they are eliminated).
+        if state.occupant(h) == Some(side.other()) && !super::siege::lone_enemy_guns(state, h, side) {
             errs.push(v("GE 12.4", format!("{h} holds enemy units and cannot be entered")).hex(&hs));
             break;
+        }
+        // GE-14.3: an ungarrisoned enemy fortified zone takes infantry only, and stops it.
+        if super::fortified::ungarrisoned_enemy(state, h, side) {
+            if let Some((rule, msg)) = super::fortified::entry_refusal(state, h, side, units) {
+                errs.push(v(rule, msg).hex(&hs));
+                break;
+            }
+            if i + 1 < path.len() {
+                errs.push(v("GE 14.3", format!("units entering the enemy fortified zone in {h} must stop there")).hex(&hs));
+                break;
+            }
         }
         if cavalry_in && state.trenches.get(&h).is_some_and(|t| t.side != side) {
             errs.push(v("GE 9.4", format!("cavalry may not enter the enemy trench hex {h}")).hex(&hs));
@@ -141,6 +153,8 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     }
     let cav_only = units.iter().all(|id| state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry));
     let minimum = fresh && path.len() == 1 && spent > min_left;
+    // GE-14.3: entering an enemy fortified zone ends the move.
+    let stopped = super::fortified::ungarrisoned_enemy(state, end, side);
     for id in units {
         if let Some(u) = state.unit_mut(id) {
             u.move_state = MoveState::Moving;
@@ -153,13 +167,28 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
             u.place = Place::Hex(end);
         }
     }
+    let mut overrun = Vec::new();
     for &h in &path {
+        overrun.extend(super::siege::overrun(state, h, side));
         state.entered(h, side, cav_only);
+    }
+    if stopped {
+        for id in units {
+            if let Some(u) = state.unit_mut(id) {
+                u.move_state = MoveState::Done;
+            }
+        }
+        overrun.push(Event::rule(
+            "GE 14.3",
+            format!("{} enter the enemy fortified zone in {end}: it is removed and they stop", units.join(", ")),
+        ));
     }
     let mut trail = vec![start.to_string()];
     trail.extend(path.iter().map(|h| h.to_string()));
     let note = if minimum { " — minimum move, all MP (GE 12.3)" } else { "" };
-    Ok(vec![Event::rule("GE 12.1", format!("{} move {} ({spent} MP){note}", units.join(", "), trail.join(" → ")))])
+    let mut ev = vec![Event::rule("GE 12.1", format!("{} move {} ({spent} MP){note}", units.join(", "), trail.join(" → ")))];
+    ev.extend(overrun);
+    Ok(ev)
 }
 
 /// Place a reinforcement on the owner's supply edge before any unit moves this phase.

@@ -13,6 +13,7 @@
 //!   - march_assault: {units: [DE-7, DE-9], target: 3332}
 //!   - end_phase: movement
 //!   - attack: {target: 3230, units: [DE-2, DE-4]}
+//!   - attack: {target: 1621, units: [DE-9, DE-10], siege: [DE-420]}   # siege guns fire first
 //!   - decide: {losses: [{unit: FR-9, sl: 1}], retreat: 3331}
 //!   - decide: {losses: [{unit: DE-7, sl: 1}], advance: [DE-9]}
 //!   - end_phase: combat
@@ -121,6 +122,10 @@ pub struct Assault {
     #[schemars(with = "u32")]
     pub target: HexId,
     pub units: Vec<String>,
+    /// Prepared assault only: German siege guns stacked with attacking infantry that fire at
+    /// the target's fortress or fortified zone first (GE-14.7–14.9).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siege: Vec<String>,
 }
 
 /// SL a unit gives up.

@@ -118,6 +118,7 @@ fn counter(u: &Unit, at: HexId) -> Counter {
         Kind::Infantry => Symbol::Infantry,
         Kind::Cavalry => Symbol::Cavalry,
         Kind::Fortress => Symbol::Fortress,
+        Kind::SiegeGun => Symbol::Artillery,
     };
     let mut badges = Vec::new();
     let mut flags = Vec::new();
@@ -184,6 +185,15 @@ pub fn picture(state: &State) -> Picture {
                 colour: side_colour(*s),
                 text: s.title()[..1].to_string(),
                 title: format!("{h}: {} control (was {was})", s.title()),
+            });
+        }
+        // GE-14.3: a fortified zone marker, in its nationality's colour.
+        if let Some(z) = state.fortified.get(h) {
+            marks.push(Mark {
+                shape: MarkShape::Dot,
+                colour: nation_colours(&z.nation).0,
+                text: "FZ".into(),
+                title: format!("{h}: {} fortified zone", nation_name(&z.nation)),
             });
         }
         map.cells.push(Cell {
@@ -281,6 +291,9 @@ pub fn picture(state: &State) -> Picture {
         legend.push(LegendItem { colour: nation_colours(n).0, text: nation_name(n).into() });
     }
     legend.push(LegendItem { colour: OOC, text: "out of command".into() });
+    if !state.fortified.is_empty() {
+        legend.push(LegendItem { colour: Rgb(0xff, 0xff, 0xff), text: "dot FZ: fortified zone".into() });
+    }
     if !auto_win.is_empty() {
         legend.push(LegendItem { colour: OBJECTIVE, text: "German auto-win hex (dashed)".into() });
     }

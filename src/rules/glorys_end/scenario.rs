@@ -334,6 +334,32 @@ pub struct Fort {
     pub siege_modifier: i32,
 }
 
+/// A fortified zone marker (GE 14.3): never built or rebuilt, so every zone is placed here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneSpec {
+    /// Whose zone it is.
+    pub nationality: Nationality,
+    pub hex: HexId,
+    /// What it stands for (`"Thionville position"`), for the reader.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}
+
+/// A German siege gun (GE 14.7): no combat factors, no SL, a calibre for the Siege Gun Table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiegeGunSpec {
+    pub id: String,
+    pub name: String,
+    /// 305 or 420 (mm): picks the Siege Gun Table row (E.2).
+    pub calibre: u32,
+    /// Setup hex.
+    pub hex: HexId,
+    /// Operational movement allowance (the rulebook does not give it: GE 14.7 gap).
+    pub movement: u32,
+}
+
 /// Turn span of the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -601,6 +627,12 @@ pub struct ScenarioFile {
     /// Campaign rules; absent for the Marne.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign: Option<CampaignFile>,
+    /// Fortified zone markers (GE 14.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fortified_zones: Vec<ZoneSpec>,
+    /// German siege guns (GE 14.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siege_guns: Vec<SiegeGunSpec>,
 }
 
 /// A checked scenario.
@@ -624,6 +656,10 @@ pub struct Scenario {
     pub special: SpecialRules,
     pub mobilization: Vec<Mobilization>,
     pub campaign: Option<CampaignFile>,
+    /// Fortified zones (GE 14.3).
+    pub fortified_zones: Vec<ZoneSpec>,
+    /// German siege guns (GE 14.7).
+    pub siege_guns: Vec<SiegeGunSpec>,
 }
 
 /// Stacking limits at setup (GE 6.1).
@@ -827,6 +863,52 @@ impl Scenario {
             }
         }
 
+        // Fortified zones and siege guns (GE 14.3, 14.7).
+        let mut zone_hexes = BTreeSet::new();
+        for z in &raw.fortified_zones {
+            let who = format!("fortified zone {}", z.hex);
+            if !on_map(z.hex) {
+                p.push(format!("{who}: not on the map"));
+            } else if let Some(m) = &map
+                && m.hex(z.hex).is_some_and(|i| i.country.out_of_play())
+            {
+                p.push(format!("{who}: in a neutral country that may not be entered (GE 3.2)"));
+            }
+            if !zone_hexes.insert(z.hex) {
+                p.push(format!("{who}: two zones in one hex"));
+            }
+            if raw.forts.iter().any(|f| f.hex == z.hex) {
+                p.push(format!("{who}: a fortress hex is not also a fortified zone"));
+            }
+            if let Some(list) = stacks.get(&(z.hex, z.nationality.side().other())) {
+                p.push(format!("{who}: holds enemy units ({})", list[0].id));
+            }
+        }
+        for g in &raw.siege_guns {
+            let who = format!("siege gun {}", g.id);
+            if !valid_id(&g.id) {
+                p.push(format!("{who}: id must look like DE-420"));
+            }
+            if !fort_ids.insert(g.id.clone()) || ids.contains(&g.id) {
+                p.push(format!("{who}: duplicate id"));
+            }
+            if !g.id.starts_with("DE-") {
+                p.push(format!("{who}: siege guns are German (GE 14.7): the id starts with DE-"));
+            }
+            if g.calibre != 305 && g.calibre != 420 {
+                p.push(format!("{who}: calibre {} must be 305 or 420 (GE 14.7, E.2)", g.calibre));
+            }
+            if g.movement == 0 {
+                p.push(format!("{who}: movement must be at least 1"));
+            }
+            if !on_map(g.hex) {
+                p.push(format!("{who}: hex {} is not on the map", g.hex));
+            }
+            if let Some(list) = stacks.get(&(g.hex, Side::Allied)) {
+                p.push(format!("{who}: hex {} holds enemy units ({})", g.hex, list[0].id));
+            }
+        }
+
         // Control.
         let mut markers = BTreeMap::new();
         for (side, list) in [(Side::German, &raw.control.german), (Side::Allied, &raw.control.allied)] {
@@ -940,6 +1022,8 @@ impl Scenario {
             special: raw.special,
             mobilization: raw.mobilization,
             campaign: raw.campaign,
+            fortified_zones: raw.fortified_zones,
+            siege_guns: raw.siege_guns,
         })
     }
 

@@ -77,6 +77,11 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
             Place::Hex(f.hex),
         ));
     }
+    // Siege guns: units with no factors of their own and a nominal 1 SL (GE-14.7, `siege.rs`).
+    for g in &sc.siege_guns {
+        let values = vec![Values { attack: 0, defence: 0, movement: g.movement, vs_cavalry: None }];
+        units.push(Unit::new(&g.id, &g.name, SideId::German, "DE", Kind::SiegeGun, Size::None, 1, values, Place::Hex(g.hex)));
+    }
     let board = Board::new(sc.map.clone());
     let mut control = BTreeMap::new();
     for h in board.hex_ids() {
@@ -150,6 +155,15 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
         entrench: None,
         standing: BTreeMap::new(),
         sm_fresh: vec![],
+        fortified: sc
+            .fortified_zones
+            .iter()
+            .map(|z| (z.hex, super::fortified::Zone { side: side(z.nationality.side()), nation: z.nationality.code().to_string() }))
+            .collect(),
+        siege: super::siege::SiegeData {
+            calibre: sc.siege_guns.iter().map(|g| (g.id.clone(), g.calibre)).collect(),
+            modifier: sc.forts.iter().filter(|f| f.siege_modifier != 0).map(|f| (f.id.clone(), f.siege_modifier)).collect(),
+        },
     };
     turn::start_player_turn(&mut st);
     st

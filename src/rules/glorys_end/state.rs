@@ -57,6 +57,9 @@ pub enum Kind {
     Cavalry,
     /// A fortress counter: works and garrison, 1 SL (GE-14.2).
     Fortress,
+    /// A German siege gun (GE-14.7): no combat factors and no SL of its own (it carries a
+    /// nominal 1 SL that never counts, absorbs or scores); its calibre is in `State::siege`.
+    SiegeGun,
 }
 
 /// Unit size (GE-2.8). Bracketed groups count as their size.
@@ -249,13 +252,13 @@ impl Unit {
     pub fn is_corps(&self) -> bool {
         self.size == Size::Corps && self.kind != Kind::Fortress
     }
-    /// SL that count for stacking (fortresses are free, GE-14.2).
+    /// SL that count for stacking (fortresses and siege guns are free, GE-14.2, 6.1).
     pub fn stack_sl(&self) -> u32 {
-        if self.kind == Kind::Fortress { 0 } else { self.sl as u32 }
+        if matches!(self.kind, Kind::Fortress | Kind::SiegeGun) { 0 } else { self.sl as u32 }
     }
-    /// Mobile (not a fortress).
+    /// Mobile: a combat unit with SL of its own (not a fortress, not a siege gun, GE-14.3, 14.7).
     pub fn mobile(&self) -> bool {
-        self.kind != Kind::Fortress
+        !matches!(self.kind, Kind::Fortress | Kind::SiegeGun)
     }
     /// `DE-7 (DE 7 XXX)`.
     pub fn label(&self) -> String {
@@ -346,6 +349,10 @@ pub struct Battle {
     /// and the attacker's next entry reveals it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stood: bool,
+    /// Siege guns firing at the target's fortress, each with a roll still to make before the
+    /// CRT roll (GE-14.9; `siege.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siege: Vec<String>,
 }
 
 impl Battle {
@@ -355,7 +362,8 @@ impl Battle {
             Odds::Automatic => format!("{} (automatic 2/0)", self.odds_text),
             Odds::Column { .. } => self.odds_text.clone(),
         };
-        format!("{} on {} at {}, DRM {:+}", self.kind.name(), self.target, odds, self.drm)
+        let siege = if self.siege.is_empty() { String::new() } else { format!("; siege guns {} fire first", self.siege.join(", ")) };
+        format!("{} on {} at {}, DRM {:+}{siege}", self.kind.name(), self.target, odds, self.drm)
     }
 }
 
@@ -428,6 +436,12 @@ pub struct State {
     /// friendly "since the start of the player turn" for SM (GE-11.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sm_fresh: Vec<HexId>,
+    /// Fortified zones still standing (GE-14.3; `fortified.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fortified: BTreeMap<HexId, super::fortified::Zone>,
+    /// Siege gun calibres and the modern forts' siege modifiers (GE-14.7, 14.10; `siege.rs`).
+    #[serde(default, skip_serializing_if = "super::siege::SiegeData::is_empty")]
+    pub siege: super::siege::SiegeData,
 }
 
 fn nine() -> u8 {
@@ -555,6 +569,8 @@ impl State {
         if self.trenches.get(&h).is_some_and(|t| t.side != side) && !self.units_at(h).any(|u| u.side != side) {
             self.trenches.remove(&h);
         }
+        // GE-14.3: so is an enemy fortified zone without mobile defenders.
+        super::fortified::entered(self, h, side);
     }
     /// The seat of a side.
     pub fn seat(&self, side: SideId) -> String {

@@ -80,12 +80,10 @@ fn v(rule: &str, msg: impl Into<String>) -> Violation {
     Violation::new(rule, msg)
 }
 
-/// Hook for the prepared positions of GE-14: whether `hex` blocks SM of `side` — an enemy
-/// fortified zone without friendly mobile units there (14.3) or enemy siege guns alone in the
-/// hex (14.7). Neither counter exists in the state yet, so nothing blocks today; the FZ and
-/// siege-gun rules fill this in.
-pub fn blocks_sm(_state: &State, _hex: HexId, _side: SideId) -> bool {
-    false
+/// Whether `hex` blocks SM of `side`: an ungarrisoned enemy fortified zone (GE-14.3) or
+/// enemy siege guns alone in the hex (14.7); see `fortified::blocks_sm`.
+pub fn blocks_sm(state: &State, hex: HexId, side: SideId) -> bool {
+    super::fortified::blocks_sm(state, hex, side)
 }
 
 /// Whether a unit of `side` is next to an enemy unit at `h` (across passable hexsides).

@@ -77,6 +77,14 @@ fn enemy_mask(state: &State, side: SideId) -> Vec<bool> {
             enemy[i] = true;
         }
     }
+    // GE-7.2: an enemy fortified zone blocks a supply line like an enemy unit.
+    for (h, z) in &state.fortified {
+        if z.side != side
+            && let Some(i) = b.index(*h)
+        {
+            enemy[i] = true;
+        }
+    }
     enemy
 }
 

@@ -126,6 +126,9 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
                 return Err(vec![v("GE 13.23", "march assaults are made in the operational movement phase")]);
             }
             let mut errs = Vec::new();
+            if !a.siege.is_empty() {
+                errs.push(v("GE 14.7", "siege guns fire only in a prepared assault"));
+            }
             let mut hex = None;
             for id in &a.units {
                 if let Some(u) = state.unit(id) {
@@ -192,6 +195,9 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
                 .collect();
             if !sm.is_empty() {
                 return Err(sm);
+            }
+            if !a.siege.is_empty() {
+                return super::siege::step_attack(state, side, a);
             }
             let battle = combat::declare(state, BattleKind::Prepared, side, a.target, &a.units)?;
             Ok(combat::start(state, battle))

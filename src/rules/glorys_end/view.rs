@@ -228,6 +228,12 @@ pub fn describe(state: &State) -> String {
     for (h, t) in &state.trenches {
         out.push(format!("trench {h} {} {}", t.side.name(), if t.complete { "completed" } else { "under construction" }));
     }
+    for (h, z) in &state.fortified {
+        out.push(format!("fortified zone {h} {} ({})", z.side.name(), z.nation));
+    }
+    for (id, c) in &state.siege.calibre {
+        out.push(format!("siege gun {id} {c} mm"));
+    }
     match state.entrench {
         Some(super::entrench::Roll::Pending) => out.push("entrenchment roll pending".into()),
         Some(super::entrench::Roll::Rolled { die, used }) => {
@@ -337,6 +343,12 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
         let corps = us.iter().filter(|u| u.is_corps()).count() as u32;
         if sl > stacking::MAX_SL || corps > stacking::MAX_CORPS {
             return Err(format!("stacking broken in {h}: {sl} SL, {corps} corps"));
+        }
+    }
+    // GE-14.3: an enemy unit never stands in an intact fortified zone (entering removes it).
+    for (h, z) in &state.fortified {
+        if state.units_at(*h).any(|u| u.side != z.side) {
+            return Err(format!("{} units in the {} fortified zone at {h}", z.side.other().name(), z.side.name()));
         }
     }
     let (de, al) = vp::recompute_ledger(state);

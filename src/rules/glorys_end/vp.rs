@@ -13,7 +13,7 @@ use crate::engine::{Event, Outcome};
 
 /// VP gained when a unit of `nation`, `size`, `kind` is eliminated (per-SL awards excluded).
 fn elimination_vp(state: &State, nation: &str, size: Size, kind: Kind) -> Vec<(SideId, i32)> {
-    if kind == Kind::Fortress {
+    if matches!(kind, Kind::Fortress | Kind::SiegeGun) {
         return vec![];
     }
     state
@@ -69,7 +69,7 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
     u.place = Place::Eliminated;
     let (nation, size, kind, label) = (u.nation.clone(), u.size, u.kind, u.label());
     ev.push(Event::rule("GE 13.20", format!("{label} is eliminated")));
-    if sl > 0 && kind != Kind::Fortress {
+    if sl > 0 && !matches!(kind, Kind::Fortress | Kind::SiegeGun) {
         for (side, pts) in sl_vp(state, &nation) {
             add(state, side, pts * sl);
             ev.push(Event::rule("GE 16.4", format!("{} +{} VP for {nation} SL lost", side.title(), pts * sl)));
@@ -87,7 +87,7 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
     let (mut de, mut al) = (0, 0);
     let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
     for u in &state.units {
-        if u.kind == Kind::Fortress {
+        if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
             continue;
         }
         // Replacement SL (GE-8.7) were lost again if they are gone now.
