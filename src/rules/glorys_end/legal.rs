@@ -407,7 +407,7 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
         if one_in(d, 4) {
             continue;
         }
-        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id }));
+        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id, hex: None }));
     }
 }
 

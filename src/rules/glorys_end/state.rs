@@ -173,6 +173,14 @@ pub struct Unit {
     /// Where a reinforcement may enter (GE 8.2–8.5); `None`: its side's supply edge (Marne).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<super::scenario::Entry>,
+    /// Times the unit was rebuilt after elimination (GE-8.7), so the VP ledger still counts
+    /// those eliminations.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rebuilt: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -213,6 +221,7 @@ impl Unit {
             move_state: MoveState::NotMoved,
             mp_spent: 0,
             entry: None,
+            rebuilt: 0,
         }
     }
     /// The hex, if on the map.
