@@ -141,7 +141,10 @@ pub fn on_six(state: &mut State) -> Vec<Event> {
         );
         (Hentsch::Active { turn: state.turn, units: inside }, ev)
     } else {
-        let ev = Event::rule("GE 10.4", format!("Lt. Col. Hentsch: the German holds Paris ({}): the rule is ignored for the rest of the game", held.join(", ")));
+        let ev = Event::rule(
+            "GE 10.4",
+            format!("Lt. Col. Hentsch: the German holds Paris ({}): the rule is ignored for the rest of the game", held.join(", ")),
+        );
         (Hentsch::Void, ev)
     };
     if let Some(c) = state.campaign.as_deref_mut() {

@@ -54,10 +54,9 @@ pub fn rebuild_hexes(state: &State, nation: &str) -> Vec<HexId> {
     match nation {
         "DE" => ids.filter(|h| b.on_edge(*h, Edge::East)).filter(free).collect(),
         "GB" => ids.filter(|h| b.hex(*h).is_some_and(|i| i.port) && state.control(*h) == Some(SideId::Allied)).filter(free).collect(),
-        "FR" => ids
-            .filter(|h| b.on_edge(*h, Edge::South) && b.hex(*h).is_some_and(|i| i.country == Country::France))
-            .filter(free)
-            .collect(),
+        "FR" => {
+            ids.filter(|h| b.on_edge(*h, Edge::South) && b.hex(*h).is_some_and(|i| i.country == Country::France)).filter(free).collect()
+        }
         _ => vec![],
     }
 }
@@ -88,13 +87,19 @@ fn step_rebuild(state: &mut State, side: SideId, id: &str, hex: Option<HexId>) -
     let allowed = rebuild_hexes(state, &nation);
     match hex {
         None => errs.push(
-            v("GE 8.7", format!("name the hex where the rebuilt corps enters ({}): replace: {{unit: {id}, hex: HEX}}", rebuild_where(&nation)))
-                .unit(id),
+            v(
+                "GE 8.7",
+                format!("name the hex where the rebuilt corps enters ({}): replace: {{unit: {id}, hex: HEX}}", rebuild_where(&nation)),
+            )
+            .unit(id),
         ),
         Some(h) if !allowed.contains(&h) => errs.push(
-            v("GE 8.7", format!("a rebuilt {} corps enters {}, in a hex free of enemy units", nation_name(&nation), rebuild_where(&nation)))
-                .unit(id)
-                .hex(h.to_string()),
+            v(
+                "GE 8.7",
+                format!("a rebuilt {} corps enters {}, in a hex free of enemy units", nation_name(&nation), rebuild_where(&nation)),
+            )
+            .unit(id)
+            .hex(h.to_string()),
         ),
         Some(_) => {}
     }
@@ -146,7 +151,9 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str, hex: Option<HexId
     }
     let mut errs = Vec::new();
     if hex.is_some() {
-        errs.push(v("GE 8.7", "a hex is named only to rebuild an eliminated corps; a unit on the map is restored where it stands").unit(id));
+        errs.push(
+            v("GE 8.7", "a hex is named only to rebuild an eliminated corps; a unit on the map is restored where it stands").unit(id),
+        );
     }
     let h = match u.place {
         Place::Hex(h) => Some(h),

@@ -121,9 +121,8 @@ pub fn step(state: &mut State, side: SideId, w: &Withdraw) -> Result<Vec<Event>,
             Some(u) if u.sl < u.max_sl => {
                 errs.push(v("GE 8.8", format!("the corps must be at full strength ({}/{} SL)", u.sl, u.max_sl)).unit(id))
             }
-            Some(u) if u.now().attack < MIN_ATTACK => {
-                errs.push(v("GE 8.8", format!("the corps needs an attack factor of {MIN_ATTACK} or more (has {})", u.now().attack)).unit(id))
-            }
+            Some(u) if u.now().attack < MIN_ATTACK => errs
+                .push(v("GE 8.8", format!("the corps needs an attack factor of {MIN_ATTACK} or more (has {})", u.now().attack)).unit(id)),
             Some(u) if !supply::unit_supplied(state, id, supply::Use::General) => {
                 errs.push(v("GE 8.8", "the corps must be in supply").unit(id).hex(u.hex().map(|h| h.to_string()).unwrap_or_default()))
             }
@@ -147,7 +146,8 @@ pub fn step(state: &mut State, side: SideId, w: &Withdraw) -> Result<Vec<Event>,
     if !errs.is_empty() {
         return Err(errs);
     }
-    let mut ev = vec![Event::rule("GE 8.8", "the German makes the Eastern Front withdrawal (the Allied Eastern Front award at T30 will be 15 VP)")];
+    let mut ev =
+        vec![Event::rule("GE 8.8", "the German makes the Eastern Front withdrawal (the Allied Eastern Front award at T30 will be 15 VP)")];
     for id in &w.corps {
         if let Some(u) = state.unit_mut(id) {
             let from = u.hex().map(|h| h.to_string()).unwrap_or_default();
