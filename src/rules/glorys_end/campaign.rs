@@ -88,6 +88,13 @@ pub struct Campaign {
     /// Paris has been endangered (4.3, 17.2).
     #[serde(default)]
     pub paris_endangered: bool,
+    /// The German T5 Eastern Front withdrawal (8.8): `Some(true)` made, `Some(false)`
+    /// declined, `None` not yet decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawal: Option<bool>,
+    /// The optional Hentsch rule (10.4).
+    #[serde(default, skip_serializing_if = "super::hentsch::Hentsch::is_off")]
+    pub hentsch: super::hentsch::Hentsch,
     /// Brussels has been German-controlled (7.10).
     #[serde(default)]
     pub brussels_lost: bool,
@@ -372,11 +379,12 @@ pub fn final_outcome(state: &State) -> Outcome {
     }
     let de = total(state, SideId::German, true);
     // GE 4.4: the Allies get 15 for the Eastern Front, 20 if the German declined the T5
-    // withdrawal. The withdrawal (8.8) is not implemented, so the German never makes it: 20.
-    let al = total(state, SideId::Allied, true) + EASTERN_FRONT_NO_WITHDRAWAL;
+    // withdrawal (8.8, `withdrawal.rs`).
+    let east = super::withdrawal::eastern_front_vp(state);
+    let al = total(state, SideId::Allied, true) + east;
     let (md, ma) = (de - GERMAN_THRESHOLD, al - ALLIED_THRESHOLD);
     let reason = format!(
-        "end of turn {}: German {de} VP, Allied {al} VP (with {EASTERN_FRONT_NO_WITHDRAWAL} for the Eastern Front, GE 4.4); thresholds 30 and 20 (GE 4.1)",
+        "end of turn {}: German {de} VP, Allied {al} VP (with {east} for the Eastern Front, GE 4.4); thresholds 30 and 20 (GE 4.1)",
         state.last_turn
     );
     match (md >= 0, ma >= 0) {

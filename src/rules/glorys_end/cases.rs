@@ -74,6 +74,13 @@ struct CaseState {
     campaign_vp: BTreeMap<SideId, i32>,
     #[serde(default)]
     paris_endangered: bool,
+    /// Campaign prestates: the T5 withdrawal already decided (`true` made, `false` declined,
+    /// GE-8.8).
+    #[serde(default)]
+    withdrawal: Option<bool>,
+    /// Campaign prestates: the optional Hentsch rule agreed (GE-10.4).
+    #[serde(default)]
+    hentsch: bool,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +129,9 @@ struct CaseUnit {
     moved: bool,
     #[serde(default)]
     attacked: bool,
+    /// The unit starts eliminated (rebuilding, GE-8.7); give no hex.
+    #[serde(default)]
+    eliminated: bool,
 }
 
 fn blank_unit(id: &str) -> Unit {
@@ -275,6 +285,10 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
         u.start_sl = u.sl;
         u.place = match (cu.hex, cu.arrives) {
+            _ if cu.eliminated => {
+                u.sl = 0;
+                Place::Eliminated
+            }
             (Some(h), _) => Place::Hex(h),
             (None, Some(t)) => Place::Reinforcement(t),
             (None, None) => return Err(format!("{}: give hex or arrives", u.id)),
@@ -339,11 +353,22 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         st.german_auto_win = a;
     }
     st.vp = BTreeMap::from([(SideId::German, 0), (SideId::Allied, 0)]);
+    if cs.units.iter().any(|u| u.eliminated) {
+        // Units that start eliminated have already scored (the ledger invariant).
+        let (de, al) = super::vp::recompute_ledger(&st);
+        st.vp = BTreeMap::from([(SideId::German, de), (SideId::Allied, al)]);
+    }
     if let Some(c) = st.campaign.as_deref_mut() {
         for (side, vp) in &cs.campaign_vp {
             c.event_vp.insert(*side, *vp);
         }
         c.paris_endangered |= cs.paris_endangered;
+        if cs.withdrawal.is_some() {
+            c.withdrawal = cs.withdrawal;
+        }
+        if cs.hentsch {
+            c.hentsch = super::hentsch::Hentsch::Armed;
+        }
     }
     supply::mark_start_of_movement(&mut st);
     Ok(st)

@@ -39,6 +39,7 @@ pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
     let mut ev = vec![Event::roll(format!("command & control of the {} player", state.player.title()), "d6", die)];
     let stacks = state.command_stacks().len() as u32;
     if die == 6 && stacks > 0 {
+        ev.extend(super::hentsch::on_six(state));
         let count = STACKS.min(stacks);
         state.command = Some(CommandStage::Pick { count });
         ev.push(Event::rule(

@@ -227,6 +227,14 @@ fn objectives(s: &State, side: SideId) -> Vec<HexId> {
     match side {
         SideId::German => {
             out.extend(s.german_auto_win.iter().copied());
+            // The campaign's German aims at Paris (GE 17.3) past everything else but the enemy.
+            if s.campaign.is_some() {
+                for p in s.board.paris_hexes() {
+                    out.push(p);
+                    out.extend(s.board.neighbours(p).iter().copied());
+                }
+                return out;
+            }
             out.extend(s.town_vp.iter().filter(|(h, _, _)| s.control(*h) != Some(SideId::German)).map(|(h, _, _)| *h));
         }
         SideId::Allied => {
@@ -239,6 +247,61 @@ fn objectives(s: &State, side: SideId) -> Vec<HexId> {
 /// Hex distances (in hexes, around enemy-occupied hexes) to the nearest goal: an objective,
 /// or a hex next to an enemy unit. Dense by board index; `u32::MAX` if unreachable.
 fn goal_field(s: &State, side: SideId) -> Vec<u32> {
+    field_from(s, side, &objectives(s, side), true)
+}
+
+/// The campaign bot's part for a stack (issue 3: a recognisable 1914).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// March on the objectives and the enemy (the German right wing; the Allied field army).
+    Field,
+    /// German: hold the cities of Lorraine and Alsace (or go to one nobody holds).
+    Garrison,
+    /// Allied: out of supply or worn out: fall back towards supply and Paris.
+    FallBack,
+    /// Allied: hold the ground before Paris while the German is near.
+    Screen,
+}
+
+/// A mobile unit of `side` holds `h` (a fortress alone does not count as a garrison).
+fn held_by_mobile(s: &State, h: HexId, side: SideId) -> bool {
+    s.units_at(h).any(|u| u.side == side && u.mobile())
+}
+
+/// The German cities of the Franco-German border (Lorraine, Alsace: south of row 26).
+fn border_cities(s: &State) -> Vec<HexId> {
+    super::campaign::german_cities(s).into_iter().filter(|h| h.row >= 27).collect()
+}
+
+/// The role of the stack in `from` (campaigns only; the Marne bot plays as before).
+fn role(s: &State, side: SideId, from: HexId) -> Role {
+    if s.campaign.is_none() {
+        return Role::Field;
+    }
+    let b = &s.board;
+    let paris = b.paris_hexes();
+    let ours: Vec<&super::state::Unit> = s.units_at(from).filter(|u| u.side == side && u.mobile()).collect();
+    match side {
+        SideId::German => {
+            let in_germany = b.hex(from).is_some_and(|i| i.country == super::map::Country::Germany);
+            if in_germany && from.row >= 27 { Role::Garrison } else { Role::Field }
+        }
+        SideId::Allied => {
+            let sl: u32 = ours.iter().map(|u| u.sl as u32).sum();
+            let worn = ours.iter().all(|u| u.sl as u32 * 2 <= u.max_sl as u32);
+            if ours.iter().any(|u| u.oos_at_start) || sl <= 1 || worn {
+                return Role::FallBack;
+            }
+            let near_paris = |h: HexId, k: u32| paris.iter().any(|p| p.distance(h) <= k);
+            let german_near = s.units.iter().any(|u| u.side == SideId::German && u.hex().is_some_and(|h| near_paris(h, 10)));
+            if near_paris(from, 4) && (german_near || s.turn >= 4) { Role::Screen } else { Role::Field }
+        }
+    }
+}
+
+/// Distances to the nearest of `seeds` (and, with `engage`, of the hexes next to enemy
+/// units), never through enemy-occupied hexes. Dense by board index; `u32::MAX` if unreachable.
+fn field_from(s: &State, side: SideId, seeds: &[HexId], engage: bool) -> Vec<u32> {
     let b = &s.board;
     let n = b.len();
     let mut enemy = vec![false; n];
@@ -260,11 +323,11 @@ fn goal_field(s: &State, side: SideId) -> Vec<u32> {
             ring.push(h);
         }
     };
-    for h in objectives(s, side) {
+    for &h in seeds {
         seed(h, &mut dist, &mut ring);
     }
     for (i, &h) in b.hex_ids().iter().enumerate() {
-        if enemy[i] {
+        if engage && enemy[i] {
             for &m in b.neighbours(h) {
                 seed(m, &mut dist, &mut ring);
             }
@@ -426,7 +489,7 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
         if one_in(d, 4) {
             continue;
         }
-        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id }));
+        try_push(s, side, acts, ActionKind::Replace(super::orders::Replace { unit: id, hex: None }));
     }
 }
 
@@ -550,7 +613,42 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             if !s.units.iter().any(|u| u.side == side && u.moved && u.strategic.is_none()) {
                 strategic_moves(&mut s, side, &mut acts, d);
             }
-            let field = goal_field(&s, side);
+            // The campaign's German right wing marches on Paris past the enemy (the Schlieffen
+            // wheel); everyone else seeks the objectives and the enemy.
+            let field = if s.campaign.is_some() && side == SideId::German {
+                // The forts stand in the Paris hexes: aim at the hexes around them too.
+                let mut paris = s.board.paris_hexes();
+                for p in s.board.paris_hexes() {
+                    paris.extend(s.board.neighbours(p).iter().copied());
+                }
+                field_from(&s, side, &paris, false)
+            } else {
+                goal_field(&s, side)
+            };
+            // Campaign fields: the border cities nobody holds (German garrison), and supply
+            // and Paris (Allied units falling back).
+            let mut open_cities = false;
+            let (garrison_field, back_field) = if s.campaign.is_some() {
+                match side {
+                    SideId::German => {
+                        let empty: Vec<HexId> = border_cities(&s).into_iter().filter(|h| !held_by_mobile(&s, *h, side)).collect();
+                        open_cities = !empty.is_empty();
+                        (field_from(&s, side, &empty, false), vec![])
+                    }
+                    SideId::Allied => {
+                        let sup = super::supply::Supply::of(&s, side);
+                        let mut seeds: Vec<HexId> =
+                            s.board.hex_ids().iter().copied().filter(|h| sup.at(*h) && !adjacent_to_enemy(&s, *h, side)).collect();
+                        if seeds.len() > 400 {
+                            // Well supplied everywhere: fall back on Paris itself.
+                            seeds = s.board.paris_hexes();
+                        }
+                        (vec![], field_from(&s, side, &seeds, false))
+                    }
+                }
+            } else {
+                (vec![], vec![])
+            };
             // Stacks that have not moved, in random order; each considered once.
             let mut starts: Vec<HexId> = s
                 .units
@@ -585,12 +683,27 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 if stack.is_empty() {
                     continue;
                 }
-                // In contact: hold for a prepared assault (now and then move anyway).
-                if adjacent_to_enemy(&s, from, side) && !one_in(d, 6) {
+                let part = role(&s, side, from);
+                let garrisoned = part == Role::Garrison && border_cities(&s).contains(&from);
+                if garrisoned {
+                    // A border city's garrison stays (and fights from there).
                     continue;
                 }
-                // Most stacks move; some rest.
+                // In contact: hold for a prepared assault (now and then move anyway); a
+                // stack falling back breaks contact.
+                let eager = s.campaign.is_some() && side == SideId::German && part == Role::Field;
+                if adjacent_to_enemy(&s, from, side) && part != Role::FallBack && !one_in(d, if eager { 3 } else { 6 }) {
+                    continue;
+                }
+                // Most stacks move; some rest. A screen before Paris and a garrison in its
+                // city hold.
                 if one_in(d, 6) {
+                    continue;
+                }
+                if part == Role::Screen && !one_in(d, 5) {
+                    continue;
+                }
+                if part == Role::Garrison && !open_cities && !one_in(d, 10) {
                     continue;
                 }
                 let mut group: Vec<String> =
@@ -604,8 +717,17 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     try_push(&mut s, side, &mut acts, ActionKind::ForcedMarch(group.clone()));
                 }
                 let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
-                let mut path = purposeful_path(&s, &field, from, mp, side, d);
-                if path.is_empty() && one_in(d, 3) {
+                let this_field = match part {
+                    Role::Garrison if open_cities => &garrison_field,
+                    Role::FallBack if !back_field.is_empty() => &back_field,
+                    _ => &field,
+                };
+                let mut path = purposeful_path(&s, this_field, from, mp, side, d);
+                if part == Role::Garrison && !open_cities {
+                    // A reserve on the border that does move stays near it: at most two hexes.
+                    path.truncate(2);
+                }
+                if path.is_empty() && part == Role::Field && one_in(d, 3) {
                     path = random_path(&s, from, 1 + d.roll(2) as usize, side, d);
                 }
                 let mut moved = false;

@@ -16,6 +16,7 @@ pub mod command;
 pub mod deploy;
 pub mod entrench;
 pub mod fortified;
+pub mod hentsch;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -35,6 +36,7 @@ pub mod tables;
 pub mod turn;
 pub mod view;
 pub mod vp;
+pub mod withdrawal;
 
 use crate::dice::Dice;
 use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
@@ -104,8 +106,10 @@ impl Ruleset for GlorysEnd {
     const ID: &'static str = "glorys-end";
     const VERSION: &'static str = "0.1.0";
 
-    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
-        setup::from_text(text, seats)
+    fn setup(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        let mut st = setup::from_text(text, seats)?;
+        hentsch::apply_options(&mut st, text, options)?;
+        Ok(st)
     }
     fn expect(state: &State) -> Expectation {
         view::expect(state)

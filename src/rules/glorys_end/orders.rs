@@ -7,6 +7,8 @@
 //! actions:
 //!   - enter: {unit: FR-7, hex: 3640}               # reinforcement on the supply edge
 //!   - replace: {unit: FR-9}                        # 1 replacement SL (phase A)
+//!   - replace: {unit: DE-7, hex: 2710}             # rebuild an eliminated corps (campaigns)
+//!   - withdraw: {corps: [DE-3, DE-9], cavalry: DE-2C}   # German T5 (or {decline: true})
 //!   - end_phase: command                           # the C&C roll (from T9) ends the entry
 //!   - out_of_command: [3131, 3232, 3030]           # opponent, after a C&C roll of 6
 //!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
@@ -78,6 +80,9 @@ pub enum ActionKind {
     Strategic(super::strategic::Strategic),
     /// German, T2–T6: these infantry units force-march (+1 MP, no march assault, GE-12.10).
     ForcedMarch(Vec<String>),
+    /// German turn 5, phase A (GE-8.8): make the Eastern Front withdrawal (two corps and a
+    /// cavalry corps) or decline it.
+    Withdraw(Withdraw),
 }
 
 /// Which phase to end.
@@ -104,6 +109,26 @@ pub struct Enter {
 #[serde(deny_unknown_fields)]
 pub struct Replace {
     pub unit: String,
+    /// Rebuilding an eliminated infantry corps (GE-8.7): the hex where it enters at 1 SL
+    /// (German east edge, British Allied-controlled port, French south edge in France).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<u32>")]
+    pub hex: Option<HexId>,
+}
+
+/// The German Eastern Front withdrawal of turn 5 (GE-8.8): all or nothing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Withdraw {
+    /// The two supplied full-strength infantry corps (attack 5 or more) that leave for good.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corps: Vec<String>,
+    /// The supplied cavalry corps that gives up 1 SL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cavalry: Option<String>,
+    /// Decline the withdrawal instead (the Allies then get 20 Eastern Front VP, not 15, GE-4.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub decline: bool,
 }
 
 /// A move: the hexes entered in order (the path may start with the current hex).

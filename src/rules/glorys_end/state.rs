@@ -182,6 +182,14 @@ pub struct Unit {
     /// Force-marching this player turn: +1 MP, no march assault (GE-12.10).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forced_march: bool,
+    /// Times the unit was rebuilt after elimination (GE-8.7), so the VP ledger still counts
+    /// those eliminations.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rebuilt: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -224,6 +232,7 @@ impl Unit {
             entry: None,
             strategic: None,
             forced_march: false,
+            rebuilt: 0,
         }
     }
     /// The hex, if on the map.

@@ -53,6 +53,8 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
         return step_rules(state, side, action);
     }
     campaign::before_step(state, side, action)?;
+    super::withdrawal::before(state, side, action)?;
+    super::hentsch::before(state, side, action)?;
     let target = state.battle.as_ref().map(|b| b.target);
     let plan = match action {
         ActionKind::Attack(a) if campaign::plan_xvii_qualifies(state, side, a.target, &a.units) => Some(a.target),
@@ -67,6 +69,7 @@ pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<
         ActionKind::Decide(d) if !d.advance.is_empty() => target,
         _ => None,
     };
+    ev.extend(super::withdrawal::after(state, action));
     ev.extend(campaign::after_step(state, advanced));
     Ok(ev)
 }
@@ -119,7 +122,8 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
         ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
         ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
-        ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit),
+        ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit, r.hex),
+        ActionKind::Withdraw(w) => super::withdrawal::step(state, side, w),
         ActionKind::Move(m) => movement::step_move(state, side, &m.units, &m.path),
         ActionKind::MarchAssault(a) => {
             if state.phase != Phase::Movement {

@@ -98,10 +98,10 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
         for (side, pts) in sl_vp(state, &u.nation) {
             add(side, pts * lost_sl);
         }
-        if u.place == Place::Eliminated {
-            for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
-                add(side, pts);
-            }
+        // Rebuilt corps (GE-8.7) keep the VP of their earlier eliminations.
+        let eliminations = u.rebuilt as i32 + (u.place == Place::Eliminated) as i32;
+        for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
+            add(side, pts * eliminations);
         }
     }
     (de, al)
