@@ -225,6 +225,12 @@ pub fn hidden(s: &mut State, seat: &str, acts: &mut HiddenActs) -> R {
             errs.push(Violation::new("TFWW 6.2", format!("{}: {:?} is not a chit of this scenario", c.id, c.value)));
             continue;
         }
+        if c.value.is_none() {
+            // A value this replay cannot read (another side's, or notes missing): the
+            // alliance's hands are no longer known exactly.
+            let alliance = alliance_of_seat(s, seat);
+            lose_track(s, &alliance);
+        }
         s.chits.incoming.push((c.id.clone(), c.value.clone()));
     }
     if errs.is_empty() { Ok(ev) } else { Err(errs) }
@@ -430,8 +436,6 @@ fn from_hand(s: &mut State, seat: &str, chit: Option<usize>, rule: &str) -> Resu
             return Err(v(rule, format!("{} is not in {seat}'s hand (per its draws and plays so far)", s.chit_name(c))));
         };
         h.remove(pos);
-    } else if chit.is_none() && knows_hand(s, seat) {
-        return Err(v(rule, "a face-down chit whose value this replay should know is unknown"));
     }
     if let Some(n) = s.chits.hand_count.get_mut(seat) {
         *n -= 1;
