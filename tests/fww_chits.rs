@@ -79,12 +79,17 @@ fn no_entry_names_a_chit_before_it_is_opened_and_every_commitment_is_opened() {
             }
             if t.contains(&format!("chit: {FACE_DOWN}")) {
                 placed += 1;
-                assert!(t.contains("commit:") && t.contains("sealed:"), "entry {}: a face-down chit without its sealed commitment", e.seq());
+                assert!(
+                    t.contains("commit:") && t.contains("sealed:"),
+                    "entry {}: a face-down chit without its sealed commitment",
+                    e.seq()
+                );
             }
             if let Some(c) = &e.draft.body.commit {
                 draws += c.iter().filter(|c| c.id.starts_with(chits::DRAW_ID)).count();
                 // Partners read each other's chits (3-4 players): every commitment is sealed for them.
-                let partners = FOUR.iter().filter(|(s, side)| *s != e.seat() && FOUR.iter().any(|(x, sd)| *x == e.seat() && sd == side)).count();
+                let partners =
+                    FOUR.iter().filter(|(s, side)| *s != e.seat() && FOUR.iter().any(|(x, sd)| *x == e.seat() && sd == side)).count();
                 assert_eq!(e.draft.body.sealed_for.as_ref().map_or(0, Vec::len), partners, "entry {}", e.seq());
             }
         }
@@ -116,7 +121,8 @@ fn cheating_game(seed: u64) -> Result<(Game, Entry), String> {
             && waiting.len() == 1
         {
             let seat = waiting[0].0.clone();
-            if game.draws.iter().all(|d| d.dice_from != seat) && !s.chits.owed.iter().any(|o| o.seat == seat) && chits::held(&s, &seat) > 0 {
+            if game.draws.iter().all(|d| d.dice_from != seat) && !s.chits.owed.iter().any(|o| o.seat == seat) && chits::held(&s, &seat) > 0
+            {
                 let view = players.view(&game, &seat).map_err(|e| e.to_string())?.unwrap_or(&game).clone();
                 let mine = fww(&view.state);
                 let alliance = c.defender.alliance();
@@ -217,7 +223,8 @@ fn show_as_a_seat_with_its_key_shows_its_hand_and_not_the_others() {
         let keyfile = dir.path().join(format!("{seat}.key"));
         players.key(seat).expect("key").write_file(&keyfile).expect("write key");
         let out = show(&log, seat, &keyfile, at);
-        let own = Game::replay_with(&game.entries[..=at], Knowledge::seat(seat, players.key(seat).expect("key").clone())).expect("seat view");
+        let own =
+            Game::replay_with(&game.entries[..=at], Knowledge::seat(seat, players.key(seat).expect("key").clone())).expect("seat view");
         let hand: Vec<String> = fww(&own.state).hands[*seat].iter().map(|&c| fww(&own.state).chit_name(c).to_string()).collect();
         let line = hand_line(&out, seat);
         assert!(!hand.is_empty() && hand.iter().all(|c| line.contains(c.as_str())), "{seat} sees {line:?}, holds {hand:?}");

@@ -450,7 +450,13 @@ pub fn place(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>) -> R
     let alliance = who.alliance().to_string();
     // 6.2.2 (AMB-13): a mandatory chit that fits must be played, when the hand is known.
     let due: Vec<usize> = if knows_hand(s, seat) {
-        s.hands.get(seat).into_iter().flatten().copied().filter(|&h| s.data.chits[h].mandatory && super::combat::chit_fits(s, &c, attacker, h)).collect()
+        s.hands
+            .get(seat)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&h| s.data.chits[h].mandatory && super::combat::chit_fits(s, &c, attacker, h))
+            .collect()
     } else {
         vec![]
     };
@@ -692,7 +698,12 @@ pub fn conceal(s: &State, seat: &str, mut orders: Orders) -> Result<Concealed<Or
             *c = FACE_DOWN.to_string();
         }
         let opens_own = |attacker: bool| {
-            s.chits.table.iter().filter(|p| p.attacker == attacker && p.seat == seat && !p.open).filter_map(|p| p.id.clone()).collect::<Vec<_>>()
+            s.chits
+                .table
+                .iter()
+                .filter(|p| p.attacker == attacker && p.seat == seat && !p.open)
+                .filter_map(|p| p.id.clone())
+                .collect::<Vec<_>>()
         };
         match a {
             Action::Lead { .. } if s.combat.as_ref().is_some_and(|c| c.step == CombatStep::DefenderLead) => open.extend(opens_own(false)),
@@ -778,7 +789,7 @@ pub fn bot_orders(s: &State, seat: &str, orders: Option<Orders>, chooser: &mut D
         return s.chits.reveal_due.contains(seat).then(|| Orders { actions: vec![Action::RevealChits] });
     }
     let mut o = orders?;
-    if !s.chits.hidden || !(s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit) {
+    if !(s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit) {
         return Some(o);
     }
     let mut hand: Vec<usize> = s.hands.get(seat).cloned().unwrap_or_default();

@@ -116,3 +116,8 @@ case("04.02.3-hidden-final-reveal", "4.2/3", "when the game ends every seat open
 case("04.02.3-hidden-final-reveal-missing", "4.2/3", "a reveal that leaves a chit commitment closed is refused",
      END, END_E + [E("germany", ["reveal_chits"])],
      {"violations": [{"rule": "TFWW 4.2/3"}]}, knowledge="public")
+case("06.02.2-hidden-mandatory", "6.2.2", "a face-down chit other than a mandatory one that fits is refused once the hand is known (the seat's own tool, verify's omniscient pass)",
+     {"turn": 2, "round": 3, "armies": {"SB-1": 10, "AH-1": 10}, "hands": {"german_allies": ["kaisertreu", "trench-lines"]}},
+     [E("eastern_allies", [{"attack": {"front": 10, "armies": ["SB-1"]}}]),
+      E("german_allies", [{"chit": FD}], commit=[("chit@0", "chit:trench-lines")])],
+     {"violations": [{"rule": "TFWW 6.2.2"}]})
