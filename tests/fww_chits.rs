@@ -22,6 +22,7 @@ const TIME: &str = "2026-11-23T12:00:00Z";
 const FOUR: &[(&str, &str)] =
     &[("germany", "central_powers"), ("western_allies", "allies"), ("eastern_allies", "allies"), ("german_allies", "central_powers")];
 const TWO: &[(&str, &str)] = &[("central_powers", "central_powers"), ("allies", "allies")];
+const THREE: &[(&str, &str)] = &[("germany", "central_powers"), ("allies", "allies"), ("german_allies", "central_powers")];
 
 fn start(seats: &[(&str, &str)], seed: u64) -> (Game, Players) {
     let scenario = umpire::scenarios::find("first-world-war/standard").expect("bundled");
@@ -101,6 +102,27 @@ fn no_entry_names_a_chit_before_it_is_opened_and_every_commitment_is_opened() {
         assert_eq!((&p.stage, &p.chits.hand_count, &p.chits.sealed, &p.vp), (&o.stage, &o.chits.hand_count, &o.chits.sealed, &o.vp));
     }
     assert!(draws > 0 && placed > 0, "the games drew {draws} chits and placed {placed} face down");
+}
+
+#[test]
+fn two_and_three_player_games_open_every_chit_and_pass_the_omniscient_pass() {
+    for (seats, n) in [(TWO, 3), (THREE, 3)] {
+        for seed in 0..n {
+            let (mut game, mut players) = start(seats, 90 + seed);
+            play_to_end(&mut game, &mut players, seed).unwrap_or_else(|e| panic!("{} seats, game {seed}: {e}", seats.len()));
+            assert!(game.unopened().is_empty(), "{} seats, game {seed}: unopened {:?}", seats.len(), game.unopened());
+            let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("{} seats, game {seed}: cheats {c:?}", seats.len()));
+            assert_eq!(omni.outcome(), game.outcome());
+            // Partners (3 players: Germany and GA) receive every value sealed for them.
+            for e in &game.entries[1..] {
+                let partners =
+                    seats.iter().filter(|(s, side)| *s != e.seat() && seats.iter().any(|(x, sd)| *x == e.seat() && sd == side)).count();
+                if e.draft.body.commit.is_some() {
+                    assert_eq!(e.draft.body.sealed_for.as_ref().map_or(0, Vec::len), partners, "entry {}", e.seq());
+                }
+            }
+        }
+    }
 }
 
 /// Play `seats` with bots until the public state waits for a defender to place a chit while
