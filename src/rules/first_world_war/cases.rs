@@ -7,7 +7,7 @@
 //! `replace`, `peace_offer`), `dummies` per faction (fronts) and `dummies_off` (a count; no other
 //! dummy exists in a case), `captured` cities, `vp`, `sp`,
 //! `sp_charged`, `hands` by seat, `cups` by alliance (default: the 1914 chits not in a hand),
-//! `brest_litovsk` and `options`. Forced dice: the special die's face (0 = S, 1..5); a cup
+//! `brest_litovsk`, `options` and `hidden_chits` (chits hidden as in a real game; default: open). Forced dice: the special die's face (0 = S, 1..5); a cup
 //! draw is written 100 + its 0-based position in the cup. `fresh: true` keeps the state
 //! exactly as setup made it.
 
@@ -62,6 +62,10 @@ struct CaseState {
     cups: Option<BTreeMap<String, Vec<String>>>,
     #[serde(default)]
     brest_litovsk: bool,
+    /// Chits hidden as in a real game (private draws, face-down placements); by default a
+    /// case plays its chits in the open (`options.open_chits`).
+    #[serde(default)]
+    hidden_chits: bool,
 }
 
 fn four() -> usize {
@@ -90,7 +94,8 @@ pub fn seats_for(players: usize) -> Result<BTreeMap<Faction, String>, String> {
     Ok(m)
 }
 
-fn build(c: CaseState) -> Result<State, String> {
+fn build(mut c: CaseState) -> Result<State, String> {
+    c.options.open_chits = !c.hidden_chits;
     let data = Arc::new(parse(STANDARD).map_err(|e| e.to_string())?);
     let mut s = from_data(data.clone(), seats_for(c.players)?, c.options);
     if c.fresh {
@@ -158,6 +163,7 @@ fn build(c: CaseState) -> Result<State, String> {
         "peace_offer" => Stage::PeaceOffer,
         other => return Err(format!("stage {other:?}: round, deploy, replace or peace_offer")),
     };
+    super::chits::init(&mut s);
     if s.stage == Stage::Round {
         s.update_control();
     } else {

@@ -128,7 +128,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
 /// public, so this tells nobody anything).
 fn skip_empty_hand(s: &mut State, ev: &mut Vec<Event>) {
     let Some(c) = &s.combat else { return };
-    if c.step == CombatStep::DefenderChit && s.hands.get(s.seat_of(c.defender)).is_none_or(|h| h.is_empty()) {
+    if c.step == CombatStep::DefenderChit && super::chits::held(s, s.seat_of(c.defender)) == 0 {
         ev.push(Event::rule("TFWW 6.1/1", format!("{} holds no chit: none placed", c.defender.code())));
         if let Some(c) = s.combat.as_mut() {
             c.step = CombatStep::AttackerChitLead;
@@ -153,6 +153,9 @@ pub fn chit_fits(s: &State, c: &Combat, attacker: bool, chit: usize) -> bool {
 
 /// 6.1/1: place a chit (or none).
 pub fn place_chit(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>) -> R {
+    if s.chits.hidden {
+        return super::chits::place(s, seat, attacker, chit);
+    }
     let Some(c) = s.combat.clone() else { return Err(v("TFWW 6.1", "no combat in progress")) };
     let hand = s.hands.get(seat).cloned().unwrap_or_default();
     // 6.2.2 (AMB-13): a mandatory chit that fits this combat must be played.
@@ -204,7 +207,13 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
     if !side(&c, attacker).contains(&a) {
         return Err(vec![Violation::new("TFWW 6.1/2", "the lead must be a participating real army of this side").unit(id)]);
     }
+    if s.chits.hidden && !attacker {
+        // 6.1/5: the defender turns its chit face up with its lead.
+        super::chits::require_open(s, false)?;
+    }
+    let c = s.combat.clone().unwrap_or(c);
     let chit = if attacker { c.attacker_chit } else { c.defender_chit };
+    let chit = chit.or_else(|| super::chits::known_placed(s, attacker));
     if let Some(ch) = chit
         && !s.chit_suits(ch, a)
     {
@@ -302,14 +311,19 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     }
     // 6.2 (AMB-26): draws at the roll, before the placed chits go back to the cup.
     let mut drawn = Vec::new();
-    if af == 0 {
+    let hidden = s.chits.hidden;
+    if af == 0 && c.attacker_draws && hidden {
+        super::chits::owe_draw(s, c.attacker, true, &mut ev);
+    } else if af == 0 {
         if c.attacker_draws {
             drawn.extend(draw_chit(s, c.attacker, dice, &mut ev));
         } else {
             ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", c.attacker.code())));
         }
     }
-    if df == 0 {
+    if df == 0 && c.defender_draws && hidden {
+        super::chits::owe_draw(s, c.defender, false, &mut ev);
+    } else if df == 0 {
         if c.defender_draws {
             drawn.extend(draw_chit(s, c.defender, dice, &mut ev));
         } else {
@@ -328,6 +342,7 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         }
     }
     s.combat = None;
+    super::chits::clear_table(s);
     ev.push(Event::rule("TFWW 6.0", format!("every army on front {} is turned face down again", c.front)));
     let limit = s.data.hand_limit;
     let over: Vec<(String, usize)> = drawn.into_iter().filter(|(seat, _)| s.hands.get(seat).is_some_and(|h| h.len() > limit)).collect();

@@ -5,10 +5,11 @@
 //! `combat` (6.0-6.3), `victory` (6.4-6.6, 4.2/3, 6.5 surrender, 8.0), `setup` (3.0, 9.3),
 //! `scenario` (the data file). Players' docs: `docs/first-world-war/rules.md`.
 //!
-//! Hidden information (face-down armies, secret chit hands) is NOT wired yet: every piece and
-//! every hand is public in this version, and chit draws use the public entry dice. See the docs.
+//! Hidden information: chit hands, draws, placements and returns are hidden (`chits`, DESIGN
+//! §2.6); pieces are still played face up in this version. See the docs, "Status".
 
 pub mod cases;
+pub mod chits;
 pub mod combat;
 pub mod legal;
 pub mod orders;
@@ -20,7 +21,9 @@ pub mod victory;
 pub mod view;
 
 use crate::dice::Dice;
-use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+use crate::engine::{
+    Await, Concealed, Event, Expectation, HiddenActs, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation,
+};
 
 pub use orders::Orders;
 pub use state::State;
@@ -31,7 +34,8 @@ pub struct FirstWorldWar;
 
 /// Whether the state waits for dice (an entry must end there).
 pub fn rolling(s: &State) -> bool {
-    s.stage == Stage::Surrender || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::Roll))
+    s.stage == Stage::Surrender
+        || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::Roll) && chits::ready(s))
 }
 
 /// Check every action of an entry in order on a copy of the state.
@@ -43,13 +47,16 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
         return vec![Violation::new("TFWW 4.2", "the orders hold no action")];
     }
     let mut s = state.clone();
+    if chits::pending_reveal(&s) {
+        return chits::reveal(&mut s, seat, orders).err().unwrap_or_default();
+    }
     let mut errs = Vec::new();
     for (i, a) in orders.actions.iter().enumerate() {
         if rolling(&s) || s.outcome.is_some() {
             errs.push(Violation::new("TFWW 6.1/4", format!("action {} comes after a roll: the entry must end there", i + 1)));
             break;
         }
-        if let Err(e) = turn::step(&mut s, seat, a) {
+        if let Err(e) = step(&mut s, seat, a) {
             errs.extend(e.into_iter().map(|mut v| {
                 v.message = format!("action {}: {}", i + 1, v.message);
                 v
@@ -57,7 +64,15 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             break;
         }
     }
+    if errs.is_empty() {
+        errs.extend(chits::finish(&s, seat));
+    }
     errs
+}
+
+/// One action: the hidden-chit actions first (`chits::step`), else the sequence of play.
+fn step(s: &mut State, seat: &str, a: &orders::Action) -> Result<Vec<Event>, Vec<Violation>> {
+    chits::step(s, seat, a).unwrap_or_else(|| turn::step(s, seat, a))
 }
 
 impl Ruleset for FirstWorldWar {
@@ -70,23 +85,35 @@ impl Ruleset for FirstWorldWar {
         setup::from_text(text, options, seats)
     }
     fn expect(state: &State) -> Expectation {
-        view::expect(state)
+        if chits::pending_reveal(state) {
+            return chits::expect_reveal(state);
+        }
+        let mut e = view::expect(state);
+        if let Some(seat) = chits::opener(state) {
+            e.awaits.push(Await { seat: seat.clone(), what: format!("{seat}: turn your chit face up (`open_chit`, TFWW 6.1/5)") });
+        }
+        e
     }
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
-        let errs = check(state, seat, &orders);
+        let mut errs = chits::plain_names(state, &orders);
+        errs.extend(check(state, seat, &orders));
         if errs.is_empty() { Ok(Legal::accepted(orders)) } else { Err(Rejected { orders, violations: errs }) }
     }
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let mut ev = Vec::new();
+        if chits::pending_reveal(state) {
+            return chits::reveal(state, seat, orders.get()).unwrap_or_default();
+        }
         for a in &orders.get().actions {
             if rolling(state) || state.outcome.is_some() {
                 break;
             }
-            match turn::step(state, seat, a) {
+            match step(state, seat, a) {
                 Ok(e) => ev.extend(e),
                 Err(v) => ev.extend(v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}")))),
             }
         }
+        chits::on_outcome(state);
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
@@ -104,19 +131,34 @@ impl Ruleset for FirstWorldWar {
             ev.extend(victory::surrender_rolls(state, dice));
         }
         ev.extend(turn::advance(state));
+        chits::on_outcome(state);
         ev
     }
     fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
+        // The result stands once every chit commitment is open (`chits::reveal`).
+        if chits::pending_reveal(state) { None } else { state.outcome.clone() }
     }
-    /// Hidden information is not wired yet: every seat sees the whole state.
-    fn view(state: &State, _seat: &str) -> State {
-        state.clone()
+    /// Other alliances' chit hands are hidden (`chits::view`).
+    fn view(state: &State, seat: &str) -> State {
+        chits::view(state, seat)
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
-        legal::random_orders(state, seat, chooser)
+        if chits::pending_reveal(state) {
+            return chits::bot_orders(state, seat, None, chooser);
+        }
+        if chits::opener(state).as_deref() == Some(seat) {
+            return Some(Orders { actions: vec![orders::Action::OpenChit] });
+        }
+        let o = legal::random_orders(state, seat, chooser);
+        chits::bot_orders(state, seat, o, chooser)
     }
     fn template(state: &State, seat: &str) -> String {
+        if chits::pending_reveal(state) && state.chits.reveal_due.contains(seat) {
+            return "# the game is over: open every chit draw and return\nactions:\n  - reveal_chits\n".into();
+        }
+        if chits::opener(state).as_deref() == Some(seat) {
+            return "# turn your placed chit face up (TFWW 6.1/5)\nactions:\n  - open_chit\n".into();
+        }
         view::template(state, seat)
     }
     fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
@@ -142,5 +184,23 @@ impl Ruleset for FirstWorldWar {
     }
     fn check_invariants(state: &State) -> Result<(), String> {
         view::check_invariants(state)
+    }
+
+    fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        chits::hidden(state, seat, acts)
+    }
+    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders>, Vec<Violation>> {
+        chits::conceal(state, seat, orders)
+    }
+    fn private_draws(state: &mut State) -> Vec<String> {
+        chits::take_draws(state)
+    }
+    fn settle_draw(state: &mut State, seat: &str, draw_id: &str, dice: Option<&mut Dice>) -> Vec<Event> {
+        chits::settle(state, seat, draw_id, dice)
+    }
+    /// With 3 or 4 players the partners of an alliance share one cup: each reads the
+    /// other's sealed chit values (docs: "Partners").
+    fn partners_share(state: &State) -> bool {
+        state.players >= 3
     }
 }

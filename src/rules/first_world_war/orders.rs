@@ -59,6 +59,10 @@ pub enum Action {
     AcceptPeace(bool),
     /// 4.2/4: eliminated armies brought back next turn.
     Replace(Vec<String>),
+    /// 6.1/5 (hidden chits): the attacker turns its placed chit face up; the roll follows.
+    OpenChit,
+    /// The game is over (hidden chits): open every chit draw and return of this seat.
+    RevealChits,
 }
 
 fn yes() -> bool {

@@ -94,7 +94,9 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
         combat: None,
         brest_litovsk: false,
         outcome: None,
+        chits: Default::default(),
     };
+    super::chits::init(&mut s);
     super::turn::advance(&mut s);
     s
 }

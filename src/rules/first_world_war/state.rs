@@ -39,6 +39,9 @@ pub struct Options {
     pub schlieffen: bool,
     /// 9.3 historical setup.
     pub historical_setup: bool,
+    /// Play every chit hand in the open (no private draws, no face-down chits); the rule
+    /// cases use it for chit rules that do not depend on hiding.
+    pub open_chits: bool,
 }
 
 /// Where the sequence of play stands.
@@ -140,6 +143,9 @@ pub struct State {
     pub combat: Option<Combat>,
     pub brest_litovsk: bool,
     pub outcome: Option<Outcome>,
+    /// Hidden chits: draws, face-down placements, returns, the end-of-game reveal.
+    #[serde(default)]
+    pub chits: super::chits::ChitBook,
 }
 
 impl State {

@@ -81,15 +81,7 @@ pub fn describe(s: &State) -> String {
     if !off.is_empty() {
         out.push(format!("dummies off the map: {}", off.join(", ")));
     }
-    for (seat, h) in &s.hands {
-        out.push(format!(
-            "hand {seat}: {}",
-            if h.is_empty() { "empty".into() } else { h.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ") }
-        ));
-    }
-    for (cup, c) in &s.cups {
-        out.push(format!("cup {cup}: {} chits", c.len()));
-    }
+    out.extend(super::chits::describe(s));
     if !s.removed_chits.is_empty() {
         out.push(format!("removed from the game: {}", s.removed_chits.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ")));
     }
