@@ -12,6 +12,7 @@ pub mod cases;
 pub mod combat;
 pub mod legal;
 pub mod orders;
+pub mod pieces;
 pub mod scenario;
 pub mod setup;
 pub mod state;
@@ -20,7 +21,7 @@ pub mod victory;
 pub mod view;
 
 use crate::dice::Dice;
-use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+use crate::engine::{Concealed, Event, Expectation, HiddenActs, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
 
 pub use orders::Orders;
 pub use state::State;
@@ -56,6 +57,9 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             }));
             break;
         }
+    }
+    if errs.is_empty() {
+        errs.extend(pieces::unused(&s));
     }
     errs
 }
@@ -109,9 +113,11 @@ impl Ruleset for FirstWorldWar {
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }
-    /// Hidden information is not wired yet: every seat sees the whole state.
-    fn view(state: &State, _seat: &str) -> State {
-        state.clone()
+    /// Face-down pieces of other seats (but partners', 3-4 players) show no identity.
+    fn view(state: &State, seat: &str) -> State {
+        let mut v = state.clone();
+        pieces::strip(&mut v, seat);
+        v
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         legal::random_orders(state, seat, chooser)
@@ -142,5 +148,14 @@ impl Ruleset for FirstWorldWar {
     }
     fn check_invariants(state: &State) -> Result<(), String> {
         view::check_invariants(state)
+    }
+    fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        pieces::hidden(state, seat, acts)
+    }
+    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders>, Vec<Violation>> {
+        pieces::conceal(state, seat, orders)
+    }
+    fn partners_share(state: &State) -> bool {
+        pieces::partners_share(state)
     }
 }
