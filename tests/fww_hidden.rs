@@ -99,9 +99,12 @@ fn no_entry_names_a_face_down_army_before_it_is_opened() {
             continue;
         }
         let (opened_at, value) = rec.opened.clone().expect("opened");
-        for e in &game.entries[..opened_at as usize] {
+        if value == "dummy" {
+            continue; // the word is in every face-up dummy's name
+        }
+        for e in &game.entries[rec.seq as usize..opened_at as usize] {
             let t = String::from_utf8_lossy(&e.bytes);
-            assert!(!t.contains(&value), "entry {} by {} carries {value:?} ({seat}/{id}) before its opening", e.seq(), e.seat());
+            assert!(!has_token(&t, &value), "entry {} by {} carries {value:?} ({seat}/{id}, {}..{opened_at}) before its opening:\n{t}", e.seq(), e.seat(), rec.seq);
         }
         let Some(army) = value.strip_prefix("army:") else { continue };
         for e in &game.entries[rec.seq as usize + 1..opened_at as usize] {
@@ -218,7 +221,7 @@ fn a_seat_that_swaps_its_face_down_armies_is_named_by_verify() {
                         continue 'seeds;
                     }
                     game.apply(&e).unwrap();
-                    found = Some((game, players, seq));
+                    found = Some((game, players, seq, lies));
                     break 'seeds;
                 }
                 continue 'seeds;
@@ -226,11 +229,14 @@ fn a_seat_that_swaps_its_face_down_armies_is_named_by_verify() {
             any_step(&mut game, &mut players, seed);
         }
     }
-    let (game, _players, seq) = found.expect("some seed lets the liar swap two armies");
+    let (game, _players, seq, lies) = found.expect("some seed lets the liar swap two armies");
     // The public replay accepts every entry: the lie cannot be seen without the values.
     Game::replay(&game.entries).map_err(|(_, e)| e).expect("public replay");
     // The omniscient pass knows the values from their commitment on: the lie is named.
-    let cheats = game.replay_omniscient().expect_err("the swap is a cheat");
+    let cheats = match game.replay_omniscient() {
+        Ok(g) => panic!("the swap is a cheat: entry {seq}: {lies:?} {:?}", g.steps[seq as usize].events),
+        Err(c) => c,
+    };
     assert_eq!((cheats[0].seq, cheats[0].seat.as_str(), cheats[0].rule.as_str()), (seq, liar, "TFWW 4.2/1"), "{cheats:?}");
     // And so does `umpire verify --hidden` on the log.
     let t = tempfile::tempdir().unwrap();

@@ -92,6 +92,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
             capture: capture.to_vec(),
         });
         s.stage = Stage::Combat;
+        s.revealing = super::pieces::owing(s);
         ev.push(Event::rule("TFWW 6.0", format!("the defending pieces on front {front} are turned face up")));
         return Ok(ev);
     }

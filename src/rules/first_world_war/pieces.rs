@@ -319,19 +319,29 @@ pub fn hide(s: &mut State, seat: &str, groups: &[HideGroup]) -> R {
         if values.len() != turned.len() {
             continue;
         }
-        // Known values (seat, omniscient): the group's commitments are its pieces, in some order.
-        if values.iter().all(Option::is_some) {
-            let mut want: Vec<Ident> = turned.iter().map(|t| t.0).collect();
-            let mut got: Vec<Ident> = values.iter().flatten().copied().collect();
-            want.sort();
-            got.sort();
-            if want != got {
-                errs.push(Violation::new(
-                    "TFWW 4.2/1",
-                    format!("front {}: the values committed are not the pieces turned face down", g.front),
-                ));
-                continue;
+        // Known values (seat, omniscient, even a few of them): each is one of the group's
+        // pieces, none used twice.
+        let mut want: Vec<Ident> = turned.iter().map(|t| t.0).collect();
+        let mut lie = None;
+        for (id, v) in g.ids.iter().zip(&values) {
+            if let Some(v) = v {
+                match want.iter().position(|w| w == v) {
+                    Some(i) => {
+                        want.remove(i);
+                    }
+                    None => lie = Some((id.clone(), *v)),
+                }
             }
+        }
+        if let Some((id, v)) = lie {
+            errs.push(
+                Violation::new(
+                    "TFWW 4.2/1",
+                    format!("front {}: {id} is committed as {}, which is not one of the pieces turned face down", g.front, value_of(s, v)),
+                )
+                .unit(id),
+            );
+            continue;
         }
         for (t, d) in turned.iter().filter(|t| t.0 == Ident::Dummy).zip(&used_dummies) {
             let _ = t;

@@ -97,6 +97,7 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
         pieces: vec![],
         next_piece: 1,
         fresh: Default::default(),
+        revealing: vec![],
     };
     super::turn::advance(&mut s);
     s

@@ -161,6 +161,9 @@ pub struct State {
     /// this replay knows it; each must be used by the entry's orders.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub fresh: BTreeMap<String, Option<super::pieces::Ident>>,
+    /// Seats still to send their `reveal` in a reveal step (6.0 combat, 4.2/3), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revealing: Vec<String>,
 }
 
 impl State {

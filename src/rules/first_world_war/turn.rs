@@ -58,9 +58,10 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
     }
 }
 
-/// The first seat that must open face-down pieces now (seats in name order).
+/// The next seat to turn up its face-down pieces (the queue is fixed when the step begins,
+/// so a seat's own openings, applied before its orders, do not change whose turn it is).
 fn reveal_await(s: &State, what: String) -> Option<(String, Faction, String)> {
-    let seat = pieces::owing(s).into_iter().next()?;
+    let seat = s.revealing.first()?.clone();
     let f = s.factions_of(&seat).first().copied()?;
     Some((seat, f, what))
 }
@@ -160,9 +161,13 @@ pub fn advance(s: &mut State) -> Vec<Event> {
 /// The `reveal` action; the last seat due in a reveal stage lets the combat (6.0) or the
 /// victory check (4.2/3) go on.
 fn reveal(s: &mut State, seat: &str, list: &[String]) -> R {
-    let due = pieces::owing(s).first().is_some_and(|w| w == seat);
+    let due = s.revealing.first().is_some_and(|w| w == seat);
     let mut ev = pieces::reveal(s, seat, list)?;
-    if !due || !pieces::owing(s).is_empty() {
+    if !due {
+        return Ok(ev);
+    }
+    s.revealing.remove(0);
+    if !s.revealing.is_empty() {
         return Ok(ev);
     }
     if s.stage == Stage::Reveal {
@@ -208,6 +213,7 @@ pub fn end_action(s: &mut State) -> Vec<Event> {
     if s.round >= rounds {
         if !s.pieces.is_empty() {
             s.stage = Stage::Reveal;
+            s.revealing = pieces::owing(s);
             return vec![Event::rule("TFWW 4.2/3", "victory check: every face-down piece must be turned up by the seat that hid it")];
         }
         return victory::victory_check(s);
