@@ -5,8 +5,8 @@
 //! `combat` (6.0-6.3), `victory` (6.4-6.6, 4.2/3, 6.5 surrender, 8.0), `setup` (3.0, 9.3),
 //! `scenario` (the data file). Players' docs: `docs/first-world-war/rules.md`.
 //!
-//! Hidden information (face-down armies, secret chit hands) is NOT wired yet: every piece and
-//! every hand is public in this version, and chit draws use the public entry dice. See the docs.
+//! Hidden information: face-down pieces are commitments (`pieces`); chit hands are NOT
+//! wired here yet: every hand is public and chit draws use the public entry dice. See the docs.
 
 pub mod cases;
 pub mod combat;
