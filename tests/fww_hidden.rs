@@ -104,7 +104,13 @@ fn no_entry_names_a_face_down_army_before_it_is_opened() {
         }
         for e in &game.entries[rec.seq as usize..opened_at as usize] {
             let t = String::from_utf8_lossy(&e.bytes);
-            assert!(!has_token(&t, &value), "entry {} by {} carries {value:?} ({seat}/{id}, {}..{opened_at}) before its opening:\n{t}", e.seq(), e.seat(), rec.seq);
+            assert!(
+                !has_token(&t, &value),
+                "entry {} by {} carries {value:?} ({seat}/{id}, {}..{opened_at}) before its opening:\n{t}",
+                e.seq(),
+                e.seat(),
+                rec.seq
+            );
         }
         let Some(army) = value.strip_prefix("army:") else { continue };
         for e in &game.entries[rec.seq as usize + 1..opened_at as usize] {
@@ -210,7 +216,9 @@ fn a_seat_that_swaps_its_face_down_armies_is_named_by_verify() {
                     let Some(plain) = state.random_orders(liar, &mut ch) else { continue 'seeds };
                     let mut b = Body::new(Kind::Orders);
                     b.orders = Some(plain);
-                    let Ok(mut body) = umpire::engine::author::complete_body(&view, liar, &key, reveal.as_ref(), b) else { continue 'seeds };
+                    let Ok(mut body) = umpire::engine::author::complete_body(&view, liar, &key, reveal.as_ref(), b) else {
+                        continue 'seeds;
+                    };
                     let gid = game.id();
                     let opens = body.open.get_or_insert_with(Vec::new);
                     for (id, v) in &lies {

@@ -31,10 +31,8 @@ fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
             value.map(|value| Opened { id: id.clone(), value, draw: None })
         })
         .collect::<Option<Vec<_>>>()?;
-    let mut acts = HiddenActs {
-        committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(),
-        opened,
-    };
+    let mut acts =
+        HiddenActs { committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(), opened };
     <super::FirstWorldWar as Ruleset>::hidden(&mut t, seat, &mut acts).ok()?;
     super::check(&t, seat, &c.orders).is_empty().then_some(o)
 }

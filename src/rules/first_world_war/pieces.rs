@@ -226,7 +226,10 @@ fn open(s: &mut State, k: usize, value: &str) -> Result<Event, Violation> {
         Ident::Army(a) => {
             let army = &s.data.armies[a];
             if army.faction != p.faction {
-                return Err(bad("TFWW 2.2", format!("{} is a {} army, the piece has a {} back", army.id, army.faction.code(), p.faction.code())));
+                return Err(bad(
+                    "TFWW 2.2",
+                    format!("{} is a {} army, the piece has a {} back", army.id, army.faction.code(), p.faction.code()),
+                ));
             }
             if s.armies[a] != Where::Hidden {
                 return Err(bad("TFWW 4.2/1", format!("{} is not a face-down army", army.id)));
@@ -279,9 +282,8 @@ pub fn hide(s: &mut State, seat: &str, groups: &[HideGroup]) -> R {
         let mut turned: Vec<(Ident, Faction, bool)> = Vec::new();
         for name in &g.pieces {
             if name == "dummy" {
-                let d = (0..s.dummies.len()).find(|&d| {
-                    s.dummies[d].front == Some(g.front) && mine.contains(&s.dummy_controller(d)) && !used_dummies.contains(&d)
-                });
+                let d = (0..s.dummies.len())
+                    .find(|&d| s.dummies[d].front == Some(g.front) && mine.contains(&s.dummy_controller(d)) && !used_dummies.contains(&d));
                 match d {
                     Some(d) => {
                         used_dummies.push(d);
@@ -298,7 +300,9 @@ pub fn hide(s: &mut State, seat: &str, groups: &[HideGroup]) -> R {
                     }
                     turned.push((Ident::Army(a), s.data.armies[a].faction, s.ga_control.contains(&a)));
                 }
-                _ => errs.push(Violation::new("TFWW 4.2/1", format!("is not a face-up piece of {seat} on front {}", g.front)).unit(name.clone())),
+                _ => errs.push(
+                    Violation::new("TFWW 4.2/1", format!("is not a face-up piece of {seat} on front {}", g.front)).unit(name.clone()),
+                ),
             }
         }
         if turned.len() != g.pieces.len() {
@@ -464,11 +468,9 @@ pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders
                     .map(|p| Placement { piece: rename(&p.piece, from, &by_army, &new_dummies, &mut moved), front: p.front })
                     .collect(),
             },
-            Action::Transfer { from, to, pieces } => Action::Transfer {
-                from,
-                to,
-                pieces: pieces.iter().map(|p| rename(p, from, &by_army, &new_dummies, &mut moved)).collect(),
-            },
+            Action::Transfer { from, to, pieces } => {
+                Action::Transfer { from, to, pieces: pieces.iter().map(|p| rename(p, from, &by_army, &new_dummies, &mut moved)).collect() }
+            }
             Action::Attack { front, armies, capture } => {
                 for name in &armies {
                     if let Some((_, id)) = by_army.iter().find(|(a, _)| a == name)

@@ -319,12 +319,17 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
                 Some(Ident::Army(a)) => {
                     let name = s.name(a).to_string();
                     if !armies.contains(&a) {
-                        errs.push(Violation::new("TFWW 4.2/1", format!("{}: {name} is not due to deploy for {} now", p.piece, f.code())).unit(p.piece.clone()));
+                        errs.push(
+                            Violation::new("TFWW 4.2/1", format!("{}: {name} is not due to deploy for {} now", p.piece, f.code()))
+                                .unit(p.piece.clone()),
+                        );
                     } else if !placed.insert(a) {
                         errs.push(Violation::new("TFWW 4.2/1", format!("{}: {name} placed twice", p.piece)).unit(p.piece.clone()));
                     } else if !s.may_enter(a, p.front) {
                         let rule = rule_for_entry(s, a, p.front);
-                        errs.push(Violation::new(rule, format!("{}: {name} may not be on front {} now", p.piece, p.front)).unit(p.piece.clone()));
+                        errs.push(
+                            Violation::new(rule, format!("{}: {name} may not be on front {} now", p.piece, p.front)).unit(p.piece.clone()),
+                        );
                     }
                 }
                 None => {}
@@ -512,11 +517,10 @@ fn enter_ok(s: &State, m: &Moving, to: u8, piece: &str) -> Result<(), Violation>
         Moving::Piece(k) => {
             let p = &s.pieces[*k];
             match p.ident {
-                Some(Ident::Army(a)) if !s.may_enter(a, to) => Err(Violation::new(
-                    rule_for_entry(s, a, to),
-                    format!("face down, {} may not enter front {to} now", s.name(a)),
-                )
-                .unit(piece)),
+                Some(Ident::Army(a)) if !s.may_enter(a, to) => {
+                    Err(Violation::new(rule_for_entry(s, a, to), format!("face down, {} may not enter front {to} now", s.name(a)))
+                        .unit(piece))
+                }
                 _ if !s.dummy_may_enter(p.faction, to) => {
                     Err(Violation::new("TFWW 5.0", format!("no army of its faction may operate on front {to}")).unit(piece))
                 }
