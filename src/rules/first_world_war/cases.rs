@@ -115,10 +115,10 @@ fn build(mut c: CaseState) -> Result<State, String> {
     // Only the dummies the case lists exist: on the map, or off it (`dummies_off`).
     s.dummies.clear();
     for (f, fronts) in &c.dummies {
-        s.dummies.extend(fronts.iter().map(|fr| Dummy { faction: *f, front: Some(*fr) }));
+        s.dummies.extend(fronts.iter().map(|fr| Dummy { faction: *f, front: Some(*fr), face_down: false }));
     }
     for (f, n) in &c.dummies_off {
-        s.dummies.extend((0..*n).map(|_| Dummy { faction: *f, front: None }));
+        s.dummies.extend((0..*n).map(|_| Dummy { faction: *f, front: None, face_down: false }));
     }
     for name in &c.captured {
         let i = data.city(name).ok_or(format!("unknown city {name}"))?;

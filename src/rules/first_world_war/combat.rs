@@ -72,6 +72,38 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
             armies.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")
         ),
     )];
+    // 6.0 (H-1): face-down defending pieces are turned up by the seats that hid them first.
+    if s.pieces.iter().any(|p| p.front == front && p.faction.enemy_of(f)) {
+        let defender = Faction::ALL.into_iter().find(|g| g.enemy_of(f)).unwrap_or(f);
+        s.combat = Some(Combat {
+            front,
+            attacker: f,
+            defender,
+            attackers: armies,
+            defenders: vec![],
+            step: CombatStep::Reveal,
+            attacker_placed: false,
+            attacker_chit: None,
+            defender_chit: None,
+            attacker_lead: None,
+            defender_lead: None,
+            attacker_draws: true,
+            defender_draws: true,
+            capture: capture.to_vec(),
+        });
+        s.stage = Stage::Combat;
+        s.revealing = super::pieces::owing(s);
+        ev.push(Event::rule("TFWW 6.0", format!("the defending pieces on front {front} are turned face up")));
+        return Ok(ev);
+    }
+    ev.extend(engage(s, f, front, armies, capture));
+    Ok(ev)
+}
+
+/// 6.0 once every defending piece is face up: dummies leave, the real defenders fight (or
+/// there is none and the attack wins at once).
+pub fn engage(s: &mut State, f: Faction, front: u8, armies: Vec<usize>, capture: &[String]) -> Vec<Event> {
+    let mut ev = Vec::new();
     // 6.0: every defending piece is turned face up; dummies leave the map.
     for d in s.dummies_on(front) {
         if s.dummies[d].faction.enemy_of(f) {
@@ -89,7 +121,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
         ev.push(Event::rule("TFWW 6.0", format!("no real defender on front {front}: no battle")));
         ev.extend(capture_or_sp(s, f, front, capture, Mode::Combat { mef_or }));
         ev.extend(super::turn::end_action(s));
-        return Ok(ev);
+        return ev;
     }
     ev.push(Event::rule(
         "TFWW 6.0",
@@ -121,7 +153,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
     });
     s.stage = Stage::Combat;
     skip_empty_hand(s, &mut ev);
-    Ok(ev)
+    ev
 }
 
 /// A side whose player holds no chit has nothing to place: skip the step (hand sizes are

@@ -1,7 +1,8 @@
 //! Random legal orders (the bot, property tests): candidates are drawn at random and kept
 //! only if [`super::check`] accepts them; passing is always legal in a round.
 
-use super::orders::{Action, Orders, Placement};
+use super::orders::{Action, HideGroup, Orders, Placement};
+use super::pieces::{self, Ident};
 use super::scenario::Faction;
 use super::state::{CombatStep, Stage, State, Where};
 use super::turn::{awaited, capacity, due, replaceable, uncovered, usable_nations};
@@ -15,9 +16,72 @@ fn pick<T: Clone>(ch: &mut Dice, v: &[T]) -> Option<T> {
     Some(v[ch.roll(n) as usize].clone())
 }
 
+/// The orders as the seat writes them, kept if they pass the rules once concealed exactly
+/// as the author's tool will (commitments and openings applied on a copy).
 fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
+    use crate::engine::{Committed, HiddenActs, Opened, Ruleset};
     let o = Orders { actions };
-    super::check(s, seat, &o).is_empty().then_some(o)
+    let c = <super::FirstWorldWar as Ruleset>::conceal(s, seat, o.clone()).ok()?;
+    let mut t = s.clone();
+    let opened = c
+        .open
+        .iter()
+        .map(|id| {
+            let value = pieces::find(s, id).and_then(|k| s.pieces[k].ident).map(|i| pieces::value_of(s, i));
+            value.map(|value| Opened { id: id.clone(), value, draw: None })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut acts =
+        HiddenActs { committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(), opened };
+    <super::FirstWorldWar as Ruleset>::hidden(&mut t, seat, &mut acts).ok()?;
+    super::check(&t, seat, &c.orders).is_empty().then_some(o)
+}
+
+/// Turn every face-up piece `seat` controls face down (H-1 re-hiding), one group per front
+/// and faction, each group listed in a random order (that order is the secret one of the
+/// new ids); `keep` stays face up.
+fn hide_all(s: &State, seat: &str, keep: &[String], ch: &mut Dice) -> Option<Action> {
+    let mine = s.factions_of(seat);
+    let mut groups: std::collections::BTreeMap<(u8, Faction), Vec<String>> = std::collections::BTreeMap::new();
+    for (a, w) in s.armies.iter().enumerate() {
+        if let Where::Front(fr) = w
+            && mine.contains(&s.controller(a))
+            && !keep.iter().any(|k| k == s.name(a))
+        {
+            groups.entry((*fr, s.data.armies[a].faction)).or_default().push(s.name(a).to_string());
+        }
+    }
+    for (d, dm) in s.dummies.iter().enumerate() {
+        if let Some(fr) = dm.front
+            && mine.contains(&s.dummy_controller(d))
+        {
+            groups.entry((fr, dm.faction)).or_default().push("dummy".into());
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    Some(Action::Hide(
+        groups
+            .into_iter()
+            .map(|((front, _), mut pieces)| {
+                ch.shuffle(&mut pieces);
+                HideGroup { front, pieces, ids: vec![] }
+            })
+            .collect(),
+    ))
+}
+
+/// Real armies `f` may attack with on a front: face up, or face down and hidden by `seat`
+/// itself (it opens them in the attack entry; another seat's commitment it cannot open).
+fn attackers(s: &State, seat: &str, f: Faction, front: u8) -> Vec<usize> {
+    let mut v = s.real_of(f, front);
+    for p in s.pieces.iter().filter(|p| p.front == front && p.seat == seat && pieces::controller(p) == f) {
+        if let Some(Ident::Army(a)) = p.ident {
+            v.push(a);
+        }
+    }
+    v
 }
 
 fn deployment(s: &State, f: Faction, ch: &mut Dice) -> Vec<Placement> {
@@ -46,6 +110,9 @@ fn deployment(s: &State, f: Faction, ch: &mut Dice) -> Vec<Placement> {
             out.push(Placement { piece: "dummy".into(), front: fr });
         }
     }
+    // The order of placements is the order of the new piece ids: it must not tell which
+    // placement was a dummy or a garrison.
+    ch.shuffle(&mut out);
     out
 }
 
@@ -56,10 +123,11 @@ fn pieces_on(s: &State, f: Faction, front: u8) -> Vec<String> {
             v.push("dummy".into());
         }
     }
+    v.extend(s.pieces.iter().filter(|p| p.front == front && pieces::controller(p) == f).map(|p| p.id.clone()));
     v
 }
 
-fn round_action(s: &State, f: Faction, ch: &mut Dice) -> Action {
+fn round_action(s: &State, seat: &str, f: Faction, ch: &mut Dice) -> Action {
     let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
     let kind = ch.roll(10);
     if kind < 5 {
@@ -67,13 +135,14 @@ fn round_action(s: &State, f: Faction, ch: &mut Dice) -> Action {
             .iter()
             .copied()
             .filter(|&fr| {
-                !s.real_of(f, fr).is_empty()
+                !attackers(s, seat, f, fr).is_empty()
                     && (s.armies_on(fr).iter().any(|&a| s.data.armies[a].faction.enemy_of(f))
-                        || s.dummies_on(fr).iter().any(|&d| s.dummies[d].faction.enemy_of(f)))
+                        || s.dummies_on(fr).iter().any(|&d| s.dummies[d].faction.enemy_of(f))
+                        || s.pieces.iter().any(|p| p.front == fr && p.faction.enemy_of(f)))
             })
             .collect();
         if let Some(fr) = pick(ch, &targets) {
-            let mut own = s.real_of(f, fr);
+            let mut own = attackers(s, seat, f, fr);
             ch.shuffle(&mut own);
             let n = 1 + ch.roll(u32::try_from(own.len()).unwrap_or(1)) as usize;
             let armies = own.into_iter().take(n).map(|a| s.name(a).to_string()).collect();
@@ -121,6 +190,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         std::iter::once(None).chain(s.hands.get(seat).into_iter().flatten().map(|&c| Some(s.chit_name(c).to_string()))).collect();
     match &s.stage {
         Stage::Deploy(_) => {
+            let mut prefix = prefix;
+            prefix.extend(hide_all(s, seat, &[], ch));
             for _ in 0..20 {
                 if let Some(o) = ok(s, seat, with(prefix.clone(), Action::Deploy(deployment(s, f, ch)))) {
                     return Some(o);
@@ -130,12 +201,17 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         }
         Stage::Round => {
             for _ in 0..6 {
-                if let Some(o) = ok(s, seat, with(prefix.clone(), round_action(s, f, ch))) {
+                let a = round_action(s, seat, f, ch);
+                let keep = if let Action::Attack { armies, .. } = &a { armies.clone() } else { vec![] };
+                let mut p = prefix.clone();
+                p.extend(hide_all(s, seat, &keep, ch));
+                if let Some(o) = ok(s, seat, with(p, a)) {
                     return Some(o);
                 }
             }
             ok(s, seat, with(prefix, Action::Pass))
         }
+        Stage::Reveal => ok(s, seat, vec![Action::Reveal(vec![])]),
         Stage::Combat => {
             let c = s.combat.as_ref()?;
             let draw = ch.roll(4) != 0;
@@ -159,6 +235,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     }
                 }
                 CombatStep::Roll => return None,
+                CombatStep::Reveal => options.push(vec![Action::Reveal(vec![])]),
             }
             let legal: Vec<Orders> = options.into_iter().filter_map(|o| ok(s, seat, o)).collect();
             pick(ch, &legal)

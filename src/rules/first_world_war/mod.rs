@@ -5,14 +5,15 @@
 //! `combat` (6.0-6.3), `victory` (6.4-6.6, 4.2/3, 6.5 surrender, 8.0), `setup` (3.0, 9.3),
 //! `scenario` (the data file). Players' docs: `docs/first-world-war/rules.md`.
 //!
-//! Hidden information: chit hands, draws, placements and returns are hidden (`chits`, DESIGN
-//! §2.6); pieces are still played face up in this version. See the docs, "Status".
+//! Hidden information (DESIGN §2.6): face-down pieces are commitments (`pieces`); chit
+//! hands, draws, placements and returns are hidden (`chits`). See the docs, "Status".
 
 pub mod cases;
 pub mod chits;
 pub mod combat;
 pub mod legal;
 pub mod orders;
+pub mod pieces;
 pub mod scenario;
 pub mod setup;
 pub mod state;
@@ -66,6 +67,7 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     }
     if errs.is_empty() {
         errs.extend(chits::finish(&s, seat));
+        errs.extend(pieces::unused(&s));
     }
     errs
 }
@@ -138,9 +140,12 @@ impl Ruleset for FirstWorldWar {
         // The result stands once every chit commitment is open (`chits::reveal`).
         if chits::pending_reveal(state) { None } else { state.outcome.clone() }
     }
-    /// Other alliances' chit hands are hidden (`chits::view`).
+    /// Other alliances' chit hands (`chits::view`) and other seats' face-down pieces (but
+    /// partners', 3-4 players; `pieces::strip`) are hidden.
     fn view(state: &State, seat: &str) -> State {
-        chits::view(state, seat)
+        let mut v = chits::view(state, seat);
+        pieces::strip(&mut v, seat);
+        v
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         if chits::pending_reveal(state) {
@@ -186,11 +191,29 @@ impl Ruleset for FirstWorldWar {
         view::check_invariants(state)
     }
 
+    /// Pieces (`piece-<n>`) and chits (`chit@…`, `draw@…`) each take their own ids.
     fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
-        chits::hidden(state, seat, acts)
+        let pieces = pieces::hidden(state, seat, acts);
+        let chits = chits::hidden(state, seat, acts);
+        match (pieces, chits) {
+            (Ok(mut a), Ok(b)) => {
+                a.extend(b);
+                Ok(a)
+            }
+            (Err(mut a), Err(b)) => {
+                a.extend(b);
+                Err(a)
+            }
+            (Err(a), _) | (_, Err(a)) => Err(a),
+        }
     }
+    /// Chit values first, then piece identities, on the same orders.
     fn conceal(state: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders>, Vec<Violation>> {
-        chits::conceal(state, seat, orders)
+        let c = chits::conceal(state, seat, orders)?;
+        let mut p = pieces::conceal(state, seat, c.orders)?;
+        p.commit.splice(0..0, c.commit);
+        p.open.splice(0..0, c.open);
+        Ok(p)
     }
     fn private_draws(state: &mut State) -> Vec<String> {
         chits::take_draws(state)
@@ -198,9 +221,9 @@ impl Ruleset for FirstWorldWar {
     fn settle_draw(state: &mut State, seat: &str, draw_id: &str, dice: Option<&mut Dice>) -> Vec<Event> {
         chits::settle(state, seat, draw_id, dice)
     }
-    /// With 3 or 4 players the partners of an alliance share one cup: each reads the
-    /// other's sealed chit values (docs: "Partners").
+    /// With 3 or 4 players the partners of an alliance read each other's sealed values: one
+    /// cup (docs: "Partners") and German armies under German-Allies control (`pieces`).
     fn partners_share(state: &State) -> bool {
-        state.players >= 3
+        pieces::partners_share(state)
     }
 }

@@ -63,6 +63,26 @@ pub enum Action {
     OpenChit,
     /// The game is over (hidden chits): open every chit draw and return of this seat.
     RevealChits,
+    /// 4.2/1, 6.0 (H-1): turn face-up pieces face down again, one group per front and
+    /// faction, each under a fresh commitment id (deployment or the owner's round).
+    Hide(Vec<HideGroup>),
+    /// 6.0, 4.2/3: open the face-down pieces due now (listed or not), and reveal these own
+    /// face-down pieces besides (4.2/1 voluntary reveal; piece ids in the log).
+    Reveal(Vec<String>),
+}
+
+/// Face-up pieces of one faction on one front turned face down (H-1 re-hiding).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HideGroup {
+    pub front: u8,
+    /// The face-up pieces (army ids, `dummy`); in the log sorted, so their order tells
+    /// nothing.
+    pub pieces: Vec<String>,
+    /// The fresh commitment ids (`piece-<n>`), one per piece; written by the author's tool,
+    /// which commits the k-th piece as the author listed it under the k-th id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<String>,
 }
 
 fn yes() -> bool {

@@ -54,7 +54,7 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
     let mut dummies = Vec::new();
     for (f, d) in &data.factions {
         for _ in 0..d.dummies {
-            dummies.push(Dummy { faction: *f, front: None });
+            dummies.push(Dummy { faction: *f, front: None, face_down: false });
         }
     }
     let year = data.year(1);
@@ -95,6 +95,10 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
         brest_litovsk: false,
         outcome: None,
         chits: Default::default(),
+        pieces: vec![],
+        next_piece: 1,
+        fresh: Default::default(),
+        revealing: vec![],
     };
     super::chits::init(&mut s);
     super::turn::advance(&mut s);

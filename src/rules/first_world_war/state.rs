@@ -21,14 +21,19 @@ pub enum Where {
     Eliminated,
     /// Not in this game (rule cases only).
     Out,
+    /// On the map face down (a piece of `State::pieces`): where it stands is hidden.
+    Hidden,
 }
 
 /// One dummy piece.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dummy {
     pub faction: Faction,
-    /// `None` while off the map (waiting for the next deployment, 4.2/1).
+    /// `None` while off the map (waiting for the next deployment, 4.2/1) or face down.
     pub front: Option<u8>,
+    /// On the map face down (a piece of `State::pieces`), not off the map.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 /// Optional rules agreed before play (TFWW 9.0).
@@ -66,6 +71,9 @@ pub enum Stage {
     Replace(usize),
     /// The game is over.
     Over,
+    /// 4.2/3: every piece is turned face up before the victory check; the seats that hid
+    /// face-down pieces open them.
+    Reveal,
 }
 
 /// Steps of one combat (6.1).
@@ -78,6 +86,9 @@ pub enum CombatStep {
     AttackerChitLead,
     /// 6.1/2: the defender names its lead; then the dice.
     DefenderLead,
+    /// 6.0: face-down pieces of the defending alliance on the front are being turned up;
+    /// the seats that hid them open them, then the combat is engaged.
+    Reveal,
     /// 6.1/4: the dice are due.
     Roll,
 }
@@ -146,6 +157,19 @@ pub struct State {
     /// Hidden chits: draws, face-down placements, returns, the end-of-game reveal.
     #[serde(default)]
     pub chits: super::chits::ChitBook,
+    /// Face-down pieces on the map (DESIGN §2.6, digest H-1): see `pieces.rs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<super::pieces::Piece>,
+    /// Number of the next piece commitment id (`piece-<n>`), public.
+    #[serde(default)]
+    pub next_piece: u32,
+    /// Piece commitments made by the entry being applied, by id, with their identity when
+    /// this replay knows it; each must be used by the entry's orders.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub fresh: BTreeMap<String, Option<super::pieces::Ident>>,
+    /// Seats still to send their `reveal` in a reveal step (6.0 combat, 4.2/3), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revealing: Vec<String>,
 }
 
 impl State {
@@ -225,6 +249,7 @@ impl State {
             .collect();
         self.ga_dummies =
             (0..self.dummies.len()).filter(|&i| self.dummies[i].faction == Faction::Germany && ga(self.dummies[i].front)).collect();
+        super::pieces::update_control(self);
     }
     /// Real armies controlled by `f` on a front.
     pub fn real_of(&self, f: Faction, front: u8) -> Vec<usize> {

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use super::combat;
 use super::orders::{Action, Placement};
+use super::pieces::{self, Ident};
 use super::scenario::{EXTRAS, Faction, GA_FRONTS};
 use super::state::{CombatStep, Stage, State, Where};
 use super::victory;
@@ -38,6 +39,7 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
                 }
                 CombatStep::DefenderLead => one(c.defender, format!("{}: name the defending lead (TFWW 6.1/2)", c.defender.code())),
                 CombatStep::Roll => None,
+                CombatStep::Reveal => reveal_await(s, format!("turn up your face-down pieces on front {} (TFWW 6.0)", c.front)),
             }
         }
         Stage::Discard(q) => {
@@ -46,6 +48,7 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
             Some((seat.clone(), f, format!("{seat}: return one previously held chit to the cup (TFWW 6.2.1)")))
         }
         Stage::Surrender | Stage::Over => None,
+        Stage::Reveal => reveal_await(s, "turn up every face-down piece for the victory check (TFWW 4.2/3)".into()),
         Stage::PeaceOffer => one(Faction::Germany, "Germany: offer the treaty of Brest-Litovsk or not (TFWW 8.1)".into()),
         Stage::PeaceAnswer => one(Faction::EasternAllies, "Eastern Allies: accept or refuse Brest-Litovsk (TFWW 8.1)".into()),
         Stage::Replace(i) => {
@@ -55,6 +58,14 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
     }
 }
 
+/// The next seat to turn up its face-down pieces (the queue is fixed when the step begins,
+/// so a seat's own openings, applied before its orders, do not change whose turn it is).
+fn reveal_await(s: &State, what: String) -> Option<(String, Faction, String)> {
+    let seat = s.revealing.first()?.clone();
+    let f = s.factions_of(&seat).first().copied()?;
+    Some((seat, f, what))
+}
+
 /// Apply one action of `seat`; on error the state may be half-changed (callers work on a copy).
 pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
     if s.outcome.is_some() {
@@ -62,6 +73,12 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
     }
     if let Action::ReturnChit(c) = a {
         return return_chit(s, seat, c);
+    }
+    if let Action::Hide(groups) = a {
+        return pieces::hide(s, seat, groups);
+    }
+    if let Action::Reveal(list) = a {
+        return reveal(s, seat, list);
     }
     let Some((who, f, what)) = awaited(s) else {
         return Err(v("TFWW 4.2", "nothing is expected now: the dice are due"));
@@ -141,6 +158,27 @@ pub fn advance(s: &mut State) -> Vec<Event> {
     }
 }
 
+/// The `reveal` action; the last seat due in a reveal stage lets the combat (6.0) or the
+/// victory check (4.2/3) go on.
+fn reveal(s: &mut State, seat: &str, list: &[String]) -> R {
+    let due = s.revealing.first().is_some_and(|w| w == seat);
+    let mut ev = pieces::reveal(s, seat, list)?;
+    if !due {
+        return Ok(ev);
+    }
+    s.revealing.remove(0);
+    if !s.revealing.is_empty() {
+        return Ok(ev);
+    }
+    if s.stage == Stage::Reveal {
+        ev.extend(victory::victory_check(s));
+    } else if let Some(c) = s.combat.clone() {
+        ev.extend(combat::engage(s, c.attacker, c.front, c.attackers, &c.capture));
+    }
+    ev.extend(advance(s));
+    Ok(ev)
+}
+
 /// 4.2/5 and 4.2/6.
 fn new_turn(s: &mut State) -> Vec<Event> {
     let mut ev = Vec::new();
@@ -173,6 +211,11 @@ pub fn end_action(s: &mut State) -> Vec<Event> {
     s.combat = None;
     let rounds = u8::try_from(s.data.round_order.len() * 4).unwrap_or(16);
     if s.round >= rounds {
+        if !s.pieces.is_empty() {
+            s.stage = Stage::Reveal;
+            s.revealing = pieces::owing(s);
+            return vec![Event::rule("TFWW 4.2/3", "victory check: every face-down piece must be turned up by the seat that hid it")];
+        }
         return victory::victory_check(s);
     }
     s.round += 1;
@@ -191,13 +234,13 @@ pub fn due(s: &State, f: Faction) -> (Vec<usize>, usize) {
                 && s.data.fronts.keys().any(|&fr| s.may_enter(i, fr))
         })
         .collect();
-    let dummies = s.dummies.iter().filter(|d| d.faction == f && d.front.is_none()).count();
+    let dummies = s.dummies.iter().filter(|d| d.faction == f && d.front.is_none() && !d.face_down).count();
     (armies, dummies)
 }
 
 /// Real armies counted for a garrison (AMB-04: German armies on GA fronts count for GA).
 fn garrisoned(s: &State, f: Faction, front: u8) -> bool {
-    s.armies_on(front).into_iter().any(|a| {
+    pieces::known_armies_on(s, front).0.into_iter().any(|a| {
         let af = s.data.armies[a].faction;
         af == f || (f == Faction::GermanAllies && af == Faction::Germany && GA_FRONTS.contains(&front))
     })
@@ -242,6 +285,13 @@ pub fn uncovered(s: &State, f: Faction) -> Vec<u8> {
     s.data.factions[&f].garrison.iter().copied().filter(|&g| !garrisoned(s, f, g)).collect()
 }
 
+/// Whether this replay cannot tell which of `f`'s garrison fronts are covered: a face-down
+/// piece that could count is unknown here (public mode; checked in seat and omniscient mode).
+pub fn garrison_unknown(s: &State, f: Faction) -> bool {
+    let counted: &[Faction] = if f == Faction::GermanAllies { &[Faction::GermanAllies, Faction::Germany] } else { &[f] };
+    s.turn >= 2 && pieces::unknown_of(s, counted)
+}
+
 /// How many uncovered garrison fronts the armies due can cover at most.
 pub fn garrison_need(s: &State, f: Faction) -> usize {
     let (armies, _) = due(s, f);
@@ -253,9 +303,38 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
     let mut errs = Vec::new();
     let mut placed = BTreeSet::new();
     let mut dummy_fronts = Vec::new();
+    // Face-down placements (fresh commitments): identity when this replay knows it.
+    let mut down: Vec<(String, u8, Option<Ident>)> = Vec::new();
     for p in placements {
         if !s.data.fronts.contains_key(&p.front) {
             errs.push(Violation::new("TFWW 2.1", format!("there is no front {}", p.front)).unit(p.piece.clone()));
+            continue;
+        }
+        if let Some(ident) = pieces::deploy_fresh(s, &p.piece) {
+            if !s.dummy_may_enter(f, p.front) {
+                errs.push(Violation::new("TFWW 4.2/1", format!("no {} piece may be on front {}", f.code(), p.front)).unit(p.piece.clone()));
+            }
+            match ident {
+                Some(Ident::Dummy) => dummy_fronts.push(p.front),
+                Some(Ident::Army(a)) => {
+                    let name = s.name(a).to_string();
+                    if !armies.contains(&a) {
+                        errs.push(
+                            Violation::new("TFWW 4.2/1", format!("{}: {name} is not due to deploy for {} now", p.piece, f.code()))
+                                .unit(p.piece.clone()),
+                        );
+                    } else if !placed.insert(a) {
+                        errs.push(Violation::new("TFWW 4.2/1", format!("{}: {name} placed twice", p.piece)).unit(p.piece.clone()));
+                    } else if !s.may_enter(a, p.front) {
+                        let rule = rule_for_entry(s, a, p.front);
+                        errs.push(
+                            Violation::new(rule, format!("{}: {name} may not be on front {} now", p.piece, p.front)).unit(p.piece.clone()),
+                        );
+                    }
+                }
+                None => {}
+            }
+            down.push((p.piece.clone(), p.front, ident));
             continue;
         }
         if p.piece == "dummy" {
@@ -278,20 +357,32 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
             errs.push(Violation::new(rule, format!("may not be on front {} now", p.front)).unit(p.piece.clone()));
         }
     }
-    if dummy_fronts.len() != dummies {
+    let unknown = down.iter().filter(|d| d.2.is_none()).count();
+    if placements.len() != armies.len() + dummies {
         errs.push(Violation::new(
             "TFWW 4.2/1",
-            format!("{} dummies are off the map and must all be deployed, {} placed", dummies, dummy_fronts.len()),
+            format!("{} armies and {} dummies are due, {} pieces placed", armies.len(), dummies, placements.len()),
         ));
-    }
-    for &a in &armies {
-        if !placed.contains(&a) {
-            errs.push(Violation::new("TFWW 4.2/1", "is due and must be deployed (AMB-03)").unit(s.name(a).to_string()));
+    } else if unknown == 0 {
+        if dummy_fronts.len() != dummies {
+            errs.push(Violation::new(
+                "TFWW 4.2/1",
+                format!("{} dummies are off the map and must all be deployed, {} placed", dummies, dummy_fronts.len()),
+            ));
+        }
+        for &a in &armies {
+            if !placed.contains(&a) {
+                errs.push(Violation::new("TFWW 4.2/1", "is due and must be deployed (AMB-03)").unit(s.name(a).to_string()));
+            }
         }
     }
     let open = uncovered(s, f);
-    let need = garrison_need(s, f);
-    let covered: BTreeSet<u8> = placements.iter().filter(|p| p.piece != "dummy" && open.contains(&p.front)).map(|p| p.front).collect();
+    let need = if unknown > 0 || garrison_unknown(s, f) { 0 } else { garrison_need(s, f) };
+    let real_front = |p: &Placement| match down.iter().find(|d| d.0 == p.piece) {
+        Some(d) => matches!(d.2, Some(Ident::Army(_))),
+        None => p.piece != "dummy",
+    };
+    let covered: BTreeSet<u8> = placements.iter().filter(|p| real_front(p) && open.contains(&p.front)).map(|p| p.front).collect();
     if covered.len() < need {
         errs.push(Violation::new(
             "TFWW 4.2/1",
@@ -308,12 +399,30 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
     }
     let mut ev = Vec::new();
     for p in placements {
+        if down.iter().any(|d| d.0 == p.piece) {
+            continue;
+        }
         if p.piece == "dummy" {
-            if let Some(d) = s.dummies.iter_mut().find(|d| d.faction == f && d.front.is_none()) {
+            if let Some(d) = s.dummies.iter_mut().find(|d| d.faction == f && d.front.is_none() && !d.face_down) {
                 d.front = Some(p.front);
             }
         } else if let Some(a) = s.data.army(&p.piece) {
             s.armies[a] = Where::Front(p.front);
+        }
+    }
+    // What was not placed face up went face down: which army is where stays hidden.
+    if !down.is_empty() {
+        for &a in &armies {
+            if matches!(s.armies[a], Where::Track(_)) {
+                s.armies[a] = Where::Hidden;
+            }
+        }
+        for d in s.dummies.iter_mut().filter(|d| d.faction == f && d.front.is_none() && !d.face_down) {
+            d.face_down = true;
+        }
+        let seat = s.seat_of(f).to_string();
+        for (id, front, ident) in &down {
+            pieces::add(s, id, &seat, f, *front, *ident, false);
         }
     }
     let mut per: std::collections::BTreeMap<u8, Vec<&str>> = std::collections::BTreeMap::new();
@@ -344,6 +453,8 @@ fn rule_for_entry(s: &State, a: usize, front: u8) -> &'static str {
 enum Moving {
     Army(usize),
     Dummy(usize),
+    /// A face-down piece (index into `State::pieces`).
+    Piece(usize),
 }
 
 fn pick(s: &State, f: Faction, from: u8, piece: &str, used_dummies: &mut Vec<usize>, used: &mut Vec<usize>) -> Result<Moving, Violation> {
@@ -355,6 +466,22 @@ fn pick(s: &State, f: Faction, from: u8, piece: &str, used_dummies: &mut Vec<usi
             .ok_or_else(|| Violation::new("TFWW 5.0", format!("no more {} dummies on front {from}", f.code())).unit("dummy"))?;
         used_dummies.push(d);
         return Ok(Moving::Dummy(d));
+    }
+    if let Some(k) = pieces::find(s, piece) {
+        let p = &s.pieces[k];
+        if p.front != from {
+            return Err(Violation::new("TFWW 5.0", format!("is not on front {from}")).unit(piece));
+        }
+        if pieces::controller(p) != f {
+            return Err(Violation::new("TFWW 5.1", format!("is not under {} control this round", f.code())).unit(piece));
+        }
+        // Face-down pieces are counted with the dummies' list, by piece index + dummy count.
+        let key = s.dummies.len() + k;
+        if used_dummies.contains(&key) {
+            return Err(Violation::new("TFWW 5.0", "moved twice").unit(piece));
+        }
+        used_dummies.push(key);
+        return Ok(Moving::Piece(k));
     }
     let a = s.data.army(piece).ok_or_else(|| Violation::new("TFWW 5.0", "no such army").unit(piece))?;
     if s.armies[a] != Where::Front(from) {
@@ -386,18 +513,41 @@ fn enter_ok(s: &State, m: &Moving, to: u8, piece: &str) -> Result<(), Violation>
                 Err(Violation::new("TFWW 5.0", format!("no army of its faction may operate on front {to}")).unit("dummy"))
             }
         }
+        // Public: some army of its faction may be there; known: the identity's own rule.
+        Moving::Piece(k) => {
+            let p = &s.pieces[*k];
+            match p.ident {
+                Some(Ident::Army(a)) if !s.may_enter(a, to) => {
+                    Err(Violation::new(rule_for_entry(s, a, to), format!("face down, {} may not enter front {to} now", s.name(a)))
+                        .unit(piece))
+                }
+                _ if !s.dummy_may_enter(p.faction, to) => {
+                    Err(Violation::new("TFWW 5.0", format!("no army of its faction may operate on front {to}")).unit(piece))
+                }
+                _ => Ok(()),
+            }
+        }
     }
 }
 
 /// Brest-Litovsk garrisons (8.1): Germany 1 real army on each of 7, 8, 9; GA 3 on 9. A move
 /// may not take a faction below its minimum (nor further below it).
 fn brest_counts(s: &State) -> [usize; 4] {
-    let ger = |fr: u8| s.armies_on(fr).into_iter().filter(|&a| s.data.armies[a].faction == Faction::Germany).count();
-    [ger(7), ger(8), ger(9), s.real_of(Faction::GermanAllies, 9).len()]
+    let known = |fr: u8| pieces::known_armies_on(s, fr).0;
+    let ger = |fr: u8| known(fr).into_iter().filter(|&a| s.data.armies[a].faction == Faction::Germany).count();
+    let ga = known(9)
+        .into_iter()
+        .filter(|&a| {
+            let down = s.pieces.iter().find(|p| p.ident == Some(Ident::Army(a)));
+            down.map_or(s.controller(a), pieces::controller) == Faction::GermanAllies
+        })
+        .count();
+    [ger(7), ger(8), ger(9), ga]
 }
 
 fn check_brest(before: &State, after: &State) -> Result<(), Vec<Violation>> {
-    if !before.brest_litovsk {
+    // Checked where the replay knows the Central Powers' face-down pieces (H-8).
+    if !before.brest_litovsk || pieces::unknown_of(before, &[Faction::Germany, Faction::GermanAllies]) {
         return Ok(());
     }
     let (b, a) = (brest_counts(before), brest_counts(after));
@@ -415,6 +565,7 @@ fn relocate(s: &mut State, moves: &[(Moving, u8)]) {
         match m {
             Moving::Army(a) => s.armies[*a] = Where::Front(*to),
             Moving::Dummy(d) => s.dummies[*d].front = Some(*to),
+            Moving::Piece(k) => s.pieces[*k].front = *to,
         }
     }
 }

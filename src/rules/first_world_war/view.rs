@@ -27,6 +27,7 @@ fn stage_text(s: &State) -> String {
         Stage::PeaceOffer | Stage::PeaceAnswer => "victory check: Brest-Litovsk".into(),
         Stage::Replace(i) => format!("replacements of {}", s.data.deployment_order.get(*i).map(|f| f.code()).unwrap_or("-")),
         Stage::Over => "game over".into(),
+        Stage::Reveal => "victory check: turning every piece face up".into(),
     }
 }
 
@@ -58,6 +59,7 @@ pub fn describe(s: &State) -> String {
                 pieces.push(format!("{n} dummy {}", f.code()));
             }
         }
+        pieces.extend(s.pieces.iter().filter(|p| p.front == *id).map(|p| super::pieces::text(s, p)));
         out.push(format!("front {id} ({}): {}", fr.name, if pieces.is_empty() { "empty".into() } else { pieces.join(" ") }));
     }
     for (i, c) in s.data.cities.iter().enumerate() {
@@ -74,7 +76,7 @@ pub fn describe(s: &State) -> String {
     let off: Vec<String> = Faction::ALL
         .iter()
         .rev()
-        .map(|f| (f, s.dummies.iter().filter(|d| d.faction == *f && d.front.is_none()).count()))
+        .map(|f| (f, s.dummies.iter().filter(|d| d.faction == *f && d.front.is_none() && !d.face_down).count()))
         .filter(|(_, n)| *n > 0)
         .map(|(f, n)| format!("{} {n}", f.code()))
         .collect();
@@ -120,11 +122,15 @@ pub fn template(s: &State, seat: &str) -> String {
     }
     let body = match &s.stage {
         Stage::Deploy(_) => {
-            "actions:\n  - deploy:\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
+            "actions:\n  # - hide: [{front: 2, pieces: [DE-3, dummy]}]   # pieces on the map turned face down again\n  - deploy:                       # face down: your tool commits each and writes piece ids\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
         }
         Stage::Round => {
-            "actions:\n  # exactly one of:\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
+            "actions:\n  # first, optionally: turn face-up pieces face down (the order you list is the secret order of the new ids)\n  # - hide: [{front: 2, pieces: [DE-3, dummy]}]\n  # exactly one of (a face-down piece: its piece id, or the army if you hid it):\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
         }
+        Stage::Combat if s.combat.as_ref().is_some_and(|c| c.step == super::state::CombatStep::Reveal) => {
+            "actions:\n  - reveal: []             # your face-down pieces on the front are opened by your tool\n"
+        }
+        Stage::Reveal => "actions:\n  - reveal: []             # every face-down piece you hid is opened by your tool\n",
         Stage::Combat => {
             "actions:\n  - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
         }
@@ -163,6 +169,7 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
             return Err(format!("{seat} holds {} chits (limit {}, TFWW 6.2.1)", h.len(), s.data.hand_limit));
         }
     }
+    super::pieces::check_counts(s)?;
     if s.turn == 0 || s.turn > s.data.turns {
         return Err(format!("turn {} outside 1..={}", s.turn, s.data.turns));
     }
@@ -226,6 +233,11 @@ pub fn picture(s: &State) -> Picture {
         {
             let a = &s.data.armies[i];
             g.counters.push((k, counter(a.faction, a.id.clone(), a.value.to_string(), format!("{} value {}", a.id, a.value))));
+        }
+    }
+    for p in &s.pieces {
+        if let Some(k) = ids.iter().position(|x| *x == p.front) {
+            g.counters.push((k, counter(p.faction, "?".into(), "-".into(), super::pieces::text(s, p))));
         }
     }
     for d in &s.dummies {
