@@ -186,6 +186,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 trenches: BTreeMap::new(),
                 entrench: None,
                 standing: BTreeMap::new(),
+                secret: None,
             }
         }
     };

@@ -413,6 +413,9 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
 
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
 pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> {
+    if super::secret::in_progress(state) {
+        return super::secret::bot_orders(state, seat, d);
+    }
     let side = state.side_of(seat)?;
     if turn::actor(state) != Some(side) {
         return None;

@@ -72,6 +72,9 @@ pub enum ActionKind {
     /// retreats, cavalry withdrawal); they replace earlier ones and are kept until changed.
     /// Allowed in any entry of the side, whoever is to act.
     Standing(super::standing::Standing),
+    /// Secret setup (GE 3.3, 3.5): commit the placement (`{plan: ...}`, which the author's
+    /// tool turns into a commitment) or open it (`{reveal: true}`).
+    Deploy(super::secret::Deploy),
 }
 
 /// Which phase to end.

@@ -104,6 +104,8 @@ pub enum Place {
     Eliminated,
     /// Retreated off the map: out of play, not eliminated (GE-16.1).
     OffMap,
+    /// An initial-army unit waiting for its side's secret placement to be opened (GE 3.3).
+    Unplaced,
 }
 
 /// How far a unit is in the current operational movement phase (GE-12.2, 12.6).
@@ -415,6 +417,9 @@ pub struct State {
     /// Standing instructions per side, kept until replaced (`standing.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub standing: BTreeMap<SideId, super::standing::Standing>,
+    /// The secret setup (GE 3.3, 3.5), when the game has one (`secret.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Box<super::secret::SecretSetup>>,
 }
 
 fn nine() -> u8 {
