@@ -172,11 +172,11 @@ pub fn awaited(state: &State) -> Option<(SideId, String)> {
     match s.stage {
         SetupStage::Commit(side) => Some((
             side,
-            format!("{what}: commit the placement of your initial-army units (deploy: {{plan: ...}}, signed with your key; the log carries only a commitment)"),
+            format!(
+                "{what}: commit the placement of your initial-army units (deploy: {{plan: ...}}, signed with your key; the log carries only a commitment)"
+            ),
         )),
-        SetupStage::Open(side) => {
-            Some((side, format!("{what}: both placements are committed; open yours (deploy: {{reveal: true}})")))
-        }
+        SetupStage::Open(side) => Some((side, format!("{what}: both placements are committed; open yours (deploy: {{reveal: true}})"))),
         SetupStage::Done => None,
     }
 }
@@ -223,8 +223,11 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
             }
             if side == SideId::German && borders_neutral(state, h) {
                 v.push(
-                    Violation::new("GE 3.6", format!("army {a}'s marker may not be in a hex bordering the Netherlands, Belgium or Luxembourg"))
-                        .hex(h.to_string()),
+                    Violation::new(
+                        "GE 3.6",
+                        format!("army {a}'s marker may not be in a hex bordering the Netherlands, Belgium or Luxembourg"),
+                    )
+                    .hex(h.to_string()),
                 );
             }
         }
@@ -279,12 +282,9 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         in_bel |= c == Some(Country::Belgium);
         match markers.get(army) {
             Some(m) if m.distance(h) > MARKER_RANGE => v.push(
-                Violation::new(
-                    "GE 3.3",
-                    format!("{} hexes from army {army}'s marker at {m}; at most {MARKER_RANGE}", m.distance(h)),
-                )
-                .unit(id.clone())
-                .hex(h.to_string()),
+                Violation::new("GE 3.3", format!("{} hexes from army {army}'s marker at {m}; at most {MARKER_RANGE}", m.distance(h)))
+                    .unit(id.clone())
+                    .hex(h.to_string()),
             ),
             Some(_) => {}
             None if s.free => {} // the missing marker is reported above
@@ -295,7 +295,10 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
     for (h, armies) in &armies_in {
         if armies.len() > 1 {
             let list: Vec<String> = armies.iter().map(|a| a.to_string()).collect();
-            v.push(Violation::new("GE 3.3", format!("units of different armies ({}) may not start stacked", list.join(", "))).hex(h.to_string()));
+            v.push(
+                Violation::new("GE 3.3", format!("units of different armies ({}) may not start stacked", list.join(", ")))
+                    .hex(h.to_string()),
+            );
         }
     }
     if side == SideId::German && !s.free {
@@ -330,19 +333,28 @@ fn check_stacks(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
     for (h, placed) in by_hex {
         let fixed: Vec<&super::state::Unit> = state.units_at(h).filter(|u| u.side == side && !plan.units.contains_key(&u.id)).collect();
         let all: Vec<&&super::state::Unit> = placed.iter().chain(fixed.iter()).collect();
+        if state.units_at(h).any(|u| u.side != side) {
+            v.push(Violation::new("GE 3.3", "the hex holds units of the other side").hex(h.to_string()));
+        }
         let sl: u32 = all.iter().map(|u| u.stack_sl()).sum();
         let corps = all.iter().filter(|u| u.is_corps()).count();
         if sl > super::scenario::MAX_SL_PER_HEX {
             v.push(Violation::new("GE 6.1", format!("{sl} SL in one hex; at most {}", super::scenario::MAX_SL_PER_HEX)).hex(h.to_string()));
         }
         if corps > super::scenario::MAX_CORPS_PER_HEX {
-            v.push(Violation::new("GE 6.1", format!("{corps} corps in one hex; at most {}", super::scenario::MAX_CORPS_PER_HEX)).hex(h.to_string()));
+            v.push(
+                Violation::new("GE 6.1", format!("{corps} corps in one hex; at most {}", super::scenario::MAX_CORPS_PER_HEX))
+                    .hex(h.to_string()),
+            );
         }
         if side == SideId::Allied {
             let nations: BTreeSet<&str> = all.iter().filter(|u| u.kind != Kind::Fortress).map(|u| u.nation.as_str()).collect();
             if nations.len() > 1 {
                 let list: Vec<&str> = nations.into_iter().collect();
-                v.push(Violation::new("GE 6.2", format!("Allied nationalities may not start stacked ({})", list.join(", "))).hex(h.to_string()));
+                v.push(
+                    Violation::new("GE 6.2", format!("Allied nationalities may not start stacked ({})", list.join(", ")))
+                        .hex(h.to_string()),
+                );
             }
             if state.board.map().is_paris(h) && all.iter().any(|u| u.nation != "FR") {
                 v.push(Violation::new("GE 6.3", "only French units may be in a Paris hex").hex(h.to_string()));
@@ -373,8 +385,14 @@ pub fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Ve
     let mut ev = Vec::new();
     for Committed { id, value } in &acts.committed {
         let stage = state.secret.as_ref().map(|s| s.stage);
-        if stage != Some(SetupStage::Commit(side)) || *id != plan_id(side) || state.secret.as_ref().is_some_and(|s| s.ids.contains_key(&side)) {
-            v.push(Violation::new("GE 3.3", format!("nothing may be committed now under {id:?}: the only commitment is each side's setup plan, once")));
+        if stage != Some(SetupStage::Commit(side))
+            || *id != plan_id(side)
+            || state.secret.as_ref().is_some_and(|s| s.ids.contains_key(&side))
+        {
+            v.push(Violation::new(
+                "GE 3.3",
+                format!("nothing may be committed now under {id:?}: the only commitment is each side's setup plan, once"),
+            ));
             continue;
         }
         if let Some(value) = value {
@@ -403,7 +421,10 @@ pub fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Ve
     for o in &acts.opened {
         let stage = state.secret.as_ref().map(|s| s.stage);
         if stage != Some(SetupStage::Open(side)) || state.secret.as_ref().and_then(|s| s.ids.get(&side)) != Some(&o.id) {
-            v.push(Violation::new("GE 3.3", format!("{:?} may not be opened now: each side opens its setup plan once both are committed", o.id)));
+            v.push(Violation::new(
+                "GE 3.3",
+                format!("{:?} may not be opened now: each side opens its setup plan once both are committed", o.id),
+            ));
             continue;
         }
         let plan = match Plan::from_value(&o.value) {
@@ -463,8 +484,12 @@ pub fn step(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Event>, V
         )]);
     }
     let next = match s.stage {
-        SetupStage::Commit(who) if who != side => return Err(vec![Violation::new("GE 3.3", format!("the {} side places now", who.title()))]),
-        SetupStage::Open(who) if who != side => return Err(vec![Violation::new("GE 3.3", format!("the {} side opens its plan now", who.title()))]),
+        SetupStage::Commit(who) if who != side => {
+            return Err(vec![Violation::new("GE 3.3", format!("the {} side places now", who.title()))]);
+        }
+        SetupStage::Open(who) if who != side => {
+            return Err(vec![Violation::new("GE 3.3", format!("the {} side opens its plan now", who.title()))]);
+        }
         SetupStage::Commit(_) if d.reveal => {
             return Err(vec![Violation::new("GE 3.5", "no plan may be opened before both sides have committed theirs")]);
         }
@@ -611,7 +636,9 @@ pub fn default_plan(state: &State, side: SideId) -> Plan {
             }
             'units: for id in &ids {
                 let Some(m) = s.armies.get(id).and_then(|a| markers.get(a)) else { continue };
-                for c in hexes.iter().copied().filter(|x| x.distance(*m) <= MARKER_RANGE && map.hex(*x).is_some_and(|i| i.country == country)) {
+                for c in
+                    hexes.iter().copied().filter(|x| x.distance(*m) <= MARKER_RANGE && map.hex(*x).is_some_and(|i| i.country == country))
+                {
                     let mut t = placed.clone();
                     t.units.insert(id.clone(), c);
                     if fits(state, side, &t, c) {
@@ -629,7 +656,8 @@ pub fn default_plan(state: &State, side: SideId) -> Plan {
 fn fits(state: &State, side: SideId, plan: &Plan, h: HexId) -> bool {
     let Some(s) = state.secret.as_ref() else { return false };
     let armies: BTreeSet<u8> = plan.units.iter().filter(|(_, x)| **x == h).filter_map(|(id, _)| s.armies.get(id).copied()).collect();
-    let only_here = Plan { markers: BTreeMap::new(), units: plan.units.iter().filter(|(_, x)| **x == h).map(|(k, x)| (k.clone(), *x)).collect() };
+    let only_here =
+        Plan { markers: BTreeMap::new(), units: plan.units.iter().filter(|(_, x)| **x == h).map(|(k, x)| (k.clone(), *x)).collect() };
     armies.len() <= 1 && check_stacks(state, side, &only_here).is_empty()
 }
 
@@ -723,7 +751,9 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
     match s.stage {
         SetupStage::Commit(_) => {
             let plan = default_plan(state, side);
-            t.push_str("# A legal plan close to the scenario's own setup as a starting point; each unit within 3 hexes of its army's marker.\n");
+            t.push_str(
+                "# A legal plan close to the scenario's own setup as a starting point; each unit within 3 hexes of its army's marker.\n",
+            );
             t.push_str("actions:\n  - deploy:\n      plan:\n");
             if !plan.markers.is_empty() {
                 t.push_str("        markers:\n");
