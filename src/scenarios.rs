@@ -34,6 +34,12 @@ pub const ALL: &[Bundled] = &[
         text: include_str!("../scenarios/glorys-end/campaign.yaml"),
     },
     Bundled {
+        name: "glorys-end/free-deployment",
+        ruleset: "glorys-end",
+        about: "1914: Glory's End, Free Deployment Campaign (GE 3.5, 3.6): 30 turns, both setups committed in secret before either is opened",
+        text: include_str!("../scenarios/glorys-end/free-deployment.yaml"),
+    },
+    Bundled {
         name: "first-world-war/standard",
         ruleset: "first-world-war",
         about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",

@@ -81,6 +81,10 @@ struct CaseState {
     /// Campaign prestates: the optional Hentsch rule agreed (GE-10.4).
     #[serde(default)]
     hentsch: bool,
+    /// Campaign prestates: start in the secret setup (GE 3.3, the `secret_setup` option);
+    /// `base: free-deployment` always does (GE 3.5).
+    #[serde(default)]
+    secret_setup: bool,
 }
 
 #[derive(Deserialize)]
@@ -159,6 +163,10 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
         Some(name @ ("short-campaign" | "campaign")) => {
             let text = if name == "campaign" { super::scenario::CAMPAIGN_YAML } else { super::scenario::SHORT_CAMPAIGN_YAML };
+            if cs.secret_setup {
+                let opts: yaml_serde::Value = yaml_serde::from_str("secret_setup: true").map_err(|e| e.to_string())?;
+                return secret_case(setup::from_text_with(text, Some(&opts), &seats).map_err(|e| e.to_string())?, &cs);
+            }
             let sc = Scenario::from_text(text).map_err(|e| e.join("; "))?;
             let mut st = setup::from_scenario(&sc, &seats);
             if !cs.units.is_empty() {
@@ -166,6 +174,12 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 st.units.retain(|u| keep.contains(&u.id.as_str()));
             }
             st
+        }
+        Some("free-deployment") => {
+            return secret_case(
+                setup::from_text_with(super::scenario::FREE_DEPLOYMENT_YAML, None, &seats).map_err(|e| e.to_string())?,
+                &cs,
+            );
         }
         Some(other) => return Err(format!("unknown base {other:?}")),
         None => {
@@ -208,6 +222,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 sm_fresh: vec![],
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
+                secret: None,
             }
         }
     };
@@ -371,6 +386,14 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
     }
     supply::mark_start_of_movement(&mut st);
+    Ok(st)
+}
+
+/// A prestate in the secret setup: the scenario as set up, nothing else may be changed.
+fn secret_case(st: State, cs: &CaseState) -> Result<State, String> {
+    if !cs.units.is_empty() || cs.turn.is_some() || cs.player.is_some() || cs.phase.is_some() {
+        return Err("a secret-setup prestate takes the scenario as it is (no units, turn, player or phase)".into());
+    }
     Ok(st)
 }
 

@@ -555,6 +555,9 @@ fn strategic_moves(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut 
 
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
 pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> {
+    if super::secret::in_progress(state) {
+        return super::secret::bot_orders(state, seat, d);
+    }
     let side = state.side_of(seat)?;
     if turn::actor(state) != Some(side) {
         return None;

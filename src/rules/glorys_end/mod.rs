@@ -25,6 +25,7 @@ pub mod reinforce;
 pub mod render;
 pub mod replacements;
 pub mod scenario;
+pub mod secret;
 pub mod setup;
 pub mod siege;
 pub mod stacking;
@@ -57,6 +58,9 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     };
     if orders.actions.is_empty() {
         return vec![Violation::new("GE 5.1", "the orders hold no action")];
+    }
+    if secret::in_progress(state) {
+        return secret::check_entry(state, side, orders);
     }
     let mut s = state.clone();
     let mut stopped = false;
@@ -107,7 +111,7 @@ impl Ruleset for GlorysEnd {
     const VERSION: &'static str = "0.1.0";
 
     fn setup(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
-        let mut st = setup::from_text(text, seats)?;
+        let mut st = setup::from_text_with(text, options, seats)?;
         hentsch::apply_options(&mut st, text, options)?;
         Ok(st)
     }
@@ -120,6 +124,9 @@ impl Ruleset for GlorysEnd {
     }
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let Some(side) = state.side_of(seat) else { return vec![] };
+        if secret::in_progress(state) {
+            return secret::apply_entry(state, side, orders.get());
+        }
         let mut ev = Vec::new();
         let mut stopped = false;
         for a in &orders.get().actions {
@@ -167,10 +174,13 @@ impl Ruleset for GlorysEnd {
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }
-    /// No hidden information in this slice (hidden stacks, GE-13.8, are a later issue):
-    /// every seat sees the whole state.
-    fn view(state: &State, _seat: &str) -> State {
-        state.clone()
+    /// What a seat may see: the other side's secret plan only once opened (GE 3.3) and only
+    /// the top unit of each enemy stack not under attack (GE 13.8; `view.rs`).
+    fn view(state: &State, seat: &str) -> State {
+        let mut v = state.clone();
+        secret::view(&mut v, seat);
+        view::hide_stacks(&mut v, seat);
+        v
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         legal::random_orders(state, seat, chooser)
@@ -189,5 +199,11 @@ impl Ruleset for GlorysEnd {
     }
     fn check_invariants(state: &State) -> Result<(), String> {
         view::check_invariants(state)
+    }
+    fn hidden(state: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        secret::hidden(state, seat, acts)
+    }
+    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        secret::conceal(state, seat, orders)
     }
 }

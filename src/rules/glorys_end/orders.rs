@@ -83,6 +83,9 @@ pub enum ActionKind {
     /// German turn 5, phase A (GE-8.8): make the Eastern Front withdrawal (two corps and a
     /// cavalry corps) or decline it.
     Withdraw(Withdraw),
+    /// Secret setup (GE 3.3, 3.5): commit the placement (`{plan: ...}`, which the author's
+    /// tool turns into a commitment) or open it (`{reveal: true}`).
+    Deploy(super::secret::Deploy),
 }
 
 /// Which phase to end.

@@ -26,6 +26,8 @@ pub const SHORT_CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-en
 
 /// The bundled Historical Campaign (GE 3.2, 3.3: 30 turns), on the same map.
 pub const CAMPAIGN_YAML: &str = include_str!("../../../scenarios/glorys-end/campaign.yaml");
+/// The bundled Free Deployment Campaign (GE 3.5, 3.6).
+pub const FREE_DEPLOYMENT_YAML: &str = include_str!("../../../scenarios/glorys-end/free-deployment.yaml");
 
 /// Nationality (GE 2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -592,6 +594,30 @@ pub struct CampaignFile {
     /// The Short Historical Campaign's special rules and victory (GE 17).
     #[serde(default)]
     pub short: bool,
+    /// How the initial-army units are set up (GE 3.3, 3.5).
+    #[serde(default, skip_serializing_if = "Deployment::is_fixed")]
+    pub deployment: Deployment,
+}
+
+/// How a campaign's initial-army units are set up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Deployment {
+    /// At the scenario's setup hexes (the genesis option `secret_setup: true` turns it into
+    /// `secret`).
+    #[default]
+    Fixed,
+    /// Each side's placement committed in secret, then opened (GE 3.3).
+    Secret,
+    /// Free deployment: markers and placement committed in secret, then opened (GE 3.5, 3.6).
+    Free,
+}
+
+impl Deployment {
+    /// The default.
+    pub fn is_fixed(&self) -> bool {
+        *self == Deployment::Fixed
+    }
 }
 
 /// A Glory's End scenario file as written (YAML).

@@ -30,6 +30,13 @@ fn size(s: UnitSize) -> Size {
 
 /// The starting state of a checked scenario.
 pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
+    let mut st = build(sc, seats);
+    turn::start_player_turn(&mut st);
+    st
+}
+
+/// The state of a checked scenario before its first player turn starts.
+fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
     let mut units = Vec::new();
     for u in &sc.units {
         let kind = match u.unit_type {
@@ -101,7 +108,7 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
             seat_map.entry(sd).or_insert_with(|| s.seat.clone());
         }
     }
-    let mut st = State {
+    State {
         board: board.into(),
         units,
         seats: seat_map,
@@ -164,9 +171,8 @@ pub fn from_scenario(sc: &Scenario, seats: &[SeatInfo]) -> State {
             calibre: sc.siege_guns.iter().map(|g| (g.id.clone(), g.calibre)).collect(),
             modifier: sc.forts.iter().filter(|f| f.siege_modifier != 0).map(|f| (f.id.clone(), f.siege_modifier)).collect(),
         },
-    };
-    turn::start_player_turn(&mut st);
-    st
+        secret: None,
+    }
 }
 
 /// The campaign bookkeeping at the start (GE 4.1 starting VP, 4.3 conditional hexes, 7.3 edges).
@@ -191,8 +197,20 @@ fn campaign_state(sc: &Scenario, short: bool) -> Campaign {
 
 /// `setup`: parse, check, build.
 pub fn from_text(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+    from_text_with(text, None, seats)
+}
+
+/// `setup` with the genesis options: `secret_setup: true` makes a historical campaign's
+/// placement secret (GE 3.3); a free-deployment scenario always is (GE 3.5).
+pub fn from_text_with(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
     let sc = Scenario::from_text(text).map_err(|problems| ScenarioError { problems })?;
-    Ok(from_scenario(&sc, seats))
+    let Some(free) = super::secret::wanted(&sc, options) else {
+        return Ok(from_scenario(&sc, seats));
+    };
+    let mut st = build(&sc, seats);
+    // The player turn starts once both placements are open (`secret::step`).
+    super::secret::begin(&mut st, &sc, free);
+    Ok(st)
 }
 
 /// The hex ids of a block of rows and columns (for case boards).

@@ -107,6 +107,8 @@ pub enum Place {
     Eliminated,
     /// Retreated off the map: out of play, not eliminated (GE-16.1).
     OffMap,
+    /// An initial-army unit waiting for its side's secret placement to be opened (GE 3.3).
+    Unplaced,
 }
 
 /// How far a unit is in the current operational movement phase (GE-12.2, 12.6).
@@ -451,6 +453,9 @@ pub struct State {
     /// Siege gun calibres and the modern forts' siege modifiers (GE-14.7, 14.10; `siege.rs`).
     #[serde(default, skip_serializing_if = "super::siege::SiegeData::is_empty")]
     pub siege: super::siege::SiegeData,
+    /// The secret setup (GE 3.3, 3.5), when the game has one (`secret.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Box<super::secret::SecretSetup>>,
 }
 
 fn nine() -> u8 {

@@ -119,6 +119,7 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
         ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => {
             Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
         }
+        ActionKind::Deploy(_) => Err(vec![v("GE 3.3", "there is no secret setup in progress")]),
         ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
         ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),

@@ -76,6 +76,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
     }
+    if let Some((side, what)) = super::secret::awaited(state) {
+        return vec![Await { seat: state.seat(side), what: format!("{}: {what}", side.name()) }];
+    }
     if state.entrench == Some(super::entrench::Roll::Pending) {
         return vec![Await {
             seat: state.seat(state.player.other()),
@@ -136,6 +139,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
 
 /// The expectation.
 pub fn expect(state: &State) -> Expectation {
+    if super::secret::in_progress(state) {
+        return Expectation { when: format!("Setup before {} (GE 3.3)", state.turn_text()), awaits: awaits(state) };
+    }
     Expectation {
         when: format!("{}, {} player turn, {}", state.turn_text(), state.player.title(), state.phase_text()),
         awaits: awaits(state),
@@ -169,6 +175,7 @@ pub fn describe(state: &State) -> String {
             Place::Reinforcement(t) => format!("arrives turn {t}"),
             Place::Eliminated => "eliminated".into(),
             Place::OffMap => "off map".into(),
+            Place::Unplaced => "to be placed in secret (GE 3.3)".into(),
         };
         let mut flags = Vec::new();
         if u.ooc {
@@ -241,6 +248,7 @@ pub fn describe(state: &State) -> String {
         }
         None => {}
     }
+    out.extend(super::secret::describe(state));
     for (side, st) in &state.standing {
         out.push(format!("standing {}: {}", side.name(), st.describe()));
     }
@@ -256,6 +264,10 @@ pub fn template(state: &State, seat: &str) -> String {
     let side = state.side_of(seat);
     let mut t = String::new();
     t.push_str(&format!("# {}\n", expect(state).when));
+    if super::secret::in_progress(state) {
+        t.push_str(&super::secret::template(state, seat).unwrap_or_else(|| "# nothing is expected of you now\nactions: []\n".into()));
+        return t;
+    }
     for a in awaits(state) {
         t.push_str(&format!("# awaits {}: {}\n", a.seat, a.what));
     }
@@ -310,6 +322,25 @@ pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
         }
     }
     out
+}
+
+/// Hidden stacks (GE 13.8): of each stack of the other side, `seat`'s view keeps only the
+/// top unit, unless the stack is under an attack already declared (then the defenders are
+/// revealed). Reading: the top unit is the stack's first unit in the roster order (the
+/// owner does not choose it; G.3). A seat of neither side sees the top units of both.
+pub fn hide_stacks(state: &mut State, seat: &str) {
+    let me = state.side_of(seat);
+    let revealed = state.battle.as_ref().map(|b| b.target);
+    let mut seen = std::collections::BTreeSet::new();
+    state.units.retain(|u| {
+        let Some(h) = u.hex() else { return true };
+        // Fortresses are never hidden (G.3).
+        if Some(u.side) == me || Some(h) == revealed || u.kind == super::state::Kind::Fortress {
+            return true;
+        }
+        // The first unit met in a hex is its top unit.
+        seen.insert(h)
+    });
 }
 
 /// Stacking, map, SL, one side per hex, VP ledger.

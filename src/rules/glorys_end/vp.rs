@@ -93,7 +93,7 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
         // Replacement SL (GE-8.7) were lost again if they are gone now.
         let lost_sl = match u.place {
             Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
-            Place::Reinforcement(_) => 0,
+            Place::Reinforcement(_) | Place::Unplaced => 0,
         };
         for (side, pts) in sl_vp(state, &u.nation) {
             add(side, pts * lost_sl);
