@@ -337,6 +337,23 @@ fn open(s: &mut State, seat: &str, id: &str, value: &str, ev: &mut Vec<Event>) -
     Err(v("TFWW 6.2", format!("{id} is no chit commitment of {seat} that may be opened now")))
 }
 
+/// The value `seat` would open under its chit commitment `id`, when this state knows it (the
+/// seat's own view): a placed or returned chit as `chit:<name>`; a draw's secret is not kept
+/// in the state, and its opening is checked by the engine, so any text stands for it here.
+pub fn own_value(s: &State, seat: &str, id: &str) -> Option<String> {
+    if id.starts_with(DRAW_ID) {
+        return s.chits.draws.iter().any(|d| d.id == id && d.seat == seat).then(String::new);
+    }
+    let chit = s
+        .chits
+        .table
+        .iter()
+        .find(|p| p.id.as_deref() == Some(id) && p.seat == seat)
+        .map(|p| p.chit)
+        .or_else(|| s.chits.returns.iter().find(|r| r.1 == id && r.0 == seat).map(|r| r.2))??;
+    Some(format!("chit:{}", s.chit_name(chit)))
+}
+
 fn unseal(s: &mut State, seat: &str, id: &str) {
     if let Some(l) = s.chits.sealed.get_mut(seat) {
         l.retain(|x| x != id);
@@ -784,12 +801,31 @@ pub fn describe(s: &State) -> Vec<String> {
 }
 
 /// Random orders during the reveal, and the return a bot owes with a draw at the limit.
+/// The ways to write `actions` that 6.2.1 allows now: as they are, or, when `seat` owes a
+/// hidden draw with a full hand and returns nothing yet, with each held chit returned first.
+pub fn with_limit_return(s: &State, seat: &str, actions: Vec<Action>) -> Vec<Vec<Action>> {
+    let must = s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit;
+    if !must || actions.iter().any(|a| matches!(a, Action::Discard(_))) {
+        return vec![actions];
+    }
+    let hand = s.hands.get(seat).cloned().unwrap_or_default();
+    hand.iter()
+        .map(|&c| {
+            let mut t = actions.clone();
+            t.insert(0, Action::Discard(s.chit_name(c).to_string()));
+            t
+        })
+        .collect()
+}
+
 pub fn bot_orders(s: &State, seat: &str, orders: Option<Orders>, chooser: &mut Dice) -> Option<Orders> {
     if pending_reveal(s) {
         return s.chits.reveal_due.contains(seat).then(|| Orders { actions: vec![Action::RevealChits] });
     }
     let mut o = orders?;
-    if !(s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit) {
+    if !(s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit)
+        || o.actions.iter().any(|a| matches!(a, Action::Discard(_)))
+    {
         return Some(o);
     }
     let mut hand: Vec<usize> = s.hands.get(seat).cloned().unwrap_or_default();

@@ -18,7 +18,13 @@ fn pick<T: Clone>(ch: &mut Dice, v: &[T]) -> Option<T> {
 
 /// The orders as the seat writes them, kept if they pass the rules once concealed exactly
 /// as the author's tool will (commitments and openings applied on a copy).
+/// `actions` as legal orders of `seat` (through the author's `conceal` and the hidden acts),
+/// adding the 6.2.1 return a full hand owes when it is missing (`chits::with_limit_return`).
 fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
+    super::chits::with_limit_return(s, seat, actions).into_iter().find_map(|a| ok_as_written(s, seat, a))
+}
+
+fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
     use crate::engine::{Committed, HiddenActs, Opened, Ruleset};
     let o = Orders { actions };
     let c = <super::FirstWorldWar as Ruleset>::conceal(s, seat, o.clone()).ok()?;
@@ -27,7 +33,10 @@ fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
         .open
         .iter()
         .map(|id| {
-            let value = pieces::find(s, id).and_then(|k| s.pieces[k].ident).map(|i| pieces::value_of(s, i));
+            let value = match pieces::find(s, id) {
+                Some(k) => s.pieces[k].ident.map(|i| pieces::value_of(s, i)),
+                None => super::chits::own_value(s, seat, id),
+            };
             value.map(|value| Opened { id: id.clone(), value, draw: None })
         })
         .collect::<Option<Vec<_>>>()?;

@@ -94,6 +94,7 @@ fn hidden_stacks_show_the_top_unit() {
         result: None,
         withdrawn: false,
         stood: false,
+        siege: vec![],
     });
     let v = GlorysEnd::view(&under, "allied");
     assert_eq!(v.units_at(h).filter(|u| u.mobile()).count(), ids.len());
