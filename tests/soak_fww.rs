@@ -1,6 +1,8 @@
 //! The First World War by bots through the whole protocol, with 2 and 4 players: every entry
 //! signed and applied under the rules (the engine checks the invariants after each), every
-//! finished log replayed from scratch as `verify` would. `UMPIRE_SOAK_GAMES` sets the count
+//! finished log replayed from scratch as `verify` would, every commitment opened by the end,
+//! and the omniscient pass (every hidden piece and chit known from its commitment on) finding
+//! no cheat. `UMPIRE_SOAK_GAMES` sets the count
 //! per player count (default 20, to keep `cargo test` quick; the acceptance run uses 1000).
 
 use std::collections::BTreeMap;
@@ -27,12 +29,16 @@ fn play(seats: &[(&str, &str)], seed: u64) -> Game {
 
 fn soak(seats: &[(&str, &str)]) {
     let n: u64 = std::env::var("UMPIRE_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let (mut entries, mut rolls, mut wins) = (0usize, 0usize, BTreeMap::new());
+    let (mut entries, mut rolls, mut hidden, mut wins) = (0usize, 0usize, 0usize, BTreeMap::new());
     for seed in 0..n {
         let game = play(seats, seed);
         let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("game {seed} does not verify: {e}"));
         assert_eq!(replayed.state, game.state, "game {seed}: replay reproduces the state");
         assert_eq!(replayed.outcome(), game.outcome());
+        assert!(game.unopened().is_empty(), "game {seed}: commitments never opened: {:?}", game.unopened());
+        let omniscient = game.replay_omniscient().unwrap_or_else(|c| panic!("game {seed}: the omniscient pass finds {c:?}"));
+        assert_eq!(omniscient.outcome(), game.outcome(), "game {seed}: knowing every hidden value changes no result");
+        hidden += game.commitments.len();
         entries += game.entries.len();
         rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
         let key = match game.outcome().expect("played to a result") {
@@ -41,8 +47,8 @@ fn soak(seats: &[(&str, &str)]) {
         };
         *wins.entry(key).or_insert(0) += 1;
     }
-    eprintln!("{} seats: {n} games, {entries} entries, {rolls} dice rolled; results {wins:?}", seats.len());
-    assert!(n == 0 || rolls > 0);
+    eprintln!("{} seats: {n} games, {entries} entries, {rolls} dice rolled, {hidden} commitments; results {wins:?}", seats.len());
+    assert!(n == 0 || (rolls > 0 && hidden > 0));
 }
 
 #[test]
