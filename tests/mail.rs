@@ -12,7 +12,7 @@ use mail_parser::{MessageParser, MimeHeaders};
 use mailin_embedded::{AuthMechanism, Handler, Response, Server, SslConfig, response};
 
 mod support;
-use support::{failing, ok, players_with_keys, text, umpire_env, umpire_in};
+use support::{MARNE_NEW, failing, ok, players_with_keys, text, umpire_env, umpire_in};
 
 /// `umpire mail game.log` from bob to `to` through `host` (and `port`), then `rest`.
 fn mail_args<'a>(to: &'a str, host: &'a str, port: Option<&'a str>, rest: &[&'a str]) -> Vec<&'a str> {
@@ -35,24 +35,7 @@ struct Players {
 fn started() -> Players {
     let t = tempfile::tempdir().unwrap();
     let (alice, bob) = players_with_keys(t.path());
-    ok(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-            "-o",
-            "game.log",
-        ],
-    );
+    ok(&alice, &MARNE_NEW);
     // The genesis goes by mail too; `join` reads its attachment, saved by the player.
     ok(&alice, &["mail", "game.log", "--to", "bob@example.org", "--from", "alice@example.org", "--eml-out", "0.eml"]);
     let eml = std::fs::read(alice.join("0.eml")).unwrap();

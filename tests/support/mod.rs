@@ -78,27 +78,29 @@ pub fn players_with_keys(root: &Path) -> (PathBuf, PathBuf) {
     (alice, bob)
 }
 
+/// Alice's `umpire new` of a Marne game against bob (keys from [`players_with_keys`]).
+pub const MARNE_NEW: [&str; 13] = [
+    "new",
+    "--scenario",
+    "glorys-end/marne",
+    "--seat",
+    "german=alice.pub",
+    "--seat",
+    "allied=bob.pub",
+    "--as",
+    "german",
+    "--key",
+    "alice.key",
+    "-o",
+    "game.log",
+];
+
 /// A Marne game between alice (german) and bob (allied), as the README starts one: alice
 /// proposes it, bob joins from the genesis entry file, alice applies the join. Returns their
 /// directories, each with `game.log`.
 pub fn marne_by_email(root: &Path) -> (PathBuf, PathBuf) {
     let (alice, bob) = players_with_keys(root);
-    let new = [
-        "new",
-        "--scenario",
-        "glorys-end/marne",
-        "--seat",
-        "german=alice.pub",
-        "--seat",
-        "allied=bob.pub",
-        "--as",
-        "german",
-        "--key",
-        "alice.key",
-        "-o",
-        "game.log",
-    ];
-    let out = ok(&alice, &new);
+    let out = ok(&alice, &MARNE_NEW);
     assert!(out.contains("umpire join"), "{out}");
     std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
     let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);

@@ -424,14 +424,20 @@ fn usable(s: &State, seat: &str, chit: usize) -> bool {
 
 /// The chit an action names: the next face-down commitment of the entry, or (on an
 /// author's own trial, before concealing) a plain chit name.
-fn take_chit(s: &mut State, name: &str, rule: &str) -> Result<(Option<String>, Option<usize>), Vec<Violation>> {
+///
+/// A committed value counts only while `seat`'s alliance is tracked exactly: once a replay
+/// has lost track of its hands (a draw or value it cannot read), the chit stays in the
+/// untracked pool until it is opened, as in a public replay. Otherwise a replay that knows
+/// some values but not all (`verify --hidden` before the end) would count it twice.
+fn take_chit(s: &mut State, seat: &str, name: &str, rule: &str) -> Result<(Option<String>, Option<usize>), Vec<Violation>> {
     if name == FACE_DOWN {
         if s.chits.incoming.is_empty() {
             return Err(v(rule, "a face-down chit needs its commitment in the same entry (`commit`)"));
         }
         let (id, value) = s.chits.incoming.remove(0);
         s.chits.serial += 1;
-        let chit = value.as_deref().and_then(|val| parse_value(s, val));
+        let tracked = !s.chits.unknown.contains(&alliance_of_seat(s, seat));
+        let chit = value.as_deref().and_then(|val| parse_value(s, val)).filter(|_| tracked);
         return Ok((Some(id), chit));
     }
     match s.data.chit(name) {
@@ -485,7 +491,7 @@ pub fn place(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>) -> R
             None
         }
         Some(name) => {
-            let (id, known) = take_chit(s, name, "TFWW 6.1/1")?;
+            let (id, known) = take_chit(s, seat, name, "TFWW 6.1/1")?;
             if let Some(i) = known {
                 if s.data.chits[i].alliance != alliance {
                     return Err(v("TFWW 6.2", format!("{} is not a chit of the {alliance} cup", s.chit_name(i))));
@@ -595,7 +601,7 @@ fn give_back(s: &mut State, seat: &str, chit: &str, unusable: bool) -> R {
             return Err(v(rule, format!("{seat} is not over the hand limit: nothing to return")));
         }
     }
-    let (id, known) = take_chit(s, chit, rule)?;
+    let (id, known) = take_chit(s, seat, chit, rule)?;
     if let Some(i) = known
         && knows_hand(s, seat)
     {

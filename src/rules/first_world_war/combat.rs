@@ -75,22 +75,7 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
     // 6.0 (H-1): face-down defending pieces are turned up by the seats that hid them first.
     if s.pieces.iter().any(|p| p.front == front && p.faction.enemy_of(f)) {
         let defender = Faction::ALL.into_iter().find(|g| g.enemy_of(f)).unwrap_or(f);
-        s.combat = Some(Combat {
-            front,
-            attacker: f,
-            defender,
-            attackers: armies,
-            defenders: vec![],
-            step: CombatStep::Reveal,
-            attacker_placed: false,
-            attacker_chit: None,
-            defender_chit: None,
-            attacker_lead: None,
-            defender_lead: None,
-            attacker_draws: true,
-            defender_draws: true,
-            capture: capture.to_vec(),
-        });
+        s.combat = Some(Combat::declared(front, f, defender, armies, vec![], CombatStep::Reveal, capture));
         s.stage = Stage::Combat;
         s.revealing = super::pieces::owing(s);
         ev.push(Event::rule("TFWW 6.0", format!("the defending pieces on front {front} are turned face up")));
@@ -135,22 +120,7 @@ pub fn engage(s: &mut State, f: Faction, front: u8, armies: Vec<usize>, capture:
     let tied: Vec<Faction> = enemies.into_iter().filter(|&g| count(g) == best).collect();
     let bases = s.data.fronts[&front].bases.clone();
     let defender = tied.iter().copied().find(|g| bases.contains(g)).unwrap_or(tied[0]);
-    s.combat = Some(Combat {
-        front,
-        attacker: f,
-        defender,
-        attackers: armies,
-        defenders,
-        step: CombatStep::DefenderChit,
-        attacker_placed: false,
-        attacker_chit: None,
-        defender_chit: None,
-        attacker_lead: None,
-        defender_lead: None,
-        attacker_draws: true,
-        defender_draws: true,
-        capture: capture.to_vec(),
-    });
+    s.combat = Some(Combat::declared(front, f, defender, armies, defenders, CombatStep::DefenderChit, capture));
     s.stage = Stage::Combat;
     skip_empty_hand(s, &mut ev);
     ev

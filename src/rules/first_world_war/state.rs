@@ -117,6 +117,36 @@ pub struct Combat {
     pub capture: Vec<String>,
 }
 
+impl Combat {
+    /// A combat just declared (6.0): nothing placed or named yet, both sides may draw.
+    pub fn declared(
+        front: u8,
+        attacker: Faction,
+        defender: Faction,
+        attackers: Vec<usize>,
+        defenders: Vec<usize>,
+        step: CombatStep,
+        capture: &[String],
+    ) -> Combat {
+        Combat {
+            front,
+            attacker,
+            defender,
+            attackers,
+            defenders,
+            step,
+            attacker_placed: false,
+            attacker_chit: None,
+            defender_chit: None,
+            attacker_lead: None,
+            defender_lead: None,
+            attacker_draws: true,
+            defender_draws: true,
+            capture: capture.to_vec(),
+        }
+    }
+}
+
 /// The whole state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
