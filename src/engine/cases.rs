@@ -174,17 +174,22 @@ pub trait CaseRuleset: Ruleset {
     fn case_faces(dice: &[u32]) -> Vec<u32>;
 }
 
-/// Resolve the pending roll with the remaining forced faces (`faces` is reversed: the next
-/// face is last). A resolution may roll several dice (a combat of The First World War rolls
-/// one per side); only the faces it used are consumed.
-fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Vec<Event> {
+/// Run `roll` on dice yielding the remaining forced faces (`faces` is reversed: the next face
+/// is last) and consume only the faces it used: a resolution may roll several dice (a combat
+/// of The First World War rolls one per side), a draw one.
+fn with_forced<T>(faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice, roll: impl FnOnce(&mut Dice) -> T) -> T {
     let in_order: Vec<u32> = faces.iter().rev().copied().collect();
     let mut dice = forced(in_order);
     let before = dice.forced_remaining();
-    let events = R::resolve(state, &mut dice);
+    let out = roll(&mut dice);
     let used = before - dice.forced_remaining();
     faces.truncate(faces.len() - used.min(faces.len()));
-    events
+    out
+}
+
+/// Resolve the pending roll with the remaining forced faces.
+fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Vec<Event> {
+    with_forced(faces, forced, |dice| R::resolve(state, dice))
 }
 
 /// Settle the owed private draws: with the next forced faces when the case is omniscient,
@@ -198,17 +203,10 @@ fn settle_owed<R: CaseRuleset>(
 ) -> Vec<Event> {
     let mut events = Vec::new();
     for (seat, draw) in std::mem::take(owed) {
-        match knowledge {
-            CaseKnowledge::Public => events.extend(R::settle_draw(state, &seat, &draw, None)),
-            CaseKnowledge::Omniscient => {
-                let in_order: Vec<u32> = faces.iter().rev().copied().collect();
-                let mut dice = forced(in_order);
-                let before = dice.forced_remaining();
-                events.extend(R::settle_draw(state, &seat, &draw, Some(&mut dice)));
-                let used = before - dice.forced_remaining();
-                faces.truncate(faces.len() - used.min(faces.len()));
-            }
-        }
+        events.extend(match knowledge {
+            CaseKnowledge::Public => R::settle_draw(state, &seat, &draw, None),
+            CaseKnowledge::Omniscient => with_forced(faces, forced, |dice| R::settle_draw(state, &seat, &draw, Some(dice))),
+        });
     }
     events
 }
