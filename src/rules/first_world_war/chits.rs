@@ -806,7 +806,6 @@ pub fn describe(s: &State) -> Vec<String> {
     out
 }
 
-/// Random orders during the reveal, and the return a bot owes with a draw at the limit.
 /// The ways to write `actions` that 6.2.1 allows now: as they are, or, when `seat` owes a
 /// hidden draw with a full hand and returns nothing yet, with each held chit returned first.
 pub fn with_limit_return(s: &State, seat: &str, actions: Vec<Action>) -> Vec<Vec<Action>> {
@@ -824,25 +823,12 @@ pub fn with_limit_return(s: &State, seat: &str, actions: Vec<Action>) -> Vec<Vec
         .collect()
 }
 
-pub fn bot_orders(s: &State, seat: &str, orders: Option<Orders>, chooser: &mut Dice) -> Option<Orders> {
+/// The bot's orders: `reveal_chits` while the end-of-game reveal is due, else `orders`.
+pub fn bot_orders(s: &State, seat: &str, orders: Option<Orders>) -> Option<Orders> {
     if pending_reveal(s) {
         return s.chits.reveal_due.contains(seat).then(|| Orders { actions: vec![Action::RevealChits] });
     }
-    let mut o = orders?;
-    if !(s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit)
-        || o.actions.iter().any(|a| matches!(a, Action::Discard(_)))
-    {
-        return Some(o);
-    }
-    let mut hand: Vec<usize> = s.hands.get(seat).cloned().unwrap_or_default();
-    chooser.shuffle(&mut hand);
-    for c in hand {
-        let mut t = o.clone();
-        t.actions.insert(0, Action::Discard(s.chit_name(c).to_string()));
-        if super::check(s, seat, &t).is_empty() {
-            o = t;
-            return Some(o);
-        }
-    }
-    Some(o)
+    // A return owed at the hand limit is already in `orders`: the bot's candidates are
+    // checked through `with_limit_return`.
+    orders
 }

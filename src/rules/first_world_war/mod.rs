@@ -149,13 +149,13 @@ impl Ruleset for FirstWorldWar {
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         if chits::pending_reveal(state) {
-            return chits::bot_orders(state, seat, None, chooser);
+            return chits::bot_orders(state, seat, None);
         }
         if chits::opener(state).as_deref() == Some(seat) {
             return Some(Orders { actions: vec![orders::Action::OpenChit] });
         }
         let o = legal::random_orders(state, seat, chooser);
-        chits::bot_orders(state, seat, o, chooser)
+        chits::bot_orders(state, seat, o)
     }
     fn template(state: &State, seat: &str) -> String {
         if chits::pending_reveal(state) && state.chits.reveal_due.contains(seat) {
