@@ -138,3 +138,18 @@ fn the_bot_can_leave_belgium_and_luxembourg_neutral_and_invade_the_netherlands()
     }
     assert!(bel > 0 && lux > 0 && nl > 0, "belgium {bel} luxembourg {lux} netherlands {nl}");
 }
+
+/// Prints German free-deployment plans that make each GE 3.6 choice (used to write the rule
+/// cases): `cargo test print_neutrality_plans -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_neutrality_plans() {
+    let s = free();
+    let base = default_plan(&s, SideId::German);
+    println!("PLAN base {}", base.to_value());
+    println!("PLAN belgium {}", leave_neutral(&s, base.clone(), Country::Belgium).to_value());
+    println!("PLAN luxembourg {}", leave_neutral(&s, base.clone(), Country::Luxembourg).to_value());
+    println!("PLAN netherlands {}", invade_netherlands(&s, base.clone()).to_value());
+    let both = leave_neutral(&s, leave_neutral(&s, base.clone(), Country::Belgium), Country::Luxembourg);
+    println!("PLAN both {}", both.to_value());
+}
