@@ -206,3 +206,84 @@ pub fn describe(state: &State) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Ruleset, SeatInfo};
+    use crate::rules::glorys_end::campaign::{self, hx};
+    use crate::rules::glorys_end::GlorysEnd;
+
+    fn free() -> State {
+        let seats =
+            vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        GlorysEnd::setup(crate::rules::glorys_end::scenario::FREE_DEPLOYMENT_YAML, None, &seats).expect("setup")
+    }
+
+    #[test]
+    fn a_plan_that_violates_belgium_and_luxembourg_changes_nothing() {
+        let mut s = free();
+        let plan = super::super::secret::default_plan(&s, SideId::German);
+        assert_eq!(of_plan(&s, &plan), Choice::default());
+        let before = s.clone();
+        assert!(apply(&mut s, &plan).is_empty());
+        assert_eq!(s, before);
+        assert!(campaign::liege_bottleneck(&s));
+    }
+
+    #[test]
+    fn a_dutch_invasion_lifts_the_liege_bottleneck_and_costs_15_vp() {
+        let mut s = free();
+        let mut plan = super::super::secret::default_plan(&s, SideId::German);
+        plan.units.insert("DE-10".into(), hx(1419));
+        assert!(of_plan(&s, &plan).netherlands_invaded);
+        assert!(!s.board.in_play(hx(1419)));
+        apply(&mut s, &plan);
+        assert!(s.board.in_play(hx(1419)));
+        assert_eq!(s.control(hx(1419)), Some(SideId::Allied));
+        // The Liège fort still stands, yet 7.11 no longer applies.
+        assert!(s.units_at(hx(campaign::LIEGE)).any(|u| u.id == "BE-LGF"));
+        assert!(!campaign::liege_bottleneck(&s));
+        assert_eq!(campaign::total(&s, SideId::German, false), -15);
+        for id in ["DE-9R", "DE-22R", "DE-23R"] {
+            assert_eq!(s.unit(id).map(|u| u.place), Some(Place::OffMap), "{id}");
+        }
+        assert!(matches!(s.unit("DE-26R").map(|u| u.place), Some(Place::Reinforcement(21))));
+    }
+
+    #[test]
+    fn neutral_belgium_and_luxembourg_leave_play_and_britain_waits() {
+        let mut s = free();
+        let mut plan = super::super::secret::default_plan(&s, SideId::German);
+        for h in plan.units.values_mut() {
+            *h = hx(2616);
+        }
+        let ch = of_plan(&s, &plan);
+        assert!(ch.belgium_neutral && ch.luxembourg_neutral && !ch.netherlands_invaded);
+        // The Allied plan has put the British on the map.
+        s.unit_mut("GB-1").expect("GB-1").place = Place::Hex(hx(2127));
+        apply(&mut s, &plan);
+        for h in [1525, 1226, 2518, 1419] {
+            assert!(!s.board.in_play(hx(h)), "{h}");
+            assert_eq!(s.control(hx(h)), None, "{h}");
+        }
+        assert!(!s.belgium_violated);
+        assert!(s.units.iter().filter(|u| u.nation == "BE").all(|u| u.place == Place::OffMap));
+        let gb = s.unit("GB-1").expect("GB-1");
+        assert_eq!((gb.place, gb.entry), (Place::Reinforcement(1), Some(Entry::Port)));
+        assert!(!campaign::britain_at_war(&s));
+        // 3.7: the German reaches 20 VP on turn 3; Britain joins on turn 4.
+        if let Some(c) = s.campaign.as_deref_mut() {
+            c.german_twenty = Some(3);
+        }
+        s.turn = 3;
+        assert!(!campaign::britain_at_war(&s));
+        s.turn = 4;
+        assert!(campaign::britain_at_war(&s));
+        // Reading of 7.13: the Belgian ports drop out of the Abbeville condition.
+        for p in [1335, 1337, 1439] {
+            s.control.insert(hx(p), SideId::German);
+        }
+        assert!(campaign::german_may_end_in(&s, hx(campaign::ABBEVILLE)).is_ok());
+    }
+}
