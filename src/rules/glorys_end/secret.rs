@@ -815,6 +815,10 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
             t.push_str(
                 "# A legal plan close to the scenario's own setup as a starting point; each unit within 3 hexes of its army's marker.\n",
             );
+            if s.free && side == SideId::German {
+                t.push_str("# GE 3.6: no unit in Belgium (or Luxembourg) leaves it neutral for the whole game (a neutral Belgium keeps\n");
+                t.push_str("# Britain out until you reach 20 VP, 3.7); a unit in the Netherlands invades it (-15 VP, no T5/T14 reinforcements).\n");
+            }
             t.push_str("actions:\n  - deploy:\n      plan:\n");
             if !plan.markers.is_empty() {
                 t.push_str("        markers:\n");
