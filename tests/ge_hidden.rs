@@ -167,3 +167,50 @@ fn a_lying_placement_is_refused_naming_the_entry() {
         other => panic!("unexpected {other}"),
     }
 }
+
+/// The neutrality lines of a free-deployment game's state (GE 3.6, 3.7).
+fn neutrality(game: &Game) -> Vec<String> {
+    game.state
+        .describe()
+        .lines()
+        .filter(|l| l.starts_with("neutral ") || l.starts_with("netherlands ") || l.starts_with("britain "))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// Which choices the bot's German plan makes in the first free-deployment games (setup only).
+#[test]
+#[ignore]
+fn print_free_deployment_choices() {
+    let sc = umpire::scenarios::find("glorys-end/free-deployment").expect("bundled");
+    for seed in 0..40 {
+        let (mut game, mut players) = start(sc, seed);
+        let mut clock = || TIME.to_string();
+        let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
+        let _ = bot::play_out(&mut game, &mut players, seed, 6, &mut clock, &mut keep);
+        println!("SEED {seed}: {:?}", neutrality(&game));
+    }
+}
+
+/// Free-deployment bot games whose German plan leaves Belgium neutral (seed 0: the British
+/// wait, GE 3.7), Luxembourg neutral (1) or invades the Netherlands (10) play out to a
+/// victory check and verify (GE 3.6). `UMPIRE_GE_FREE_SEEDS=2,3,18` plays more seeds (see
+/// `print_free_deployment_choices` for what each chooses).
+#[test]
+fn free_deployment_neutrality_games_verify() {
+    let sc = umpire::scenarios::find("glorys-end/free-deployment").expect("bundled");
+    let mut games: Vec<(u64, Option<&str>)> =
+        vec![(0, Some("neutral belgium (GE 3.6)")), (1, Some("neutral luxembourg (GE 3.6)")), (10, Some("netherlands invaded (GE 3.6)"))];
+    if let Ok(more) = std::env::var("UMPIRE_GE_FREE_SEEDS") {
+        games.extend(more.split(',').filter_map(|s| s.trim().parse().ok()).map(|s| (s, None)));
+    }
+    for (seed, want) in games {
+        let game = play(sc, seed);
+        let lines = neutrality(&game);
+        if let Some(want) = want {
+            assert!(lines.iter().any(|l| l == want), "seed {seed}: {lines:?}");
+        }
+        check_game(&game, &format!("free deployment {seed}"));
+        println!("free deployment {seed}: {lines:?} {:?}", game.outcome());
+    }
+}

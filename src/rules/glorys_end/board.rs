@@ -23,7 +23,8 @@ fn id_slot(h: HexId) -> usize {
 #[derive(Clone, Debug)]
 pub struct Board {
     map: Map,
-    /// Dense index → hex, in id order (only hexes in play: not Switzerland or the Netherlands, GE 3.2).
+    /// Dense index → hex, in id order (only hexes in play: not Switzerland, nor the Netherlands
+    /// or a country left neutral, GE 3.2, 3.6; `Map::closed`).
     ids: Vec<HexId>,
     /// Hex id slot → dense index (`NONE` if not in play).
     slot: Vec<u16>,
@@ -69,7 +70,7 @@ fn edge_bit(e: Edge) -> u8 {
 impl Board {
     /// Index a map.
     pub fn new(map: Map) -> Board {
-        let ids: Vec<HexId> = map.hexes.iter().filter(|(_, i)| !i.country.out_of_play()).map(|(h, _)| *h).collect();
+        let ids: Vec<HexId> = map.hexes.iter().filter(|(_, i)| !map.closed(i.country)).map(|(h, _)| *h).collect();
         let mut slot = vec![NONE; 10_000];
         for (i, h) in ids.iter().enumerate() {
             slot[id_slot(*h)] = i as u16;

@@ -104,6 +104,30 @@ pub struct Campaign {
     /// Cities in Germany the Allies have captured (17.3).
     #[serde(default)]
     pub german_cities_taken: BTreeSet<HexId>,
+    /// The free deployment's German plan invaded the Netherlands (3.6, `neutrality.rs`): the
+    /// Liège bottleneck (7.11) lapses.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub netherlands_invaded: bool,
+    /// Britain is not at war at the start (3.7: the free deployment left Belgium neutral): no
+    /// British unit enters the map until the turn after [`Campaign::german_twenty`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub britain_waits: bool,
+    /// The turn in which the German total first reached 20 VP while Britain waited (3.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub german_twenty: Option<u8>,
+}
+
+/// German VP that bring Britain into the war when Belgium stayed neutral (GE 3.7).
+pub const BRITISH_ENTRY_VP: i32 = 20;
+
+/// GE 3.7: whether British units may enter the map now. Britain joins in the Allied player
+/// turn after the German first reached 20 VP; a turn starts with the Allied player turn, so
+/// that is every player turn of a later turn than the one in which he reached them.
+pub fn britain_at_war(state: &State) -> bool {
+    match camp(state) {
+        Some(c) if c.britain_waits => c.german_twenty.is_some_and(|t| state.turn > t),
+        _ => true,
+    }
 }
 
 fn camp(state: &State) -> Option<&Campaign> {
@@ -112,7 +136,8 @@ fn camp(state: &State) -> Option<&Campaign> {
 
 /// GE 7.11: the Liège fortress still stands.
 pub fn liege_bottleneck(state: &State) -> bool {
-    camp(state).is_some() && state.units_at(hx(LIEGE)).any(|u| u.kind == Kind::Fortress && u.side == SideId::Allied)
+    // 3.6 (the digest's reading): a Dutch invasion lifts the bottleneck for the whole game.
+    camp(state).is_some_and(|c| !c.netherlands_invaded) && state.units_at(hx(LIEGE)).any(|u| u.kind == Kind::Fortress && u.side == SideId::Allied)
 }
 
 /// GE 7.11: the German controls Abbeville.
@@ -173,7 +198,10 @@ pub fn german_may_end_in(state: &State, h: HexId) -> Result<(), Violation> {
     if c.opened.contains(&h) {
         return Ok(());
     }
-    if h == hx(ABBEVILLE) && !ABBEVILLE_PORTS.iter().all(|p| state.control(hx(*p)) == Some(SideId::German)) {
+    // Reading of 3.6: a port in a country left neutral is out of play and drops out of the list.
+    if h == hx(ABBEVILLE)
+        && !ABBEVILLE_PORTS.iter().filter(|p| state.board.in_play(hx(**p))).all(|p| state.control(hx(*p)) == Some(SideId::German))
+    {
         return Err(Violation::new(
             "GE 7.13",
             "German units may not end a move in Abbeville 2038 until they hold Antwerp, Ostend, Dunkirk, Calais and Boulogne (or attack it and advance in)",
@@ -301,6 +329,21 @@ pub fn after_step(state: &mut State, advanced_into: Option<HexId>) -> Vec<Event>
     for h in german_cities(state) {
         if state.control(h) == Some(SideId::Allied) && c.german_cities_taken.insert(h) {
             ev.push(Event::rule("GE 17.3", format!("the Allies capture the German city at {h}")));
+        }
+    }
+    // 3.7: the German first reaches 20 VP while Britain waits.
+    if c.britain_waits && c.german_twenty.is_none() {
+        state.campaign = Some(Box::new(c.clone()));
+        let de = total(state, SideId::German, false);
+        if de >= BRITISH_ENTRY_VP {
+            c.german_twenty = Some(state.turn);
+            ev.push(Event::rule(
+                "GE 3.7",
+                format!(
+                    "the German has {de} VP (at least {BRITISH_ENTRY_VP}): Britain enters the war; British units may enter from the Allied player turn of turn {}",
+                    state.turn.saturating_add(1)
+                ),
+            ));
         }
     }
     state.campaign = Some(Box::new(c.clone()));

@@ -114,9 +114,9 @@ pub enum Country {
 }
 
 impl Country {
-    /// Hexes of this country are never in play: Switzerland in every scenario (GE 3.2), and
-    /// the Netherlands in the historical scenarios (GE 3.2; only the free deployment, which
-    /// umpire does not implement, could violate it).
+    /// Hexes of this country are out of play by default: Switzerland in every scenario (GE 3.2),
+    /// and the Netherlands unless the free deployment's German plan invades it (GE 3.6; the
+    /// game's own list is [`Map::closed`]).
     pub fn out_of_play(self) -> bool {
         matches!(self, Country::Switzerland | Country::Netherlands)
     }
@@ -250,6 +250,10 @@ pub struct Map {
     /// The hexsides of the Meuse boundary (GE 3.8), keyed by [`side_key`].
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub meuse: BTreeSet<(HexId, HexId)>,
+    /// The countries out of play in this game, when the free deployment's German plan has
+    /// decided them (GE 3.6, `neutrality.rs`); `None`: the default of [`Country::out_of_play`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<BTreeSet<Country>>,
 }
 
 impl Map {
@@ -263,6 +267,7 @@ impl Map {
             vp_hexes: BTreeMap::new(),
             port_access: BTreeMap::new(),
             meuse: BTreeSet::new(),
+            closed: None,
         }
     }
     /// A rectangular block of clear French hexes (rule cases): the smallest row is the north
@@ -298,6 +303,13 @@ impl Map {
         }
         m
     }
+    /// Whether the hexes of country `c` are out of play in this game (GE 3.2, 3.6).
+    pub fn closed(&self, c: Country) -> bool {
+        match &self.closed {
+            Some(set) => set.contains(&c),
+            None => c.out_of_play(),
+        }
+    }
     /// Is the hex on the map?
     pub fn contains(&self, hex: HexId) -> bool {
         self.hexes.contains_key(&hex)
@@ -331,7 +343,7 @@ impl Map {
             return None;
         }
         let info = self.hexes.get(&to)?;
-        if info.country.out_of_play() {
+        if self.closed(info.country) {
             return None;
         }
         let side = self.hexside(from, to);
@@ -745,7 +757,7 @@ impl Map {
         }
 
         if problems.is_empty() {
-            Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new(), port_access, meuse })
+            Ok(Map { hexes, hexsides, river_names, edges, vp_hexes: BTreeMap::new(), port_access, meuse, closed: None })
         } else {
             Err(problems)
         }

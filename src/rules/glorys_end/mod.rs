@@ -38,6 +38,7 @@ pub mod turn;
 pub mod view;
 pub mod vp;
 pub mod withdrawal;
+pub mod neutrality;
 
 use crate::dice::Dice;
 use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};

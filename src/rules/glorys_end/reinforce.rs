@@ -7,7 +7,8 @@
 //! Allied-controlled French city, 8.4). A unit with no code (the Marne, rule cases) enters on
 //! its side's supply edge (reading of 16.3). Edge hexes with enemy units are closed (8.5); a
 //! printed hex that is enemy-controlled, or (a city that is not a port) out of supply, keeps the
-//! unit waiting; stacking is checked when the unit is placed.
+//! unit waiting; stacking is checked when the unit is placed. While Britain is not at war
+//! (GE 3.7: Belgium left neutral in the free deployment) no British unit may enter.
 
 use super::map::{Country, Edge};
 use super::scenario::Entry;
@@ -19,6 +20,10 @@ use crate::geo::hex::HexId;
 pub fn entry_hexes(state: &State, id: &str) -> Vec<HexId> {
     let Some(u) = state.unit(id) else { return vec![] };
     let side = u.side;
+    // GE 3.7: no British unit enters before Britain is at war.
+    if u.nation == "GB" && !super::campaign::britain_at_war(state) {
+        return vec![];
+    }
     let b = &state.board;
     let free = |h: &HexId| state.occupant(*h) != Some(side.other());
     let edge = |e: Edge| -> Vec<HexId> {
@@ -68,6 +73,12 @@ pub fn entry_hexes(state: &State, id: &str) -> Vec<HexId> {
 /// The rule behind a unit's entry code, for messages.
 pub fn entry_rule(state: &State, id: &str) -> (&'static str, String) {
     let Some(u) = state.unit(id) else { return ("GE 8.5", "no such unit".into()) };
+    if u.nation == "GB" && !super::campaign::britain_at_war(state) {
+        return (
+            "GE 3.7",
+            "Britain is not at war yet (Belgium is neutral): British units enter from the Allied player turn after the German first reaches 20 VP".into(),
+        );
+    }
     match u.entry {
         None => ("GE 16.3", format!("reinforcements enter on the {} supply edge", u.side.title()).to_lowercase()),
         Some(Entry::Edge(e)) => ("GE 8.5", format!("the unit enters on the {e:?} edge, in a hex free of enemy units").to_lowercase()),

@@ -260,11 +260,8 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
                 v.push(Violation::new(rule, "not a hex of the map").unit(id.clone()).hex(h.to_string()));
                 continue;
             }
-            Some(Country::Netherlands) if side == SideId::German && s.free => v.push(
-                Violation::new("GE 3.6", "invading the Netherlands at setup is not implemented (see docs/glorys-end/rules.md)")
-                    .unit(id.clone())
-                    .hex(h.to_string()),
-            ),
+            // GE 3.6: the German may invade the Netherlands at setup (`neutrality.rs`).
+            Some(Country::Netherlands) if side == SideId::German && s.free => {}
             Some(c) if c.out_of_play() => {
                 v.push(Violation::new("GE 3.2", "no unit may start in a neutral country").unit(id.clone()).hex(h.to_string()))
             }
@@ -273,7 +270,7 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         let allowed = match side {
             SideId::Allied => c == Some(Country::France),
             SideId::German => matches!(c, Some(Country::Germany | Country::Luxembourg | Country::Belgium)),
-        };
+        } || (side == SideId::German && s.free && c == Some(Country::Netherlands));
         if !allowed {
             let where_ = if side == SideId::Allied { "in France" } else { "in Germany, Luxembourg or Belgium (never in France)" };
             v.push(Violation::new("GE 3.3", format!("initial-army units of this side start {where_}")).unit(id.clone()).hex(h.to_string()));
@@ -309,14 +306,8 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
             v.push(Violation::new("GE 3.3", "at least one German unit must start in Belgium"));
         }
     }
-    if side == SideId::German && s.free && (!in_lux || !in_bel) {
-        // Reading: leaving a country neutral (GE 3.6) would change the map and the order of
-        // battle for the whole game; umpire does not implement that yet.
-        v.push(Violation::new(
-            "GE 3.6",
-            "leaving Belgium or Luxembourg neutral is not implemented: place at least one unit in each (see docs/glorys-end/rules.md)",
-        ));
-    }
+    // In free deployment a German plan without units in Belgium or Luxembourg leaves it
+    // neutral (GE 3.6, `neutrality.rs`): nothing to refuse.
     v.extend(check_stacks(state, side, plan));
     v
 }
@@ -448,6 +439,10 @@ pub fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Ve
 fn place(state: &mut State, side: SideId, plan: Plan) -> Vec<Event> {
     let occupiers = state.secret.as_ref().is_some_and(|s| s.occupiers);
     let mut ev = Vec::new();
+    // GE 3.6, 3.7: the German plan decides neutrality before its units appear.
+    if side == SideId::German && state.secret.as_ref().is_some_and(|s| s.free) {
+        ev.extend(super::neutrality::apply(state, &plan));
+    }
     let mut listed = Vec::new();
     for (id, h) in &plan.units {
         if let Some(u) = state.unit_mut(id) {
@@ -455,7 +450,7 @@ fn place(state: &mut State, side: SideId, plan: Plan) -> Vec<Event> {
             listed.push(format!("{id} {h}"));
         }
         let c = state.board.map().hex(*h).map(|i| i.country);
-        if occupiers && matches!(c, Some(Country::Belgium | Country::Luxembourg)) {
+        if occupiers && matches!(c, Some(Country::Belgium | Country::Luxembourg | Country::Netherlands)) {
             state.control.insert(*h, side);
             std::sync::Arc::make_mut(&mut state.initial_control).insert(*h, side);
         }
@@ -669,6 +664,22 @@ pub fn bot_plan(state: &State, side: SideId, chooser: &mut Dice) -> Plan {
         // Nothing better to start from; the orders' validation names the problem.
         return plan;
     }
+    // GE 3.6: a German free deployment now and then leaves Belgium or Luxembourg neutral or
+    // invades the Netherlands (so that bot games exercise those rules); the random walk below
+    // keeps that choice.
+    let free_german = side == SideId::German && state.secret.as_ref().is_some_and(|s| s.free);
+    if free_german {
+        if chooser.roll(5) == 0 {
+            plan = leave_neutral(state, plan, Country::Belgium);
+        }
+        if chooser.roll(5) == 0 {
+            plan = leave_neutral(state, plan, Country::Luxembourg);
+        }
+        if chooser.roll(6) == 0 {
+            plan = invade_netherlands(state, plan);
+        }
+    }
+    let choice = super::neutrality::of_plan(state, &plan);
     let ids: Vec<String> = plan.units.keys().cloned().collect();
     let armies: Vec<u8> = plan.markers.keys().copied().collect();
     let tries = 12 + chooser.roll(12);
@@ -691,8 +702,57 @@ pub fn bot_plan(state: &State, side: SideId, chooser: &mut Dice) -> Plan {
             }
             trial.units.insert(id.clone(), ns[chooser.roll(ns.len() as u32) as usize].1);
         }
-        if check_plan(state, side, &trial).is_empty() {
+        if check_plan(state, side, &trial).is_empty() && (!free_german || super::neutrality::of_plan(state, &trial) == choice) {
             plan = trial;
+        }
+    }
+    plan
+}
+
+/// The bot's plan with no German unit in `country` (GE 3.6): each unit there moves to the
+/// nearest hex in Germany its marker allows; the plan is unchanged if that is not legal.
+fn leave_neutral(state: &State, plan: Plan, country: Country) -> Plan {
+    let Some(s) = state.secret.as_ref() else { return plan };
+    let map = state.board.map();
+    let in_country = |h: HexId| map.hex(h).is_some_and(|i| i.country == country);
+    let hexes: Vec<HexId> = map.hexes.keys().copied().filter(|h| map.hex(*h).is_some_and(|i| i.country == Country::Germany)).collect();
+    let mut out = plan.clone();
+    let movers: Vec<(String, HexId)> = plan.units.iter().filter(|(_, h)| in_country(**h)).map(|(k, h)| (k.clone(), *h)).collect();
+    for (id, from) in movers {
+        let Some(m) = s.armies.get(&id).and_then(|a| out.markers.get(a)).copied() else { return plan };
+        let mut cands: Vec<HexId> = hexes.iter().copied().filter(|x| x.distance(m) <= MARKER_RANGE).collect();
+        cands.sort_by_key(|x| (x.distance(from), *x));
+        let mut placed = false;
+        for c in cands {
+            let mut t = out.clone();
+            t.units.insert(id.clone(), c);
+            if fits(state, SideId::German, &t, c) {
+                out = t;
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            return plan;
+        }
+    }
+    if check_plan(state, SideId::German, &out).is_empty() { out } else { plan }
+}
+
+/// The bot's plan with one German unit in the Netherlands (GE 3.6), if some unit's marker
+/// reaches a Dutch hex; the plan is unchanged otherwise.
+fn invade_netherlands(state: &State, plan: Plan) -> Plan {
+    let Some(s) = state.secret.as_ref() else { return plan };
+    let map = state.board.map();
+    let dutch: Vec<HexId> = map.hexes.iter().filter(|(_, i)| i.country == Country::Netherlands).map(|(h, _)| *h).collect();
+    for (id, army) in s.armies.iter().filter(|(id, _)| plan.units.contains_key(*id)) {
+        let Some(m) = plan.markers.get(army).copied() else { continue };
+        for d in dutch.iter().copied().filter(|d| d.distance(m) <= MARKER_RANGE) {
+            let mut t = plan.clone();
+            t.units.insert(id.clone(), d);
+            if fits(state, SideId::German, &t, d) && check_plan(state, SideId::German, &t).is_empty() {
+                return t;
+            }
         }
     }
     plan
@@ -737,6 +797,7 @@ pub fn describe(state: &State) -> Vec<String> {
         let u: Vec<String> = p.units.iter().map(|(id, h)| format!("{id}:{h}")).collect();
         out.push(format!("setup plan {} (secret, known to this view): markers [{}] units [{}]", side.name(), m.join(" "), u.join(" ")));
     }
+    out.extend(super::neutrality::describe(state));
     out
 }
 
@@ -754,6 +815,10 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
             t.push_str(
                 "# A legal plan close to the scenario's own setup as a starting point; each unit within 3 hexes of its army's marker.\n",
             );
+            if s.free && side == SideId::German {
+                t.push_str("# GE 3.6: no unit in Belgium (or Luxembourg) leaves it neutral for the whole game (a neutral Belgium keeps\n");
+                t.push_str("# Britain out until you reach 20 VP, 3.7); a unit in the Netherlands invades it (-15 VP, no T5/T14 reinforcements).\n");
+            }
             t.push_str("actions:\n  - deploy:\n      plan:\n");
             if !plan.markers.is_empty() {
                 t.push_str("        markers:\n");

@@ -110,3 +110,46 @@ fn a_view_shows_the_other_plan_only_once_opened() {
     assert_eq!(GlorysEnd::view(&s, "german").secret.unwrap().plans.get(&SideId::German), Some(&p));
     assert!(GlorysEnd::describe(&GlorysEnd::view(&s, "german")).contains("known to this view"));
 }
+
+#[test]
+fn the_bot_can_leave_belgium_and_luxembourg_neutral_and_invade_the_netherlands() {
+    let s = free();
+    let base = default_plan(&s, SideId::German);
+    assert_eq!(super::super::neutrality::of_plan(&s, &base), Default::default());
+    for c in [Country::Belgium, Country::Luxembourg] {
+        let p = leave_neutral(&s, base.clone(), c);
+        assert_eq!(check_plan(&s, SideId::German, &p), vec![], "{c:?}");
+        let ch = super::super::neutrality::of_plan(&s, &p);
+        assert!(if c == Country::Belgium { ch.belgium_neutral } else { ch.luxembourg_neutral }, "{c:?}");
+    }
+    let p = invade_netherlands(&s, base.clone());
+    assert_eq!(check_plan(&s, SideId::German, &p), vec![]);
+    assert!(super::super::neutrality::of_plan(&s, &p).netherlands_invaded);
+    // Over many seeds the bot's German plan makes each choice at least once.
+    let (mut bel, mut lux, mut nl) = (0, 0, 0);
+    for seed in 0..40u8 {
+        let mut d = Dice::from_seed(&crate::crypto::Hash([seed; 32]));
+        let p = bot_plan(&s, SideId::German, &mut d);
+        assert_eq!(check_plan(&s, SideId::German, &p), vec![]);
+        let ch = super::super::neutrality::of_plan(&s, &p);
+        bel += ch.belgium_neutral as u32;
+        lux += ch.luxembourg_neutral as u32;
+        nl += ch.netherlands_invaded as u32;
+    }
+    assert!(bel > 0 && lux > 0 && nl > 0, "belgium {bel} luxembourg {lux} netherlands {nl}");
+}
+
+/// Prints German free-deployment plans that make each GE 3.6 choice (used to write the rule
+/// cases): `cargo test print_neutrality_plans -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_neutrality_plans() {
+    let s = free();
+    let base = default_plan(&s, SideId::German);
+    println!("PLAN base {}", base.to_value());
+    println!("PLAN belgium {}", leave_neutral(&s, base.clone(), Country::Belgium).to_value());
+    println!("PLAN luxembourg {}", leave_neutral(&s, base.clone(), Country::Luxembourg).to_value());
+    println!("PLAN netherlands {}", invade_netherlands(&s, base.clone()).to_value());
+    let both = leave_neutral(&s, leave_neutral(&s, base.clone(), Country::Belgium), Country::Luxembourg);
+    println!("PLAN both {}", both.to_value());
+}
