@@ -134,6 +134,14 @@ pub struct Combat {
     pub defender_draws: bool,
     /// The attacker's standing capture preference (cities, best first; F.5 C1).
     pub capture: Vec<String>,
+    /// F.8: the attacker's (`.0`) or defender's (`.1`) chit, opened face up, broke a rule of
+    /// its use (role or lead): it counts as 0; the violation is in the record.
+    #[serde(default, skip_serializing_if = "is_unset")]
+    pub void_chit: (bool, bool),
+}
+
+fn is_unset(v: &(bool, bool)) -> bool {
+    !v.0 && !v.1
 }
 
 impl Combat {
@@ -162,6 +170,7 @@ impl Combat {
             attacker_draws: true,
             defender_draws: true,
             capture: capture.to_vec(),
+            void_chit: (false, false),
         }
     }
 }
