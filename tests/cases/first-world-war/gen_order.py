@@ -45,6 +45,10 @@ case("09.02-round-order", "the chosen round order is used, and repeats for each 
             "events": ["EA passes", "WA passes", "GER passes", "GA passes"]},
      [(GA, [P]), (WA, [pick(4, 2)]), (GA, [pick(1, 4)]), (EA, [pick(2, 1)]), (EA, [P]), (WA, [P]), (GER, [P]), (GA, [P])], [3, 1, 5, 0],
      reading="the round order chosen repeats for all 4 cycles of the turn (digest D.11, inferred)")
+case("09.02-example", "the rulebook's example: EA rolls highest and chooses to deploy last and to take its rounds second",
+     END2, {"events": ["picking order: EA, WA, GA, GER", "EA takes deployment slot 4 and round slot 2"],
+            "state": ["awaiting western_allies: WA: pick a free deployment slot"]},
+     [(GA, [P]), (EA, [pick(4, 2)])], [1, 5, 3, 0])
 
 for name, c in cases:
     with open(os.path.join(D, name + ".yaml"), "w") as f:
