@@ -110,13 +110,14 @@ pub fn describe(s: &State) -> String {
             let slots = |v: &[Option<Faction>]| v.iter().map(|x| x.map_or("-", |f| f.code())).collect::<Vec<_>>().join(", ");
             let ranking: Vec<&str> = o.ranking.iter().map(|f| f.code()).collect();
             format!(
-                "; picking in the order {}: deployment slots {}; round slots {}",
+                "being chosen, picking in the order {}: deployment slots {}; round slots {}",
                 ranking.join(", "),
                 slots(&o.deploy),
                 slots(&o.rounds)
             )
         });
-        out.push(format!("play order (TFWW 9.2): {}{}", super::order::text(s), picking.unwrap_or_default()));
+        // While the slots are picked, the order in force is not yet known: show the picks.
+        out.push(format!("play order (TFWW 9.2): {}", picking.unwrap_or_else(|| super::order::text(s))));
     }
     if s.options.schlieffen || s.options.historical_setup {
         out.push(format!("optional rules: schlieffen {}, historical setup {}", s.options.schlieffen, s.options.historical_setup));

@@ -23,7 +23,7 @@ TIE = "AMB-17: ties are re-rolled by the tied factions only, to order themselves
 case("09.02-order-roll", "from turn 2 each faction rolls one die (S = 0) in the order GA, EA, WA, GER; the highest picks first",
      END2, {"events": ["order roll of GA: rolled 3", "order roll of EA: rolled 1", "order roll of WA: rolled 5", "order roll of GER: rolled S",
                        "picking order: WA, GA, EA, GER"],
-            "state": ["play order: picking slots", "awaiting western_allies: WA: pick a free deployment slot and a free round slot (TFWW 9.2)"]},
+            "state": ["play order: picking slots", "play order (TFWW 9.2): being chosen, picking in the order WA, GA, EA, GER: deployment slots -, -, -, -; round slots -, -, -, -", "awaiting western_allies: WA: pick a free deployment slot and a free round slot (TFWW 9.2)"]},
      [(GA, [P])], [3, 1, 5, 0])
 case("09.02-order-tie-reroll", "a tie is re-rolled by the tied factions only, who order themselves between the others",
      END2, {"events": ["order roll of GA: rolled 4", "order roll of EA: rolled 2", "order roll of WA: rolled 4", "order roll of GER: rolled 1",
@@ -31,7 +31,7 @@ case("09.02-order-tie-reroll", "a tie is re-rolled by the tied factions only, wh
                        "picking order: WA, GA, EA, GER"]},
      [(GA, [P])], [4, 2, 4, 1, 3, 5], reading=TIE)
 case("09.02-slot-taken", "a slot another faction took is refused",
-     END2, {"violations": [{"rule": "TFWW 9.2"}]},
+     END2, {"violations": [{"rule": "TFWW 9.2"}], "state": ["deployment slots WA, -, -, -; round slots -, WA, -, -"]},
      [(GA, [P]), (WA, [pick(1, 2)]), (GA, [pick(1, 1)])], [3, 1, 5, 0])
 case("09.02-deployment-order", "deployment follows the chosen deployment slots (the last picker takes the slots left)",
      dict(END2, dummies_off={GER: 1, WA: 1}),
