@@ -216,6 +216,9 @@ fn verify_names_a_seat_that_places_a_chit_it_never_drew() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
     assert!(stdout.contains(&format!("CHEAT at entry {} by {}", lie.seq(), lie.seat())), "{stdout}");
+    // F.8: no policy in the options, so the default forfeit is the verdict.
+    let verdict = format!("verdict: F.8 (violation policy: forfeit): {}'s alliance", lie.seat());
+    assert!(stdout.contains(&verdict) && stdout.contains("forfeits; its opponents"), "{stdout}");
 }
 
 fn hand_line(out: &str, seat: &str) -> String {

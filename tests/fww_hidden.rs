@@ -254,6 +254,32 @@ fn a_seat_that_swaps_its_face_down_armies_is_named_by_verify() {
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains(&format!("CHEAT at entry {seq} by {liar}")), "{out}");
+    // F.8: the game config holds no policy, so the default, forfeit, decides the verdict.
+    assert!(
+        out.contains(
+            "verdict: F.8 (violation policy: forfeit): central_powers's alliance (central_powers) forfeits; its opponents (allies) win"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_f8_violation_policy_is_fixed_in_the_game_options() {
+    use umpire::engine::{Ruleset, SeatInfo};
+    use umpire::rules::first_world_war::FirstWorldWar;
+    let scenario = umpire::scenarios::find("first-world-war/standard").expect("bundled");
+    let seats: Vec<SeatInfo> = FOUR.iter().map(|(s, side)| SeatInfo { seat: s.to_string(), side: side.to_string() }).collect();
+    let with = |o: Option<&str>| {
+        let v: Option<yaml_serde::Value> = o.map(|o| yaml_serde::from_str(o).unwrap());
+        FirstWorldWar::setup(scenario.text, v.as_ref(), &seats).expect("setup")
+    };
+    let forfeit = FirstWorldWar::cheat_verdict(&with(None), "western_allies").expect("forfeit is the default");
+    assert!(forfeit.contains("western_allies's alliance (allies) forfeits; its opponents (central_powers) win"), "{forfeit}");
+    let explicit = FirstWorldWar::cheat_verdict(&with(Some("{violation_policy: forfeit}")), "german_allies").expect("forfeit");
+    assert!(explicit.contains("(central_powers) forfeits; its opponents (allies) win"), "{explicit}");
+    assert_eq!(FirstWorldWar::cheat_verdict(&with(Some("{violation_policy: report}")), "germany"), None, "report: no verdict");
+    let bad = FirstWorldWar::setup(scenario.text, Some(&yaml_serde::from_str("{violation_policy: rollback}").unwrap()), &seats);
+    assert!(bad.is_err(), "an unknown policy is refused at setup");
 }
 
 #[test]

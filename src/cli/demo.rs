@@ -31,6 +31,9 @@ pub struct DemoArgs {
     /// Print every entry's events as the game is played.
     #[arg(long, short)]
     pub verbose: bool,
+    /// An optional rule of the ruleset, as `umpire new --option`; repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 const MARKER: &str = ".umpire-demo";
@@ -68,7 +71,7 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         scenario_name: scenario.name.into(),
         scenario_text: scenario.text.into(),
         seats: decls,
-        options: None,
+        options: super::new::parse_options(&a.options)?,
         chain_length: DEFAULT_CHAIN_LENGTH,
         nonce: tagged_hash("umpire/demo-nonce/1", &[&a.seed.to_be_bytes()]),
         note: Some("umpire demo game".into()),

@@ -192,7 +192,7 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>, CliError> {
+pub(crate) fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>, CliError> {
     if opts.is_empty() {
         return Ok(None);
     }

@@ -25,6 +25,9 @@ pub struct SelfplayArgs {
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// An optional rule of the ruleset for every game, as `umpire new --option`; repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// `umpire selfplay`.
@@ -37,21 +40,23 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
             .ok_or_else(|| CliError::Usage(format!("--ruleset {:?}: unknown or without a bundled scenario", a.ruleset)))?,
     };
     let seats = crate::scenarios::seats(scenario);
+    let options = super::new::parse_options(&a.options)?;
     let started = Instant::now();
     let (mut entries, mut rolls) = (0usize, 0usize);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
     let step = (a.games / 10).max(1);
     for i in 0..a.games {
         let seed = a.seed + i;
-        let (mut game, mut players) = bot::start_game(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z")
+        let (mut game, mut players) = bot::start_game_with(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z", options.clone())
             .map_err(|e| CliError::Other(format!("seed {seed}: {e}")))?;
         let mut clock = || "2000-01-01T00:00:00Z".to_string();
         let mut keep = |_: &crate::log::Entry, _: &Game| Ok(());
         if let Err(e) = bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
             return fail(format!(
-                "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}",
+                "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}{}",
                 game.next_seq(),
-                a.ruleset
+                a.ruleset,
+                a.options.iter().map(|o| format!(" --option {o}")).collect::<String>()
             ));
         }
         match Game::replay(&game.entries) {

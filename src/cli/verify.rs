@@ -53,6 +53,10 @@ pub struct Report {
     pub hidden_pass: Option<String>,
     /// Hidden moves the omniscient pass found illegal, each naming its entry.
     pub cheats: Vec<Cheat>,
+    /// What the game's violation policy makes of the first cheat (e.g. a forfeit), if the
+    /// ruleset says ([`crate::engine::Ruleset::cheat_verdict`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
 }
 
 /// Audit a log (and copies); never fails for a bad log: the report says so.
@@ -72,6 +76,7 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
         status: None,
         hidden_pass: None,
         cheats: Vec::new(),
+        verdict: None,
     };
     let replayed = store::read_log_bytes(&a.log).and_then(|bytes| replay_log(&a.log, &bytes));
     let (entries, replay) = match replayed {
@@ -172,6 +177,7 @@ fn hidden_pass(r: &mut Report, game: &Game, asked: bool) {
                 r.problems.push(format!("CHEAT at entry {} by {} ({}): {}: {}", c.seq, c.seat, c.hash.short(16), c.rule, c.message));
             }
             r.hidden_pass = Some(format!("{} cheat(s) found ({note})", cheats.len()));
+            r.verdict = cheats.first().and_then(|c| game.state.cheat_verdict(&c.seat));
             r.cheats = cheats;
         }
     }
@@ -222,6 +228,9 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
     }
     if let Some(h) = &r.hidden_pass {
         println!("  omniscient pass: {h}");
+    }
+    if let Some(v) = &r.verdict {
+        println!("  verdict: {v}");
     }
     if let Some(o) = &r.outcome {
         println!("  result: {o}");

@@ -212,6 +212,19 @@ pub fn start_game(
     chain_length: u64,
     time: &str,
 ) -> Result<(Game, Players), BotError> {
+    start_game_with(scenario, seats, seed, chain_length, time, None)
+}
+
+/// [`start_game`] with the genesis `options` (the optional rules agreed before play, as
+/// `umpire new --option` writes them).
+pub fn start_game_with(
+    scenario: &crate::scenarios::Bundled,
+    seats: &[(&str, &str)],
+    seed: u64,
+    chain_length: u64,
+    time: &str,
+    options: Option<yaml_serde::Value>,
+) -> Result<(Game, Players), BotError> {
     use crate::crypto::sha256;
     use crate::log::entry::{RulesetRef, ScenarioRef, SeatDecl};
     let ruleset =
@@ -237,6 +250,7 @@ pub fn start_game(
     body.nonce = Some(nonce);
     body.chain_length = Some(chain_length);
     body.chain = Some(anchor(&keys[first], first));
+    body.options = options;
     let genesis = Draft { game: None, seq: 0, prev: None, seat: first.into(), reveal: None, dice_from: None, time: time.into(), body }
         .try_sign(&keys[first])
         .map_err(|e| BotError::Unsignable(e.to_string()))?;

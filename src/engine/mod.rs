@@ -282,4 +282,12 @@ pub trait Ruleset {
         let _ = state;
         false
     }
+
+    /// What the game's violation policy makes of a cheat by `seat` that `verify`'s
+    /// omniscient pass found (e.g. a forfeit), as one line for the report; `None` (the
+    /// default): the cheat is reported and nothing more is said.
+    fn cheat_verdict(state: &Self::State, seat: &str) -> Option<String> {
+        let _ = (state, seat);
+        None
+    }
 }

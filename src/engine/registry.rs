@@ -238,4 +238,8 @@ impl AnyState {
     pub fn partners_share(&self) -> bool {
         dispatch!(self, s => R::partners_share(s))
     }
+    /// What the violation policy makes of a cheat by `seat` ([`Ruleset::cheat_verdict`]).
+    pub fn cheat_verdict(&self, seat: &str) -> Option<String> {
+        dispatch!(self, s => R::cheat_verdict(s, seat))
+    }
 }

@@ -383,6 +383,10 @@ fn open_placed(s: &mut State, k: usize, chit: usize, ev: &mut Vec<Event>) -> Res
             pool.remove(pos);
         }
     }
+    // F.8 (first bullet): a chit the seat could hold but that breaks a rule of its use once
+    // face up (role, or the lead's nation) counts as 0, and the record says so. (The
+    // author's tool and any replay that knows the chit refuse it already at its placement.)
+    let mut void = None;
     if let Some(c) = s.combat.as_ref() {
         let f = if p.attacker { c.attacker } else { c.defender };
         let role_ok = match s.data.chits[chit].use_ {
@@ -390,18 +394,25 @@ fn open_placed(s: &mut State, k: usize, chit: usize, ev: &mut Vec<Event>) -> Res
             ChitUse::Attack => p.attacker,
             ChitUse::Defence => !p.attacker,
         };
+        let lead = if p.attacker { c.attacker_lead } else { c.defender_lead };
         if !role_ok {
             let role = if p.attacker { "attacking" } else { "defending" };
-            return Err(v("TFWW 6.2", format!("{} placed {name}, which cannot be used {role}", f.code())));
-        }
-        let lead = if p.attacker { c.attacker_lead } else { c.defender_lead };
-        if let Some(a) = lead
+            void = Some(format!("{} placed {name}, which cannot be used {role} (TFWW 6.2)", f.code()));
+        } else if let Some(a) = lead
             && !s.chit_suits(chit, a)
         {
-            return Err(vec![
-                Violation::new("TFWW 6.2", format!("{name} needs a lead of {}", s.data.chits[chit].nations.join("/"))).unit(s.name(a)),
-            ]);
+            void = Some(format!("{name} needs a lead of {}, not {} (TFWW 6.2)", s.data.chits[chit].nations.join("/"), s.name(a)));
         }
+    }
+    if let Some(why) = &void
+        && let Some(c) = s.combat.as_mut()
+    {
+        if p.attacker {
+            c.void_chit.0 = true;
+        } else {
+            c.void_chit.1 = true;
+        }
+        ev.push(Event::rule("TFWW F.8", format!("violation by {}: {why}; the chit counts as 0", p.seat)));
     }
     s.chits.table[k].chit = Some(chit);
     s.chits.table[k].open = true;

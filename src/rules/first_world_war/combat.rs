@@ -216,7 +216,10 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
     let c = s.combat.clone().unwrap_or(c);
     let chit = if attacker { c.attacker_chit } else { c.defender_chit };
     let chit = chit.or_else(|| super::chits::known_placed(s, attacker));
+    // F.8: a chit already void (it counts as 0) binds no lead.
+    let void = if attacker { c.void_chit.0 } else { c.void_chit.1 };
     if let Some(ch) = chit
+        && !void
         && !s.chit_suits(ch, a)
     {
         return Err(vec![
@@ -275,10 +278,13 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let (na, nd) = (c.attackers.len(), c.defenders.len());
     let bonus = |mine: usize, theirs: usize| i32::from(mine > theirs);
     let chit_val = |ch: Option<usize>| ch.map(|i| s.data.chits[i].value).unwrap_or(0);
+    // F.8: a void chit (broke a rule of its use when opened) counts as 0.
+    let (a_chit, d_chit) =
+        (if c.void_chit.0 { 0 } else { chit_val(c.attacker_chit) }, if c.void_chit.1 { 0 } else { chit_val(c.defender_chit) });
     let av = s.data.armies[al].value as i32;
     let dv = s.data.armies[dl].value as i32;
-    let at = av + bonus(na, nd) + af as i32 + chit_val(c.attacker_chit);
-    let dt = dv + bonus(nd, na) + df as i32 + chit_val(c.defender_chit);
+    let at = av + bonus(na, nd) + af as i32 + a_chit;
+    let dt = dv + bonus(nd, na) + df as i32 + d_chit;
     let show = |ch: Option<usize>| ch.map(|i| format!("{} ({:+})", s.chit_name(i), s.data.chits[i].value)).unwrap_or_else(|| "none".into());
     ev.push(Event::rule(
         "TFWW 6.1/5",
@@ -291,11 +297,11 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             at,
             bonus(na, nd),
             show_face(af),
-            chit_val(c.attacker_chit),
+            a_chit,
             dt,
             bonus(nd, na),
             show_face(df),
-            chit_val(c.defender_chit)
+            d_chit
         ),
     ));
     let mef_or = c.attackers.iter().chain(&c.defenders).any(|&a| matches!(s.name(a), "BR-MEF" | "FR-OR"));

@@ -264,6 +264,10 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             let names = list.into_iter().filter(|&a| s.armies[a] == Where::Eliminated).map(|a| s.name(a).to_string()).collect();
             ok(s, seat, with(prefix, Action::Replace(names)))
         }
-        Stage::Surrender | Stage::Over => None,
+        Stage::Surrender | Stage::Over | Stage::OrderRoll => None,
+        Stage::OrderPick => {
+            let (deploy, round) = super::order::random_pick(s, ch)?;
+            ok(s, seat, with(prefix, Action::PickOrder { deploy, round }))
+        }
     }
 }

@@ -12,6 +12,7 @@ pub mod cases;
 pub mod chits;
 pub mod combat;
 pub mod legal;
+pub mod order;
 pub mod orders;
 pub mod pieces;
 pub mod scenario;
@@ -36,6 +37,7 @@ pub struct FirstWorldWar;
 /// Whether the state waits for dice (an entry must end there).
 pub fn rolling(s: &State) -> bool {
     s.stage == Stage::Surrender
+        || s.stage == Stage::OrderRoll
         || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::Roll) && chits::ready(s))
 }
 
@@ -122,6 +124,9 @@ impl Ruleset for FirstWorldWar {
         if state.stage == Stage::Surrender {
             return Some(format!("surrender rolls at the victory check of turn {}", state.turn));
         }
+        if state.stage == Stage::OrderRoll {
+            return Some(format!("play order rolls for turn {} (TFWW 9.2)", state.turn));
+        }
         rolling(state).then(|| combat::describe_roll(state))
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -133,6 +138,11 @@ impl Ruleset for FirstWorldWar {
             ev.extend(victory::surrender_rolls(state, dice));
         }
         ev.extend(turn::advance(state));
+        // RND-5: the new turn's 9.2 order rolls come from the same entry's dice.
+        if state.stage == Stage::OrderRoll {
+            ev.extend(order::roll(state, dice));
+            ev.extend(turn::advance(state));
+        }
         chits::on_outcome(state);
         ev
     }
@@ -225,5 +235,9 @@ impl Ruleset for FirstWorldWar {
     /// cup (docs: "Partners") and German armies under German-Allies control (`pieces`).
     fn partners_share(state: &State) -> bool {
         pieces::partners_share(state)
+    }
+    /// F.8: under the `forfeit` policy (the default) the cheating seat's alliance forfeits.
+    fn cheat_verdict(state: &State, seat: &str) -> Option<String> {
+        victory::cheat_verdict(state, seat)
     }
 }

@@ -69,6 +69,9 @@ pub enum Action {
     /// 6.0, 4.2/3: open the face-down pieces due now (listed or not), and reveal these own
     /// face-down pieces besides (4.2/1 voluntary reveal; piece ids in the log).
     Reveal(Vec<String>),
+    /// 9.2 (optional rule): the slots this faction takes this turn, 1 to 4, in the
+    /// deployment order and in the round order.
+    PickOrder { deploy: u8, round: u8 },
 }
 
 /// Face-up pieces of one faction on one front turned face down (H-1 re-hiding).

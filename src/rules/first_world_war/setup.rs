@@ -35,8 +35,9 @@ pub fn assign(seats: &[SeatInfo]) -> Result<BTreeMap<Faction, String>, ScenarioE
 pub fn options(v: Option<&yaml_serde::Value>) -> Result<Options, ScenarioError> {
     match v {
         None | Some(yaml_serde::Value::Null) => Ok(Options::default()),
-        Some(v) => yaml_serde::from_value(v.clone())
-            .map_err(|e| ScenarioError { problems: vec![format!("options: {e} (known: schlieffen, historical_setup)")] }),
+        Some(v) => yaml_serde::from_value(v.clone()).map_err(|e| ScenarioError {
+            problems: vec![format!("options: {e} (known: schlieffen, historical_setup, open_chits, variable_order, violation_policy)")],
+        }),
     }
 }
 
@@ -99,6 +100,7 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
         next_piece: 1,
         fresh: Default::default(),
         revealing: vec![],
+        order: None,
     };
     super::chits::init(&mut s);
     super::turn::advance(&mut s);

@@ -47,6 +47,21 @@ pub struct Options {
     /// Play every chit hand in the open (no private draws, no face-down chits); the rule
     /// cases use it for chit rules that do not depend on hiding.
     pub open_chits: bool,
+    /// 9.2 variable deployment and round order, from turn 2 (`order.rs`).
+    pub variable_order: bool,
+    /// F.8: what a cheat found by `verify`'s omniscient pass means (`forfeit` by default).
+    pub violation_policy: ViolationPolicy,
+}
+
+/// F.8 violation policy, fixed in the game config before play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationPolicy {
+    /// The violating faction's alliance forfeits: its opponents win.
+    #[default]
+    Forfeit,
+    /// The cheat is reported; the result on the board stands.
+    Report,
 }
 
 /// Where the sequence of play stands.
@@ -74,6 +89,10 @@ pub enum Stage {
     /// 4.2/3: every piece is turned face up before the victory check; the seats that hid
     /// face-down pieces open them.
     Reveal,
+    /// 9.2: the order rolls of the new turn await their dice.
+    OrderRoll,
+    /// 9.2: the factions pick their deployment and round slots, highest roll first.
+    OrderPick,
 }
 
 /// Steps of one combat (6.1).
@@ -115,6 +134,14 @@ pub struct Combat {
     pub defender_draws: bool,
     /// The attacker's standing capture preference (cities, best first; F.5 C1).
     pub capture: Vec<String>,
+    /// F.8: the attacker's (`.0`) or defender's (`.1`) chit, opened face up, broke a rule of
+    /// its use (role or lead): it counts as 0; the violation is in the record.
+    #[serde(default, skip_serializing_if = "is_unset")]
+    pub void_chit: (bool, bool),
+}
+
+fn is_unset(v: &(bool, bool)) -> bool {
+    !v.0 && !v.1
 }
 
 impl Combat {
@@ -143,6 +170,7 @@ impl Combat {
             attacker_draws: true,
             defender_draws: true,
             capture: capture.to_vec(),
+            void_chit: (false, false),
         }
     }
 }
@@ -200,6 +228,9 @@ pub struct State {
     /// Seats still to send their `reveal` in a reveal step (6.0 combat, 4.2/3), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub revealing: Vec<String>,
+    /// 9.2: this turn's rolled order and chosen slots (`None`: the printed orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<super::order::PlayOrder>,
 }
 
 impl State {
@@ -213,8 +244,17 @@ impl State {
     }
     /// The faction whose round it is.
     pub fn active(&self) -> Faction {
-        let order = &self.data.round_order;
+        let order = self.round_order();
         order[usize::from(self.round.max(1) - 1) % order.len()]
+    }
+    /// This turn's deployment (and replacement) order: the slots chosen under 9.2 once every
+    /// faction has picked, else the printed order (4.2/1).
+    pub fn deployment_order(&self) -> Vec<Faction> {
+        self.order.as_ref().and_then(|o| o.chosen(&o.deploy)).unwrap_or_else(|| self.data.deployment_order.clone())
+    }
+    /// This turn's round order: chosen under 9.2, else printed (4.2/2); it repeats every cycle.
+    pub fn round_order(&self) -> Vec<Faction> {
+        self.order.as_ref().and_then(|o| o.chosen(&o.rounds)).unwrap_or_else(|| self.data.round_order.clone())
     }
     /// Who acts for an army now (5.1: German pieces on 5-6, 9-11 at round start act for GA).
     pub fn controller(&self, army: usize) -> Faction {

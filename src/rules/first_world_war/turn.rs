@@ -23,7 +23,7 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
     let one = |f: Faction, what: String| Some((s.seat_of(f).to_string(), f, what));
     match &s.stage {
         Stage::Deploy(i) => {
-            let f = s.data.deployment_order[*i];
+            let f = *s.deployment_order().get(*i)?;
             one(f, format!("deploy {} (TFWW 4.2/1)", f.code()))
         }
         Stage::Round => {
@@ -47,12 +47,16 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
             let f = s.factions_of(seat).first().copied()?;
             Some((seat.clone(), f, format!("{seat}: return one previously held chit to the cup (TFWW 6.2.1)")))
         }
-        Stage::Surrender | Stage::Over => None,
+        Stage::Surrender | Stage::Over | Stage::OrderRoll => None,
+        Stage::OrderPick => {
+            let f = s.order.as_ref()?.picker()?;
+            one(f, format!("{}: pick a free deployment slot and a free round slot (TFWW 9.2)", f.code()))
+        }
         Stage::Reveal => reveal_await(s, "turn up every face-down piece for the victory check (TFWW 4.2/3)".into()),
         Stage::PeaceOffer => one(Faction::Germany, "Germany: offer the treaty of Brest-Litovsk or not (TFWW 8.1)".into()),
         Stage::PeaceAnswer => one(Faction::EasternAllies, "Eastern Allies: accept or refuse Brest-Litovsk (TFWW 8.1)".into()),
         Stage::Replace(i) => {
-            let f = s.data.deployment_order[*i];
+            let f = *s.deployment_order().get(*i)?;
             one(f, format!("{}: choose replacements, up to {} (TFWW 4.2/4)", f.code(), capacity(s, f)))
         }
     }
@@ -119,6 +123,7 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
         (Stage::PeaceOffer, Action::OfferPeace(yes)) => offer(s, *yes),
         (Stage::PeaceAnswer, Action::AcceptPeace(yes)) => answer(s, *yes),
         (Stage::Replace(_), Action::Replace(list)) => replace(s, f, list)?,
+        (Stage::OrderPick, Action::PickOrder { deploy, round }) => super::order::pick(s, f, *deploy, *round)?,
         (_, a) => return Err(v("TFWW 4.2", format!("{a:?} is not what is expected now: {what}"))),
     };
     ev.extend(advance(s));
@@ -131,23 +136,23 @@ pub fn advance(s: &mut State) -> Vec<Event> {
     let mut ev = Vec::new();
     loop {
         match s.stage {
-            Stage::Deploy(i) if i >= s.data.deployment_order.len() => {
+            Stage::Deploy(i) if i >= s.deployment_order().len() => {
                 s.round = 1;
                 s.update_control();
                 s.stage = Stage::Round;
                 ev.push(Event::rule("TFWW 4.2/2", format!("turn {}: the rounds begin", s.turn)));
             }
             Stage::Deploy(i) => {
-                let f = s.data.deployment_order[i];
+                let f = s.deployment_order()[i];
                 let (armies, dummies) = due(s, f);
                 if !armies.is_empty() || dummies > 0 {
                     return ev;
                 }
                 s.stage = Stage::Deploy(i + 1);
             }
-            Stage::Replace(i) if i >= s.data.deployment_order.len() => ev.extend(new_turn(s)),
+            Stage::Replace(i) if i >= s.deployment_order().len() => ev.extend(new_turn(s)),
             Stage::Replace(i) => {
-                let f = s.data.deployment_order[i];
+                let f = s.deployment_order()[i];
                 if capacity(s, f) > 0 && !replaceable(s, f).is_empty() {
                     return ev;
                 }
@@ -203,6 +208,9 @@ fn new_turn(s: &mut State) -> Vec<Event> {
     s.round = 0;
     s.stage = Stage::Deploy(0);
     ev.push(Event::rule("TFWW 4.2/6", format!("surrender points back to 0; turn {} begins: every piece is turned face down", s.turn)));
+    if super::order::applies(s) {
+        ev.extend(super::order::begin(s));
+    }
     ev
 }
 

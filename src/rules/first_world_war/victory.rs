@@ -254,3 +254,15 @@ pub fn surrender_rolls(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 pub fn after_surrender(s: &mut State) {
     s.stage = if s.turn >= 4 && !s.brest_litovsk { Stage::PeaceOffer } else { Stage::Replace(0) };
 }
+
+/// F.8 violation policy: what a cheat by `seat` found by the omniscient audit means. Under
+/// `forfeit` the seat's alliance forfeits and its opponents win; under `report` the cheat is
+/// only reported (`None`). Fixed in the game config (`violation_policy`) before play.
+pub fn cheat_verdict(s: &State, seat: &str) -> Option<String> {
+    if s.options.violation_policy == super::state::ViolationPolicy::Report {
+        return None;
+    }
+    let alliance = s.factions_of(seat).first()?.alliance();
+    let other = if alliance == "allies" { "central_powers" } else { "allies" };
+    Some(format!("F.8 (violation policy: forfeit): {seat}'s alliance ({alliance}) forfeits; its opponents ({other}) win"))
+}

@@ -19,15 +19,17 @@ pub fn expect(s: &State) -> Expectation {
 
 fn stage_text(s: &State) -> String {
     match &s.stage {
-        Stage::Deploy(i) => format!("deployment of {}", s.data.deployment_order[*i].code()),
+        Stage::Deploy(i) => format!("deployment of {}", s.deployment_order().get(*i).map(|f| f.code()).unwrap_or("-")),
         Stage::Round => format!("round {} ({})", s.round, s.active().code()),
         Stage::Combat => format!("round {} ({}), combat", s.round, s.active().code()),
         Stage::Discard(_) => format!("round {}, returning chits over the limit", s.round),
         Stage::Surrender => "victory check: surrender rolls".into(),
         Stage::PeaceOffer | Stage::PeaceAnswer => "victory check: Brest-Litovsk".into(),
-        Stage::Replace(i) => format!("replacements of {}", s.data.deployment_order.get(*i).map(|f| f.code()).unwrap_or("-")),
+        Stage::Replace(i) => format!("replacements of {}", s.deployment_order().get(*i).map(|f| f.code()).unwrap_or("-")),
         Stage::Over => "game over".into(),
         Stage::Reveal => "victory check: turning every piece face up".into(),
+        Stage::OrderRoll => "play order: the rolls (TFWW 9.2)".into(),
+        Stage::OrderPick => "play order: picking slots (TFWW 9.2)".into(),
     }
 }
 
@@ -103,6 +105,20 @@ pub fn describe(s: &State) -> String {
     if s.brest_litovsk {
         out.push("Brest-Litovsk: in force".into());
     }
+    if s.options.variable_order {
+        let picking = s.order.as_ref().filter(|o| o.picker().is_some()).map(|o| {
+            let slots = |v: &[Option<Faction>]| v.iter().map(|x| x.map_or("-", |f| f.code())).collect::<Vec<_>>().join(", ");
+            let ranking: Vec<&str> = o.ranking.iter().map(|f| f.code()).collect();
+            format!(
+                "being chosen, picking in the order {}: deployment slots {}; round slots {}",
+                ranking.join(", "),
+                slots(&o.deploy),
+                slots(&o.rounds)
+            )
+        });
+        // While the slots are picked, the order in force is not yet known: show the picks.
+        out.push(format!("play order (TFWW 9.2): {}", picking.unwrap_or_else(|| super::order::text(s))));
+    }
     if s.options.schlieffen || s.options.historical_setup {
         out.push(format!("optional rules: schlieffen {}, historical setup {}", s.options.schlieffen, s.options.historical_setup));
     }
@@ -138,7 +154,8 @@ pub fn template(s: &State, seat: &str) -> String {
         Stage::PeaceOffer => "actions:\n  - offer_peace: false\n",
         Stage::PeaceAnswer => "actions:\n  - accept_peace: true\n",
         Stage::Replace(_) => "actions:\n  - replace: [DE-1]          # eliminated armies, at most your capacity\n",
-        Stage::Surrender | Stage::Over => "",
+        Stage::Surrender | Stage::Over | Stage::OrderRoll => "",
+        Stage::OrderPick => "actions:\n  - pick_order: {deploy: 1, round: 1}   # free slots, 1 to 4 (TFWW 9.2)\n",
     };
     format!("# {what}\n{body}")
 }

@@ -62,12 +62,26 @@ case("06.01.5-hidden-attacker-opens-then-roll", "6.1/5", "the attacker's face-do
       E("western_allies", ["open_chit"], open_=[("chit@0", "chit:allied-bluff-1")])],
      {"events": ["GER holds no chit: none placed", "western_allies turns its chit face up: allied-bluff-1"], "pending": "combat on front 1"},
      knowledge="public")
-case("06.01.5-hidden-open-breaks-rule", "6.2", "a chit opened that its side may not use (a defence chit in attack) is refused at the opening",
+case("06.01.5-hidden-open-breaks-rule", "F.8", "a chit opened that its side may not use (a defence chit in attack) counts as 0 and the violation is recorded (F.8)",
      dict(FRONT1, hands={"western_allies": ["british-rifles"]}),
      [ATT, E("western_allies", [{"chit": FD}, {"lead": {"army": "BE-1"}}], commit=[("chit@0", "chit:british-rifles")]),
       E("germany", [{"lead": {"army": "DE-1"}}]),
       E("western_allies", ["open_chit"], open_=[("chit@0", "chit:british-rifles")])],
-     {"violations": [{"rule": "TFWW 6.2"}]}, knowledge="public")
+     {"events": ["violation by western_allies: WA placed british-rifles, which cannot be used attacking (TFWW 6.2); the chit counts as 0",
+                 "western_allies turns its chit face up: british-rifles"], "pending": "combat on front 1"}, knowledge="public")
+case("06.01.5-hidden-open-breaks-rule-roll", "F.8", "a void chit adds nothing to the attack total (F.8: it counts as 0)",
+     dict(FRONT1, hands={"western_allies": ["british-rifles"]}),
+     [ATT, E("western_allies", [{"chit": FD}, {"lead": {"army": "BE-1"}}], commit=[("chit@0", "chit:british-rifles")]),
+      E("germany", [{"lead": {"army": "DE-1"}}]),
+      E("western_allies", ["open_chit"], open_=[("chit@0", "chit:british-rifles")])],
+     {"events": ["the chit counts as 0", "chits revealed: WA british-rifles", "2 die +0 chit"]}, knowledge="public", dice=[2, 1])
+case("06.01.5-hidden-open-wrong-lead", "F.8", "a chit opened whose nation does not suit the lead named counts as 0 and the violation is recorded (F.8)",
+     dict(FRONT1, hands={"western_allies": ["soixante-quinze"]}),
+     [ATT, E("western_allies", [{"chit": FD}, {"lead": {"army": "BE-1"}}], commit=[("chit@0", "chit:soixante-quinze")]),
+      E("germany", [{"lead": {"army": "DE-1"}}]),
+      E("western_allies", ["open_chit"], open_=[("chit@0", "chit:soixante-quinze")])],
+     {"events": ["violation by western_allies: soixante-quinze needs a lead of FR, not BE-1 (TFWW 6.2); the chit counts as 0", "2 die +0 chit"]},
+     knowledge="public", dice=[2, 1])
 S_BATTLE = [E("germany", [{"attack": {"front": 1, "armies": ["DE-1"]}}]),
             E("germany", [{"chit": None}, {"lead": {"army": "DE-1"}}]),
             E("western_allies", [{"lead": {"army": "BE-1"}}]),
