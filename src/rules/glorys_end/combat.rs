@@ -103,7 +103,8 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.kind == Kind::Cavalry && fortress {
             errs.push(v("GE 13.24", "cavalry may not attack a fortress").unit(id).hex(&t));
         }
-        if u.side == SideId::Allied {
+        // GE 13.26: British naval infantry may join an attack of any Allied nationality.
+        if u.side == SideId::Allied && super::naval::counts_for_nationality(u) {
             nations.insert(u.nation.clone());
         }
     }

@@ -20,6 +20,7 @@ pub mod hentsch;
 pub mod legal;
 pub mod map;
 pub mod movement;
+pub mod naval;
 pub mod orders;
 pub mod reinforce;
 pub mod render;
