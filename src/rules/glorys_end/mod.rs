@@ -36,6 +36,7 @@ pub mod strategic;
 pub mod supply;
 pub mod tables;
 pub mod turn;
+pub mod unit_list;
 pub mod view;
 pub mod vp;
 pub mod withdrawal;

@@ -83,10 +83,9 @@ pub fn entry_rule(state: &State, id: &str) -> (&'static str, String) {
             ("GE 8.5", format!("the unit enters only at {h}, while it is not enemy-controlled (nor, a city, out of supply)"))
         }
         Some(Entry::Paris) => ("GE 8.4", "the unit enters in a Paris hex".into()),
-        Some(Entry::Port) if super::naval::is_naval_brigade(u) => (
-            "GE 8.3",
-            "the Naval Brigade lands in a coastal hex with no German units or enters at an Allied-controlled port".into(),
-        ),
+        Some(Entry::Port) if super::naval::is_naval_brigade(u) => {
+            ("GE 8.3", "the Naval Brigade lands in a coastal hex with no German units or enters at an Allied-controlled port".into())
+        }
         Some(Entry::Port) => ("GE 8.3", "British reinforcements enter at an Allied-controlled port (the west edge if none is left)".into()),
         Some(Entry::City) => ("GE 8.4", "the unit enters in a supplied, Allied-controlled French city".into()),
     }

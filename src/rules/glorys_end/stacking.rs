@@ -42,9 +42,19 @@ pub fn can_end(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<V
                 }
             }
         }
-        let mut nations: Vec<&str> =
-            state.units_at(h).filter(|u| u.side == side && !units.contains(&u.id) && u.mobile()).filter(|u| naval::counts_for_nationality(u)).map(|u| u.nation.as_str()).collect();
-        nations.extend(units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile() && naval::counts_for_nationality(u)).map(|u| u.nation.as_str()));
+        let mut nations: Vec<&str> = state
+            .units_at(h)
+            .filter(|u| u.side == side && !units.contains(&u.id) && u.mobile())
+            .filter(|u| naval::counts_for_nationality(u))
+            .map(|u| u.nation.as_str())
+            .collect();
+        nations.extend(
+            units
+                .iter()
+                .filter_map(|id| state.unit(id))
+                .filter(|u| u.mobile() && naval::counts_for_nationality(u))
+                .map(|u| u.nation.as_str()),
+        );
         nations.sort();
         nations.dedup();
         if nations.len() > 1 {

@@ -21,6 +21,7 @@ use super::naval;
 use super::stacking;
 use super::state::{Kind, MoveState, Place, SideId, State};
 use super::supply::{self, SupplyAll, Use};
+use super::unit_list::{self, ListRules};
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -275,23 +276,14 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     let mut errs = Vec::new();
     let mut start = None;
     let sup = SupplyAll::of(state);
-    for (i, id) in sm.units.iter().enumerate() {
-        if sm.units[..i].contains(id) {
-            errs.push(v("GE 11.2", "a unit is listed twice").unit(id));
-            continue;
-        }
-        let Some(u) = state.unit(id) else {
-            errs.push(v("GE 11.2", format!("there is no unit {id}")).unit(id));
-            continue;
-        };
-        if u.side != side {
-            errs.push(v("GE 11.2", "you may move only your own units").unit(id));
-            continue;
-        }
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 11.2", "the unit is not on the map").unit(id));
-            continue;
-        };
+    let rules = ListRules {
+        twice: ("GE 11.2", "a unit is listed twice"),
+        unknown: "GE 11.2",
+        foreign: ("GE 11.2", "you may move only your own units"),
+        off_map: ("GE 11.2", "the unit is not on the map"),
+    };
+    for (u, h) in unit_list::check(state, side, &sm.units, &rules, &unit_list::no_extra, &mut errs) {
+        let id = &u.id;
         match start {
             None => start = Some(h),
             Some(s) if s != h => {
