@@ -1,5 +1,6 @@
 //! Strategic movement (GE-11): rail moves of phase D, off-map rail moves through friendly
-//! edges (11.4) and Allied naval moves (11.5); and the German forced march of phase E
+//! edges (11.4) and Allied naval moves (11.5; the Naval Brigade also from coastal hex to
+//! coastal hex, `naval.rs`); and the German forced march of phase E
 //! (GE-12.10), which shares the "what else may this unit do" bookkeeping.
 //!
 //! Phase D is played as a window at the start of phase E: `strategic` actions are accepted
