@@ -136,6 +136,9 @@ struct CaseUnit {
     /// The unit starts eliminated (rebuilding, GE-8.7); give no hex.
     #[serde(default)]
     eliminated: bool,
+    /// British naval infantry (GE 2.7, `naval.rs`); with `size: brigade` the Naval Brigade.
+    #[serde(default)]
+    naval: bool,
 }
 
 fn blank_unit(id: &str) -> Unit {
@@ -220,6 +223,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 entrench: None,
                 standing: BTreeMap::new(),
                 sm_fresh: vec![],
+                towns_changed: vec![],
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
                 secret: None,
@@ -312,6 +316,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             st.siege.calibre.insert(u.id.clone(), cu.calibre.unwrap_or(420));
         }
         u.ooc = cu.ooc;
+        u.naval |= cu.naval;
         u.moved = cu.moved;
         u.attacked = cu.attacked;
         if u.moved {

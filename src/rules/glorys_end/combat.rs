@@ -9,6 +9,7 @@ use super::standing::{self, Choice};
 use super::state::{Battle, BattleKind, Kind, Place, RetreatNeed, SideId, Stage, State};
 use super::supply;
 use super::tables::{self, AUTOMATIC, CrtResult, Odds};
+use super::unit_list::{self, ListRules};
 use super::vp;
 use crate::engine::{Event, Violation};
 use crate::geo::hex::{Direction, HexId};
@@ -45,28 +46,18 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
     if units.is_empty() {
         errs.push(v("GE 13.5", "an attack needs at least one attacking unit").hex(&t));
     }
-    let mut seen = BTreeSet::new();
     let fortress = defenders.iter().any(|u| u.kind == Kind::Fortress);
     let trench = super::entrench::entrenched(state, target, side.other());
     let zone = super::fortified::defended(state, target, side.other());
     let mut nations = BTreeSet::new();
-    for id in units {
-        if !seen.insert(id.clone()) {
-            errs.push(v("GE 13.6", "a unit is listed twice in one attack").unit(id));
-            continue;
-        }
-        let Some(u) = state.unit(id) else {
-            errs.push(v("GE 13.5", format!("there is no unit {id}")).unit(id));
-            continue;
-        };
-        if u.side != side {
-            errs.push(v("GE 13.1", "only the phasing player's units attack").unit(id));
-            continue;
-        }
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 13.5", "the unit is not on the map").unit(id));
-            continue;
-        };
+    let rules = ListRules {
+        twice: ("GE 13.6", "a unit is listed twice in one attack"),
+        unknown: "GE 13.5",
+        foreign: ("GE 13.1", "only the phasing player's units attack"),
+        off_map: ("GE 13.5", "the unit is not on the map"),
+    };
+    for (u, h) in unit_list::check(state, side, units, &rules, &unit_list::no_extra, &mut errs) {
+        let id = &u.id;
         if u.kind == Kind::Fortress {
             errs.push(v("GE 14.2", "a fortress does not attack").unit(id));
         }
@@ -103,7 +94,8 @@ pub fn declare(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         if u.kind == Kind::Cavalry && fortress {
             errs.push(v("GE 13.24", "cavalry may not attack a fortress").unit(id).hex(&t));
         }
-        if u.side == SideId::Allied {
+        // GE 13.26: British naval infantry may join an attack of any Allied nationality.
+        if u.side == SideId::Allied && super::naval::counts_for_nationality(u) {
             nations.insert(u.nation.clone());
         }
     }

@@ -2,6 +2,7 @@
 
 use super::stacking;
 use super::state::{Kind, MoveState, Phase, Place, SideId, State};
+use super::unit_list::{self, ListRules};
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -19,23 +20,14 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
         return Err(vec![v("GE 12.1", "a move needs at least one unit")]);
     }
     let mut start = None;
-    for (i, id) in units.iter().enumerate() {
-        if units[..i].contains(id) {
-            errs.push(v("GE 12.5", "a unit is listed twice").unit(id));
-            continue;
-        }
-        let Some(u) = state.unit(id) else {
-            errs.push(v("GE 12.1", format!("there is no unit {id}")).unit(id));
-            continue;
-        };
-        if u.side != side {
-            errs.push(v("GE 12.1", "you may move only your own units").unit(id));
-            continue;
-        }
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 12.1", "the unit is not on the map").unit(id));
-            continue;
-        };
+    let rules = ListRules {
+        twice: ("GE 12.5", "a unit is listed twice"),
+        unknown: "GE 12.1",
+        foreign: ("GE 12.1", "you may move only your own units"),
+        off_map: ("GE 12.1", "the unit is not on the map"),
+    };
+    for (u, h) in unit_list::check(state, side, units, &rules, &unit_list::no_extra, &mut errs) {
+        let id = &u.id;
         if u.kind == Kind::Fortress {
             errs.push(v("GE 14.2", "a fortress never moves").unit(id));
         }

@@ -3,7 +3,8 @@
 //! A unit's entry code comes from the scenario: an edge (German `east` 8.2, French `south`
 //! 8.4), a printed hex (Cologne 1415 for German units, 8.2; French printed hexes, 8.4), `paris`
 //! (any Paris hex, 8.4), `port` (British: any Allied-controlled port, or the west edge when the
-//! German holds every port, 8.3) or `city` (the French 2nd Cavalry Corps errata: any supplied,
+//! German holds every port, 8.3; the Naval Brigade may also land in any coastal hex free of
+//! German units, `naval.rs`) or `city` (the French 2nd Cavalry Corps errata: any supplied,
 //! Allied-controlled French city, 8.4). A unit with no code (the Marne, rule cases) enters on
 //! its side's supply edge (reading of 16.3). Edge hexes with enemy units are closed (8.5); a
 //! printed hex that is enemy-controlled, or (a city that is not a port) out of supply, keeps the
@@ -51,7 +52,14 @@ pub fn entry_hexes(state: &State, id: &str) -> Vec<HexId> {
                 .filter(|h| b.hex(*h).is_some_and(|i| i.port) && state.control(*h) == Some(SideId::Allied))
                 .filter(free)
                 .collect();
-            if ports.is_empty() { edge(Edge::West) } else { ports }
+            let mut hexes = if ports.is_empty() { edge(Edge::West) } else { ports };
+            // GE 8.3: the Naval Brigade may instead land in any coastal hex free of German units.
+            if super::naval::is_naval_brigade(u) {
+                hexes.extend(super::naval::landing_hexes(state));
+                hexes.sort();
+                hexes.dedup();
+            }
+            hexes
         }
         Some(Entry::City) => {
             let sup = supply::Supply::of(state, side);
@@ -86,6 +94,9 @@ pub fn entry_rule(state: &State, id: &str) -> (&'static str, String) {
             ("GE 8.5", format!("the unit enters only at {h}, while it is not enemy-controlled (nor, a city, out of supply)"))
         }
         Some(Entry::Paris) => ("GE 8.4", "the unit enters in a Paris hex".into()),
+        Some(Entry::Port) if super::naval::is_naval_brigade(u) => {
+            ("GE 8.3", "the Naval Brigade lands in a coastal hex with no German units or enters at an Allied-controlled port".into())
+        }
         Some(Entry::Port) => ("GE 8.3", "British reinforcements enter at an Allied-controlled port (the west edge if none is left)".into()),
         Some(Entry::City) => ("GE 8.4", "the unit enters in a supplied, Allied-controlled French city".into()),
     }

@@ -171,6 +171,8 @@ pub fn step_replace(state: &mut State, side: SideId, id: &str, hex: Option<HexId
     }
     if u.kind != Kind::Infantry {
         errs.push(v("GE 8.7", "only infantry units receive replacements").unit(id));
+    } else if u.naval {
+        errs.push(v("GE 8.7", "naval infantry receives no replacements on the map").unit(id));
     }
     if u.replaced {
         errs.push(v("GE 8.7", "a unit gains at most 1 SL a turn").unit(id));

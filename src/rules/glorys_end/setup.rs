@@ -63,6 +63,8 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         unit.sl = u.start_sl;
         unit.start_sl = u.start_sl;
         unit.ooc = ooc;
+        // British naval infantry (GE 2.7): fights and moves as infantry, with exceptions (`naval.rs`).
+        unit.naval = u.unit_type == UnitType::NavalInfantry;
         // Entry codes (GE 8.2-8.5) are a campaign matter; Marne units use their supply edge.
         if sc.campaign.is_some() {
             unit.entry = u.arrival().map(|a| a.entry);
@@ -162,6 +164,7 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         entrench: None,
         standing: BTreeMap::new(),
         sm_fresh: vec![],
+        towns_changed: vec![],
         fortified: sc
             .fortified_zones
             .iter()

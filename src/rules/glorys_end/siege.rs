@@ -23,8 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use super::combat;
 use super::orders::Assault;
-use super::state::{BattleKind, Kind, SideId, Stage, State};
+use super::state::{BattleKind, Kind, SideId, Stage, State, Unit};
 use super::supply;
+use super::unit_list::{self, ListRules};
 use super::vp;
 use crate::dice::Dice;
 use crate::engine::{Event, Violation};
@@ -118,27 +119,18 @@ pub fn check(state: &State, side: SideId, target: HexId, units: &[String], guns:
         errs.push(v("GE 14.7", "siege guns fire only at an enemy fortress or fortified zone").hex(&t));
     }
     let sup = supply::SupplyAll::of(state);
-    for (i, g) in guns.iter().enumerate() {
-        if guns[..i].contains(g) {
-            errs.push(v("GE 14.7", "a siege gun is listed twice").unit(g));
-            continue;
-        }
-        let Some(u) = state.unit(g) else {
-            errs.push(v("GE 14.7", format!("there is no unit {g}")).unit(g));
-            continue;
-        };
-        if u.kind != Kind::SiegeGun {
-            errs.push(v("GE 14.7", "only siege guns are listed under siege (the attackers go under units)").unit(g));
-            continue;
-        }
-        if u.side != side {
-            errs.push(v("GE 14.7", "only the attacker's siege guns fire").unit(g));
-            continue;
-        }
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 14.7", "the siege gun is not on the map").unit(g));
-            continue;
-        };
+    let rules = ListRules {
+        twice: ("GE 14.7", "a siege gun is listed twice"),
+        unknown: "GE 14.7",
+        foreign: ("GE 14.7", "only the attacker's siege guns fire"),
+        off_map: ("GE 14.7", "the siege gun is not on the map"),
+    };
+    let not_a_gun = |u: &Unit| {
+        (u.kind != Kind::SiegeGun)
+            .then(|| v("GE 14.7", "only siege guns are listed under siege (the attackers go under units)").unit(&u.id))
+    };
+    for (u, h) in unit_list::check(state, side, guns, &rules, &not_a_gun, &mut errs) {
+        let g = &u.id;
         if u.attacked {
             errs.push(v("GE 14.7", "the siege gun has already fired this player turn").unit(g));
         }

@@ -1,6 +1,7 @@
 //! Stacking (GE-6.1–6.4). Overstack resolution (6.5) is not yet implemented: the engine never
 //! lets a hex go over the limits.
 
+use super::naval;
 use super::state::{SideId, State};
 use crate::engine::Violation;
 use crate::geo::hex::HexId;
@@ -30,7 +31,7 @@ pub fn can_pass(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<
 
 /// Limits for ending a move, retreat or advance in `h`: stacking, Paris only for French
 /// units (GE-6.3), Allied nationalities not stacked (GE-6.2; the same ban is read into the
-/// final hex of retreats and advances).
+/// final hex of retreats and advances; naval infantry stacks with any of them, `naval.rs`).
 pub fn can_end(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<Violation> {
     let mut errs = can_pass(state, h, side, units);
     if side == SideId::Allied {
@@ -41,9 +42,19 @@ pub fn can_end(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<V
                 }
             }
         }
-        let mut nations: Vec<&str> =
-            state.units_at(h).filter(|u| u.side == side && !units.contains(&u.id) && u.mobile()).map(|u| u.nation.as_str()).collect();
-        nations.extend(units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| u.nation.as_str()));
+        let mut nations: Vec<&str> = state
+            .units_at(h)
+            .filter(|u| u.side == side && !units.contains(&u.id) && u.mobile())
+            .filter(|u| naval::counts_for_nationality(u))
+            .map(|u| u.nation.as_str())
+            .collect();
+        nations.extend(
+            units
+                .iter()
+                .filter_map(|id| state.unit(id))
+                .filter(|u| u.mobile() && naval::counts_for_nationality(u))
+                .map(|u| u.nation.as_str()),
+        );
         nations.sort();
         nations.dedup();
         if nations.len() > 1 {

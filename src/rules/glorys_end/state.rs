@@ -188,6 +188,10 @@ pub struct Unit {
     /// those eliminations.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rebuilt: u8,
+    /// British naval infantry (GE 2.7: the Naval Brigade, the Naval Division): stacks and
+    /// attacks with any Allied nationality (6.2, 13.26); see `naval.rs`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub naval: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -235,6 +239,7 @@ impl Unit {
             strategic: None,
             forced_march: false,
             rebuilt: 0,
+            naval: false,
         }
     }
     /// The hex, if on the map.
@@ -456,6 +461,11 @@ pub struct State {
     /// The secret setup (GE 3.3, 3.5), when the game has one (`secret.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Box<super::secret::SecretSetup>>,
+    /// Towns whose control changed this player turn, each with its controller at the start
+    /// of the player turn (GE 7.3, G.4 item 11: a town is a supply source only if its side
+    /// held it then); cleared when a player turn ends. See [`State::town_held_at_start`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub towns_changed: Vec<(HexId, Option<SideId>)>,
 }
 
 fn nine() -> u8 {
@@ -574,9 +584,23 @@ impl State {
     pub fn control(&self, h: HexId) -> Option<SideId> {
         self.occupant(h).or_else(|| self.control.get(&h).copied())
     }
+    /// Whether `side` held town `h` at the start of the current player turn (GE 7.3, G.4
+    /// item 11): its recorded controller if control changed since, else control now.
+    pub fn town_held_at_start(&self, h: HexId, side: SideId) -> bool {
+        match self.towns_changed.iter().find(|(t, _)| *t == h) {
+            Some((_, before)) => *before == Some(side),
+            None => self.control(h) == Some(side),
+        }
+    }
     /// Units enter a hex: non-cavalry entry takes permanent control (GE-4.7, 4.8).
     pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
         if !cavalry_only {
+            // GE 7.3 (G.4 item 11): remember who held a town when the player turn began.
+            // The map's record, not `control()`: the entering unit already stands there.
+            let before = self.control.get(&h).copied();
+            if before != Some(side) && self.board.is_town(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
+                self.towns_changed.push((h, before));
+            }
             self.control.insert(h, side);
         }
         // GE-9.3, 14.4: an empty enemy trench is removed when a unit enters its hex.

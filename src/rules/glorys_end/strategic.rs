@@ -1,5 +1,6 @@
 //! Strategic movement (GE-11): rail moves of phase D, off-map rail moves through friendly
-//! edges (11.4) and Allied naval moves (11.5); and the German forced march of phase E
+//! edges (11.4) and Allied naval moves (11.5; the Naval Brigade also from coastal hex to
+//! coastal hex, `naval.rs`); and the German forced march of phase E
 //! (GE-12.10), which shares the "what else may this unit do" bookkeeping.
 //!
 //! Phase D is played as a window at the start of phase E: `strategic` actions are accepted
@@ -17,9 +18,11 @@ use serde::{Deserialize, Serialize};
 
 use super::campaign;
 use super::map::Country;
+use super::naval;
 use super::stacking;
 use super::state::{Kind, MoveState, Place, SideId, State};
 use super::supply::{self, SupplyAll, Use};
+use super::unit_list::{self, ListRules};
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -274,23 +277,14 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     let mut errs = Vec::new();
     let mut start = None;
     let sup = SupplyAll::of(state);
-    for (i, id) in sm.units.iter().enumerate() {
-        if sm.units[..i].contains(id) {
-            errs.push(v("GE 11.2", "a unit is listed twice").unit(id));
-            continue;
-        }
-        let Some(u) = state.unit(id) else {
-            errs.push(v("GE 11.2", format!("there is no unit {id}")).unit(id));
-            continue;
-        };
-        if u.side != side {
-            errs.push(v("GE 11.2", "you may move only your own units").unit(id));
-            continue;
-        }
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 11.2", "the unit is not on the map").unit(id));
-            continue;
-        };
+    let rules = ListRules {
+        twice: ("GE 11.2", "a unit is listed twice"),
+        unknown: "GE 11.2",
+        foreign: ("GE 11.2", "you may move only your own units"),
+        off_map: ("GE 11.2", "the unit is not on the map"),
+    };
+    for (u, h) in unit_list::check(state, side, &sm.units, &rules, &unit_list::no_extra, &mut errs) {
+        let id = &u.id;
         match start {
             None => start = Some(h),
             Some(s) if s != h => {
@@ -324,8 +318,12 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     let Some(from) = start else { return Err(vec![v("GE 11.2", "nothing to move")]) };
     let to = sm.to;
     let (fs, ts) = (from.to_string(), to.to_string());
+    // GE 11.5: the Naval Brigade alone sails from coastal hex to coastal hex (reading: each
+    // end is then a coastal hex or a port, town or not; the other 11.2 conditions hold).
+    let brigade = sm.by == Mode::Sea && sm.units.iter().all(|id| state.unit(id).is_some_and(naval::is_naval_brigade));
+    let coast_ok = |h: HexId| brigade && naval::coastal(state, h);
     // GE-11.2: the start hex.
-    if !state.board.is_town(from) {
+    if !state.board.is_town(from) && !coast_ok(from) {
         errs.push(v("GE 11.2", format!("strategic movement starts in a town or city; {from} is neither")).hex(&fs));
     } else if state.control(from) != Some(side) || state.sm_fresh.contains(&from) {
         errs.push(v("GE 11.2", format!("{from} was not friendly-controlled at the start of the player turn")).hex(&fs));
@@ -339,7 +337,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     } else if !state.board.in_play(to) {
         errs.push(v("GE 11.2", format!("{to} is not a hex in play")).hex(&ts));
     } else {
-        if !state.board.is_town(to) {
+        if !state.board.is_town(to) && !coast_ok(to) {
             errs.push(v("GE 11.2", format!("strategic movement ends in a town or city; {to} is neither")).hex(&ts));
         }
         if state.occupant(to) == Some(side.other()) {
@@ -357,8 +355,12 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     }
     if sm.by == Mode::Sea {
         for (h, hs, what) in [(from, &fs, "start"), (to, &ts, "destination")] {
+            if coast_ok(h) {
+                continue;
+            }
             if !state.board.hex(h).is_some_and(|i| i.port) {
-                errs.push(v("GE 11.5", format!("a naval move goes from port to port; the {what} {h} is not a port")).hex(hs));
+                let ends = if brigade { "a port or a coastal hex (the Naval Brigade)" } else { "a port" };
+                errs.push(v("GE 11.5", format!("a naval move goes from port to port; the {what} {h} is not {ends}")).hex(hs));
             } else if !port_open(state, h) {
                 errs.push(v("GE 11.5", format!("the inland port {h} is closed: a German unit stands on one of its access hexes")).hex(hs));
             }
