@@ -286,4 +286,38 @@ mod tests {
         }
         assert!(campaign::german_may_end_in(&s, hx(campaign::ABBEVILLE)).is_ok());
     }
+
+    /// Digest F.2: some German VP hexes count only in the free deployment (representative:
+    /// Toul, Epinal, Belfort at 3); a German who keeps out of Belgium has them to aim at.
+    #[test]
+    fn the_free_deployment_has_its_own_german_vp_hexes() {
+        let s = free();
+        for h in [3320, 3716, 4115] {
+            assert!(s.town_vp.contains(&(hx(h), SideId::German, 3)), "{h}");
+        }
+        let seats =
+            vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let historical = GlorysEnd::setup(crate::rules::glorys_end::scenario::CAMPAIGN_YAML, None, &seats).expect("setup");
+        assert!(!historical.town_vp.iter().any(|(h, _, _)| *h == hx(3320)));
+    }
+
+    #[test]
+    fn the_picture_greys_out_a_neutral_country() {
+        use crate::render::Kind;
+        let fill = |s: &State, h: u32| {
+            let Kind::HexMap(m) = super::super::render::picture(s).kind else { panic!("not a hex map") };
+            m.cells.iter().find(|c| c.id == h.to_string()).map(|c| c.fill)
+        };
+        let mut s = free();
+        let brussels = fill(&s, 1525);
+        let mut plan = super::super::secret::default_plan(&s, SideId::German);
+        for h in plan.units.values_mut() {
+            *h = hx(2616);
+        }
+        apply(&mut s, &plan);
+        assert_ne!(fill(&s, 1525), brussels, "neutral Belgium is drawn out of play");
+        // Switzerland and the (not invaded) Netherlands were grey before and stay so; France is not.
+        assert_eq!(fill(&s, 1525), fill(&s, 1419));
+        assert_ne!(fill(&s, 2616), fill(&s, 1525));
+    }
 }

@@ -21,6 +21,9 @@ const FOREST: Rgb = Rgb(0x9c, 0xc4, 0x86);
 const SWAMP: Rgb = Rgb(0xa6, 0xcf, 0xc6);
 const MOUNTAIN: Rgb = Rgb(0xb0, 0x94, 0x72);
 const PARIS: Rgb = Rgb(0xe9, 0xc4, 0xbc);
+/// Hexes out of play in this game (Switzerland, the Netherlands unless invaded, a country left
+/// neutral in the free deployment: GE 3.2, 3.6), so a reader sees at once where nobody may go.
+const OUT_OF_PLAY: Rgb = Rgb(0xc4, 0xc4, 0xc4);
 
 const GERMAN: Rgb = Rgb(0x9b, 0x9b, 0x96);
 const FRENCH: Rgb = Rgb(0x3a, 0x68, 0xc0);
@@ -199,7 +202,13 @@ pub fn picture(state: &State) -> Picture {
         map.cells.push(Cell {
             id: h.to_string(),
             axial: axial(*h),
-            fill: if info.paris { PARIS } else { terrain_fill(info.terrain) },
+            fill: if board.closed(info.country) {
+                OUT_OF_PLAY
+            } else if info.paris {
+                PARIS
+            } else {
+                terrain_fill(info.terrain)
+            },
             place,
             vp,
             outline: auto_win.contains(h).then_some(OBJECTIVE),
@@ -291,6 +300,9 @@ pub fn picture(state: &State) -> Picture {
         legend.push(LegendItem { colour: nation_colours(n).0, text: nation_name(n).into() });
     }
     legend.push(LegendItem { colour: OOC, text: "out of command".into() });
+    if board.hexes.values().any(|i| board.closed(i.country)) {
+        legend.push(LegendItem { colour: OUT_OF_PLAY, text: "grey hex: out of play (neutral)".into() });
+    }
     if !state.fortified.is_empty() {
         legend.push(LegendItem { colour: Rgb(0xff, 0xff, 0xff), text: "dot FZ: fortified zone".into() });
     }
