@@ -594,13 +594,14 @@ impl State {
     }
     /// Units enter a hex: non-cavalry entry takes permanent control (GE-4.7, 4.8).
     pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
+        // GE 7.3 (G.4 item 11): remember who held a town when the player turn began. The
+        // map's record, not `control()`: the entering unit already stands there. Cavalry
+        // too: it controls the town while it stays (4.8), and that control is new.
+        let before = self.control.get(&h).copied();
+        if before != Some(side) && self.board.is_town(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
+            self.towns_changed.push((h, before));
+        }
         if !cavalry_only {
-            // GE 7.3 (G.4 item 11): remember who held a town when the player turn began.
-            // The map's record, not `control()`: the entering unit already stands there.
-            let before = self.control.get(&h).copied();
-            if before != Some(side) && self.board.is_town(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
-                self.towns_changed.push((h, before));
-            }
             self.control.insert(h, side);
         }
         // GE-9.3, 14.4: an empty enemy trench is removed when a unit enters its hex.
