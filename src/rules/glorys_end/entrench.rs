@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::state::{Kind, MoveState, Phase, SideId, State};
 use super::supply;
+use super::unit_list;
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -91,22 +92,14 @@ pub fn step_entrench(state: &mut State, side: SideId, units: &[String]) -> Resul
     let mut errs = Vec::new();
     let sup = supply::Supply::of(state, side);
     let mut by_roll: Vec<String> = Vec::new();
-    for (i, id) in units.iter().enumerate() {
-        if units[..i].contains(id) {
-            errs.push(v("GE 9.1", "a unit is listed twice").unit(id));
-            continue;
-        }
-        let Some(u) = state.unit(id) else {
-            errs.push(v("GE 9.1", format!("there is no unit {id}")).unit(id));
-            continue;
-        };
-        let Some(h) = u.hex() else {
-            errs.push(v("GE 9.1", "the unit is not on the map").unit(id));
-            continue;
-        };
-        if u.side != side {
-            errs.push(v("GE 9.1", "you may entrench only your own units").unit(id));
-        }
+    let rules = unit_list::ListRules {
+        twice: ("GE 9.1", "a unit is listed twice"),
+        unknown: "GE 9.1",
+        foreign: ("GE 9.1", "you may entrench only your own units"),
+        off_map: ("GE 9.1", "the unit is not on the map"),
+    };
+    for (u, h) in unit_list::check(state, side, units, &rules, &unit_list::no_extra, &mut errs) {
+        let id = &u.id;
         if u.kind != Kind::Infantry {
             errs.push(v("GE 9.1", "only infantry entrenches").unit(id));
         }
