@@ -1,6 +1,6 @@
 //! The first checks on the list of units an order names (a move, a strategic move, an
-//! attack, the siege guns of an attack, the units that entrench): each id named once, naming a unit, of the acting
-//! side, on the map. Every order names its own rule for each failure, so the rules and
+//! attack, the siege guns of an attack, the units that entrench): each id named once,
+//! naming a unit, of the acting side, on the map. Every order names its own rule for each failure, so the rules and
 //! messages are the caller's; the checks and their order are shared.
 
 use super::state::{SideId, State, Unit};
