@@ -217,9 +217,8 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
     let chit = if attacker { c.attacker_chit } else { c.defender_chit };
     let chit = chit.or_else(|| super::chits::known_placed(s, attacker));
     // F.8: a chit already void (it counts as 0) binds no lead.
-    let void = if attacker { c.void_chit.0 } else { c.void_chit.1 };
     if let Some(ch) = chit
-        && !void
+        && !c.chit_void(attacker)
         && !s.chit_suits(ch, a)
     {
         return Err(vec![
@@ -279,8 +278,8 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let bonus = |mine: usize, theirs: usize| i32::from(mine > theirs);
     let chit_val = |ch: Option<usize>| ch.map(|i| s.data.chits[i].value).unwrap_or(0);
     // F.8: a void chit (broke a rule of its use when opened) counts as 0.
-    let (a_chit, d_chit) =
-        (if c.void_chit.0 { 0 } else { chit_val(c.attacker_chit) }, if c.void_chit.1 { 0 } else { chit_val(c.defender_chit) });
+    let counted = |attacker: bool, ch: Option<usize>| if c.chit_void(attacker) { 0 } else { chit_val(ch) };
+    let (a_chit, d_chit) = (counted(true, c.attacker_chit), counted(false, c.defender_chit));
     let av = s.data.armies[al].value as i32;
     let dv = s.data.armies[dl].value as i32;
     let at = av + bonus(na, nd) + af as i32 + a_chit;

@@ -143,8 +143,8 @@ fn fill_last(s: &mut State) -> Vec<Event> {
 
 /// The order in force, for `describe` and events: deployment and rounds.
 pub fn text(s: &State) -> String {
-    let list = |v: Vec<Faction>| v.iter().map(|f| f.code()).collect::<Vec<_>>().join(", ");
-    format!("deployment {}; rounds {}", list(s.deployment_order()), list(s.round_order()))
+    let list = |v: &[Faction]| v.iter().map(|f| f.code()).collect::<Vec<_>>().join(", ");
+    format!("deployment {}; rounds {}", list(&s.deployment_order()), list(&s.round_order()))
 }
 
 /// The bot's pick: a free deployment slot and a free round slot, by its own dice.

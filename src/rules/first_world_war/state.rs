@@ -1,6 +1,7 @@
 //! The game state: where every army and dummy is, cities, VP and SP, chit cups and hands,
 //! the stage of the sequence of play (TFWW 4.2) and a combat in progress (6.1).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -145,6 +146,10 @@ fn is_unset(v: &(bool, bool)) -> bool {
 }
 
 impl Combat {
+    /// F.8: whether the attacker's (`true`) or defender's chit is void (counts as 0).
+    pub fn chit_void(&self, attacker: bool) -> bool {
+        if attacker { self.void_chit.0 } else { self.void_chit.1 }
+    }
     /// A combat just declared (6.0): nothing placed or named yet, both sides may draw.
     pub fn declared(
         front: u8,
@@ -249,12 +254,13 @@ impl State {
     }
     /// This turn's deployment (and replacement) order: the slots chosen under 9.2 once every
     /// faction has picked, else the printed order (4.2/1).
-    pub fn deployment_order(&self) -> Vec<Faction> {
-        self.order.as_ref().and_then(|o| o.chosen(&o.deploy)).unwrap_or_else(|| self.data.deployment_order.clone())
+    /// (Borrowed from the scenario unless 9.2 chose one: `active` asks on every round.)
+    pub fn deployment_order(&self) -> Cow<'_, [Faction]> {
+        self.order.as_ref().and_then(|o| o.chosen(&o.deploy)).map_or(Cow::Borrowed(&self.data.deployment_order[..]), Cow::Owned)
     }
     /// This turn's round order: chosen under 9.2, else printed (4.2/2); it repeats every cycle.
-    pub fn round_order(&self) -> Vec<Faction> {
-        self.order.as_ref().and_then(|o| o.chosen(&o.rounds)).unwrap_or_else(|| self.data.round_order.clone())
+    pub fn round_order(&self) -> Cow<'_, [Faction]> {
+        self.order.as_ref().and_then(|o| o.chosen(&o.rounds)).map_or(Cow::Borrowed(&self.data.round_order[..]), Cow::Owned)
     }
     /// Who acts for an army now (5.1: German pieces on 5-6, 9-11 at round start act for GA).
     pub fn controller(&self, army: usize) -> Faction {
