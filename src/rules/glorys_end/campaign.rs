@@ -137,7 +137,8 @@ fn camp(state: &State) -> Option<&Campaign> {
 /// GE 7.11: the Liège fortress still stands.
 pub fn liege_bottleneck(state: &State) -> bool {
     // 3.6 (the digest's reading): a Dutch invasion lifts the bottleneck for the whole game.
-    camp(state).is_some_and(|c| !c.netherlands_invaded) && state.units_at(hx(LIEGE)).any(|u| u.kind == Kind::Fortress && u.side == SideId::Allied)
+    camp(state).is_some_and(|c| !c.netherlands_invaded)
+        && state.units_at(hx(LIEGE)).any(|u| u.kind == Kind::Fortress && u.side == SideId::Allied)
 }
 
 /// GE 7.11: the German controls Abbeville.

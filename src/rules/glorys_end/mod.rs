@@ -21,6 +21,7 @@ pub mod legal;
 pub mod map;
 pub mod movement;
 pub mod naval;
+pub mod neutrality;
 pub mod orders;
 pub mod reinforce;
 pub mod render;
@@ -40,7 +41,6 @@ pub mod unit_list;
 pub mod view;
 pub mod vp;
 pub mod withdrawal;
-pub mod neutrality;
 
 use crate::dice::Dice;
 use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};

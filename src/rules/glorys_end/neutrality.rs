@@ -79,8 +79,8 @@ pub fn apply(state: &mut State, plan: &Plan) -> Vec<Event> {
     let choice = of_plan(state, plan);
     let mut ev = Vec::new();
     let set = closed(choice);
-    let default: BTreeSet<Country> = [Country::Switzerland, Country::Netherlands].into();
-    if set != default {
+    // The default choice closes what `Country::out_of_play` closes: the board stays as it is.
+    if choice != Choice::default() {
         let mut m = state.board.map().clone();
         m.closed = Some(set.clone());
         state.board = Arc::new(Board::new(m));
@@ -88,20 +88,15 @@ pub fn apply(state: &mut State, plan: &Plan) -> Vec<Event> {
     let country = |state: &State, h: HexId| state.board.map().hex(h).map(|i| i.country);
 
     // Neutral hexes are nobody's; markers on them go.
-    let neutral = |state: &State, h: HexId| country(state, h).is_some_and(|c| c != Country::Switzerland && set.contains(&c));
-    let gone: Vec<HexId> = state.control.keys().copied().filter(|h| neutral(state, *h)).collect();
+    let board = Arc::clone(&state.board);
+    let on_neutral_soil = |h: &HexId| board.map().hex(*h).is_some_and(|i| i.country != Country::Switzerland && set.contains(&i.country));
+    let gone: Vec<HexId> = state.control.keys().copied().filter(|h| on_neutral_soil(h)).collect();
     for h in &gone {
         state.control.remove(h);
         Arc::make_mut(&mut state.initial_control).remove(h);
     }
-    let trenches: Vec<HexId> = state.trenches.keys().copied().filter(|h| neutral(state, *h)).collect();
-    for h in trenches {
-        state.trenches.remove(&h);
-    }
-    let zones: Vec<HexId> = state.fortified.keys().copied().filter(|h| neutral(state, *h)).collect();
-    for h in zones {
-        state.fortified.remove(&h);
-    }
+    state.trenches.retain(|h, _| !on_neutral_soil(h));
+    state.fortified.retain(|h, _| !on_neutral_soil(h));
 
     for (c, name, neutral_now) in
         [(Country::Belgium, "Belgium", choice.belgium_neutral), (Country::Luxembourg, "Luxembourg", choice.luxembourg_neutral)]
@@ -133,7 +128,8 @@ pub fn apply(state: &mut State, plan: &Plan) -> Vec<Event> {
     }
 
     if choice.netherlands_invaded {
-        let dutch: Vec<HexId> = state.board.hex_ids().iter().copied().filter(|h| country(state, *h) == Some(Country::Netherlands)).collect();
+        let dutch: Vec<HexId> =
+            state.board.hex_ids().iter().copied().filter(|h| country(state, *h) == Some(Country::Netherlands)).collect();
         for h in dutch {
             // 4.7: Allied unless a German unit starts there (`secret::place` sets those).
             state.control.insert(h, SideId::Allied);
@@ -211,8 +207,8 @@ pub fn describe(state: &State) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::engine::{Ruleset, SeatInfo};
-    use crate::rules::glorys_end::campaign::{self, hx};
     use crate::rules::glorys_end::GlorysEnd;
+    use crate::rules::glorys_end::campaign::{self, hx};
 
     fn free() -> State {
         let seats =

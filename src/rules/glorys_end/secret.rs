@@ -715,7 +715,7 @@ fn leave_neutral(state: &State, plan: Plan, country: Country) -> Plan {
     let Some(s) = state.secret.as_ref() else { return plan };
     let map = state.board.map();
     let in_country = |h: HexId| map.hex(h).is_some_and(|i| i.country == country);
-    let hexes: Vec<HexId> = map.hexes.keys().copied().filter(|h| map.hex(*h).is_some_and(|i| i.country == Country::Germany)).collect();
+    let hexes: Vec<HexId> = map.hexes.iter().filter(|(_, i)| i.country == Country::Germany).map(|(h, _)| *h).collect();
     let mut out = plan.clone();
     let movers: Vec<(String, HexId)> = plan.units.iter().filter(|(_, h)| in_country(**h)).map(|(k, h)| (k.clone(), *h)).collect();
     for (id, from) in movers {
@@ -817,7 +817,9 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
             );
             if s.free && side == SideId::German {
                 t.push_str("# GE 3.6: no unit in Belgium (or Luxembourg) leaves it neutral for the whole game (a neutral Belgium keeps\n");
-                t.push_str("# Britain out until you reach 20 VP, 3.7); a unit in the Netherlands invades it (-15 VP, no T5/T14 reinforcements).\n");
+                t.push_str(
+                    "# Britain out until you reach 20 VP, 3.7); a unit in the Netherlands invades it (-15 VP, no T5/T14 reinforcements).\n",
+                );
             }
             t.push_str("actions:\n  - deploy:\n      plan:\n");
             if !plan.markers.is_empty() {
