@@ -85,6 +85,9 @@ struct CaseState {
     /// `base: free-deployment` always does (GE 3.5).
     #[serde(default)]
     secret_setup: bool,
+    /// Hidden stacks (GE 13.8, the `hidden_counters` option; `counters.rs`).
+    #[serde(default)]
+    hidden_counters: bool,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +227,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 standing: BTreeMap::new(),
                 sm_fresh: vec![],
                 towns_changed: vec![],
+                counters: None,
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
                 secret: None,
@@ -389,6 +393,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         if cs.hentsch {
             c.hentsch = super::hentsch::Hentsch::Armed;
         }
+    }
+    if cs.hidden_counters {
+        st.counters = Some(Box::new(super::counters::Counters::new()));
     }
     supply::mark_start_of_movement(&mut st);
     Ok(st)

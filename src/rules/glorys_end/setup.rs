@@ -165,6 +165,7 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         standing: BTreeMap::new(),
         sm_fresh: vec![],
         towns_changed: vec![],
+                counters: None,
         fortified: sc
             .fortified_zones
             .iter()

@@ -112,7 +112,7 @@ pub enum Place {
 }
 
 /// How far a unit is in the current operational movement phase (GE-12.2, 12.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveState {
     #[default]
@@ -192,6 +192,10 @@ pub struct Unit {
     /// attacks with any Allied nationality (6.2, 13.26); see `naval.rs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub naval: bool,
+    /// A placeholder under a hidden counter (GE 13.8; `counters.rs`): the batch of units it
+    /// may be. The other fields are the placeholder's, not a real unit's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<u32>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -240,6 +244,7 @@ impl Unit {
             forced_march: false,
             rebuilt: 0,
             naval: false,
+            hidden: None,
         }
     }
     /// The hex, if on the map.
@@ -466,6 +471,9 @@ pub struct State {
     /// held it then); cleared when a player turn ends. See [`State::town_held_at_start`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub towns_changed: Vec<(HexId, Option<SideId>)>,
+    /// Hidden stacks (GE 13.8, option `hidden_counters`; `counters.rs`), when the game has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<Box<super::counters::Counters>>,
 }
 
 fn nine() -> u8 {

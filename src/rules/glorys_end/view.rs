@@ -76,6 +76,16 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
     }
+    let reveal = super::counters::awaited(state);
+    if !reveal.is_empty() {
+        return reveal
+            .into_iter()
+            .map(|side| Await {
+                seat: state.seat(side),
+                what: format!("{}: the game is over; open every hidden counter of yours (open_counters: true, GE 13.8)", side.name()),
+            })
+            .collect();
+    }
     if let Some((side, what)) = super::secret::awaited(state) {
         return vec![Await { seat: state.seat(side), what: format!("{}: {what}", side.name()) }];
     }
@@ -197,6 +207,10 @@ pub fn describe(state: &State) -> String {
             flags.push("retreated");
         }
         let f = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join(" ")) };
+        if super::counters::is_hidden(u) {
+            out.push(format!("unit {} hidden {} counter {at}{f}{}", u.id, u.nation, super::counters::describe_identity(state, u)));
+            continue;
+        }
         out.push(format!("unit {} {} {}/{} SL {at}{f}", u.id, u.name, u.sl, u.max_sl));
     }
     let mut hexes: Vec<_> = state.control.keys().chain(state.initial_control.keys()).copied().collect();
@@ -329,6 +343,10 @@ pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
 /// revealed). Reading: the top unit is the stack's first unit in the roster order (the
 /// owner does not choose it; G.3). A seat of neither side sees the top units of both.
 pub fn hide_stacks(state: &mut State, seat: &str) {
+    // With hidden counters the owners choose what is shown, and what is shown is in the log.
+    if super::counters::enabled(state) {
+        return;
+    }
     let me = state.side_of(seat);
     let revealed = state.battle.as_ref().map(|b| b.target);
     let mut seen = std::collections::BTreeSet::new();

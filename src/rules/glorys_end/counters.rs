@@ -1,0 +1,687 @@
+//! Hidden stacks (GE 13.8): units under counters whose identity is a commitment (DESIGN §2.6).
+//!
+//! With the genesis option `hidden_counters: true`, a player may turn units of one of his
+//! stacks face down (`hide`). Each gets a fresh counter id (`c17`, never reused) and its tool
+//! commits the value `unit:DE-7:3` (unit and SL). In [`State::units`] the hidden unit is
+//! replaced by a **placeholder**: the counter id, side, nation and hex, and otherwise the most
+//! permissive unit there is (an infantry division of 1 SL with 99 MP). The placeholder is the
+//! same in every replay, and every rule's effect runs on it, so what the public learns never
+//! depends on what a replay knows.
+//!
+//! What a replay knows matters only for legality: `check` runs on [`unmasked`], where each
+//! placeholder whose value the replay knows is replaced by the real unit. So the owner's and
+//! the omniscient replays check movement points, stacking and unit kinds exactly; the public
+//! replay checks what the placeholder allows. A lie passes the public replay and is refused in
+//! `verify`'s omniscient pass, which names the entry.
+//!
+//! A counter is opened by its owner; the real record (kept, public, in the counter's batch:
+//! the units hidden together) comes back in the placeholder's place. Openings are applied
+//! before the entry's orders are checked, so orders name a unit by its counter id while it is
+//! hidden and by its own id from the entry that opens it. Only `move` and `hide` accept hidden
+//! counters; every other order opens the units it names first (the author's tool does that,
+//! [`conceal`]). Readings are in docs/glorys-end/rules.md, "Hidden stacks (GE 13.8)".
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::orders::{ActionKind, Orders};
+use super::state::{Kind, SideId, Size, State, Unit, Values};
+use crate::engine::hidden::{Committed, Concealed, HiddenActs};
+use crate::engine::{Event, Outcome, ScenarioError, Violation};
+
+/// Counter ids are `c<number>`.
+pub const PREFIX: &str = "c";
+/// The name a placeholder shows.
+pub const UNKNOWN: &str = "?";
+/// Movement points of a placeholder: more than any path costs, so the public replay never
+/// refuses a hidden unit's move for its MP (the real allowance is checked where known).
+pub const PLACEHOLDER_MP: u32 = 99;
+
+/// The counters of a game with hidden stacks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counters {
+    /// The number of the next counter id.
+    pub next: u32,
+    /// Public: the units each `hide` turned face down, as they were then. A counter of batch
+    /// `b` is one of `batches[b]`; an opened unit leaves its batch.
+    pub batches: Vec<Vec<Unit>>,
+    /// What this replay knows: counter id → unit id (the owner's in seat mode, every one in
+    /// the omniscient replay). Not public.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub known: BTreeMap<String, String>,
+    /// This entry's commitments not yet taken by a `hide`, in order, with their values when
+    /// known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fresh: Vec<(String, Option<String>)>,
+    /// The game's result, held until every counter is opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_outcome: Option<Outcome>,
+    /// The held result is the end-of-scenario count, made again once every unit is known
+    /// (it reads units' SL and kinds).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub final_count: bool,
+}
+
+impl Counters {
+    /// No counter yet; the first is `c1`.
+    pub fn new() -> Counters {
+        Counters { next: 1, ..Counters::default() }
+    }
+}
+
+/// `hide`: turn these own units face down (GE 13.8). Written with the units in any order; the
+/// author's tool commits one counter per unit in that order and sends the list sorted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hide {
+    /// Units of one hex, all shown now.
+    pub units: Vec<String>,
+}
+
+/// Read the option: `hidden_counters: true` turns the rule on.
+pub fn apply_options(state: &mut State, options: Option<&yaml_serde::Value>) -> Result<(), ScenarioError> {
+    let Some(v) = options.and_then(|o| o.get("hidden_counters")) else { return Ok(()) };
+    match v.as_bool() {
+        Some(true) => {
+            state.counters = Some(Box::new(Counters::new()));
+            Ok(())
+        }
+        Some(false) => Ok(()),
+        None => Err(ScenarioError { problems: vec!["GE 13.8: the option hidden_counters is true or false".into()] }),
+    }
+}
+
+/// The game plays with hidden stacks.
+pub fn enabled(state: &State) -> bool {
+    state.counters.is_some()
+}
+
+/// A placeholder of a hidden counter (also after `unmasked` put the real unit in its place).
+pub fn is_hidden(u: &Unit) -> bool {
+    u.hidden.is_some()
+}
+
+/// The commitment value of a unit: `unit:DE-7:3`.
+pub fn value_of(u: &Unit) -> String {
+    format!("unit:{}:{}", u.id, u.sl)
+}
+
+/// `unit:DE-7:3` → (`DE-7`, 3).
+pub fn parse_value(v: &str) -> Option<(String, u8)> {
+    let rest = v.strip_prefix("unit:")?;
+    let (id, sl) = rest.rsplit_once(':')?;
+    if id.is_empty() {
+        return None;
+    }
+    Some((id.to_string(), sl.parse().ok()?))
+}
+
+/// `c<number>`, no leading zero.
+pub fn is_counter_id(id: &str) -> bool {
+    id.strip_prefix(PREFIX).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !n.starts_with('0'))
+}
+
+/// The placeholder shown for counter `id` of batch `batch`, standing where `u` stood.
+fn placeholder(u: &Unit, id: &str, batch: u32) -> Unit {
+    let values = vec![Values { attack: 0, defence: 0, movement: PLACEHOLDER_MP, vs_cavalry: None }];
+    let mut p = Unit::new(id, UNKNOWN, u.side, &u.nation, Kind::Infantry, Size::Division, 1, values, u.place);
+    copy_turn_flags(u, &mut p);
+    p.hidden = Some(batch);
+    p
+}
+
+/// The per-player-turn facts (public: every order that sets them names the counter).
+fn copy_turn_flags(from: &Unit, to: &mut Unit) {
+    to.ooc = from.ooc;
+    to.moved = from.moved;
+    to.attacked = from.attacked;
+    to.defended = from.defended;
+    to.retreated = from.retreated;
+    to.replaced = from.replaced;
+    to.entrenching = from.entrenching;
+    to.oos_at_start = from.oos_at_start;
+    to.move_state = from.move_state;
+    to.mp_spent = from.mp_spent;
+    to.strategic = from.strategic;
+    to.forced_march = from.forced_march;
+}
+
+/// The strictest of two units' per-turn facts, into `to`.
+fn merge_turn_flags(from: &Unit, to: &mut Unit) {
+    to.ooc |= from.ooc;
+    to.moved |= from.moved;
+    to.attacked |= from.attacked;
+    to.defended |= from.defended;
+    to.retreated |= from.retreated;
+    to.replaced |= from.replaced;
+    to.entrenching |= from.entrenching;
+    to.oos_at_start |= from.oos_at_start;
+    to.move_state = to.move_state.max(from.move_state);
+    to.mp_spent = to.mp_spent.max(from.mp_spent);
+    to.strategic = to.strategic.or(from.strategic);
+    to.forced_march |= from.forced_march;
+}
+
+/// May this unit be hidden at all? Fortresses and siege guns never (G.3; a lone gun is
+/// overrun by entry, 14.7); naval infantry and Belgian units neither, because rules the
+/// public replay must apply at once depend on them (6.2/13.26, 4.5, 7.10). Reading.
+pub fn hideable(u: &Unit) -> bool {
+    u.mobile() && !u.naval && u.nation != "BE"
+}
+
+/// The real record of a placeholder, when this replay knows it.
+pub fn real(state: &State, u: &Unit) -> Option<Unit> {
+    let b = u.hidden? as usize;
+    let c = state.counters.as_ref()?;
+    let id = c.known.get(&u.id)?;
+    let mut r = c.batches.get(b)?.iter().find(|x| &x.id == id)?.clone();
+    r.id = u.id.clone();
+    r.place = u.place;
+    copy_turn_flags(u, &mut r);
+    r.hidden = u.hidden;
+    Some(r)
+}
+
+/// The state with every known placeholder replaced by its real unit (under its counter id):
+/// what legality is checked on.
+pub fn unmasked(state: &State) -> State {
+    let mut s = state.clone();
+    if state.counters.as_ref().is_none_or(|c| c.known.is_empty()) {
+        return s;
+    }
+    for u in s.units.iter_mut() {
+        if is_hidden(u)
+            && let Some(r) = real(state, u)
+        {
+            *u = r;
+        }
+    }
+    s
+}
+
+/// `; one of DE-5, DE-7` (public), and `; is DE-7` where this replay knows it.
+pub fn describe_identity(state: &State, u: &Unit) -> String {
+    let Some(c) = state.counters.as_ref() else { return String::new() };
+    let batch: Vec<&str> = u.hidden.and_then(|b| c.batches.get(b as usize)).map(|b| b.iter().map(|x| x.id.as_str()).collect()).unwrap_or_default();
+    let known = c.known.get(&u.id).map(|id| format!("; is {id}")).unwrap_or_default();
+    format!("; one of {}{known}", batch.join(", "))
+}
+
+/// Every unit still hidden, as its batch records it (for the VP ledger check).
+pub fn unopened(state: &State) -> impl Iterator<Item = &Unit> {
+    state.counters.iter().flat_map(|c| c.batches.iter().flatten())
+}
+
+/// Rename a unit id everywhere the state keeps one (battle lists).
+pub fn rename(state: &mut State, old: &str, new: &str) {
+    if let Some(b) = state.battle.as_mut() {
+        for list in [&mut b.attackers, &mut b.defenders, &mut b.stragglers, &mut b.siege] {
+            for id in list.iter_mut().filter(|id| id.as_str() == old) {
+                *id = new.to_string();
+            }
+        }
+    }
+}
+
+/// `Ruleset::hidden` for counters: record fresh commitments (taken by `hide`), open counters.
+pub fn hidden(state: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+    let Some(c) = state.counters.as_mut() else { return Ok(vec![]) };
+    c.fresh.clear();
+    let mine = |id: &str| is_counter_id(id);
+    if acts.committed.iter().all(|x| !mine(&x.id)) && acts.opened.iter().all(|x| !mine(&x.id)) {
+        return Ok(vec![]);
+    }
+    let Some(side) = state.side_of(seat) else {
+        return Err(vec![Violation::new("GE 13.8", format!("{seat} is not a seat of this game"))]);
+    };
+    let mut errs = Vec::new();
+    let mut ev = Vec::new();
+    let mut expect = state.counters.as_ref().map_or(0, |c| c.next);
+    for Committed { id, value } in acts.committed.iter().filter(|x| mine(&x.id)) {
+        if *id != format!("{PREFIX}{expect}") {
+            errs.push(Violation::new("GE 13.8", format!("the next counter is {PREFIX}{expect}, not {id}: counter ids are used in order, once")));
+            continue;
+        }
+        expect += 1;
+        if let Some(v) = value
+            && parse_value(v).is_none()
+        {
+            errs.push(Violation::new("GE 13.8", format!("{id}: {v:?} is not `unit:<id>:<SL>`")));
+            continue;
+        }
+        if let Some(c) = state.counters.as_mut() {
+            c.fresh.push((id.clone(), value.clone()));
+        }
+    }
+    for o in acts.opened.iter().filter(|x| mine(&x.id)) {
+        match open(state, side, &o.id, &o.value) {
+            Ok(e) => ev.push(e),
+            Err(v) => errs.push(v),
+        }
+    }
+    if errs.is_empty() { Ok(ev) } else { Err(errs) }
+}
+
+/// Open counter `id` of `side` as `value`, refusing a value that contradicts what is public.
+fn open(state: &mut State, side: SideId, id: &str, value: &str) -> Result<Event, Violation> {
+    let bad = |msg: String| Violation::new("GE 13.8", format!("{id} opens as {value:?}: {msg}")).unit(id);
+    let Some(k) = state.units.iter().position(|u| u.id == id && is_hidden(u)) else {
+        return Err(bad("there is no hidden counter of that id".into()));
+    };
+    let p = state.units[k].clone();
+    if p.side != side {
+        return Err(bad(format!("the counter is {}", p.side.title())));
+    }
+    let (unit, sl) = parse_value(value).ok_or_else(|| bad("not `unit:<id>:<SL>`".into()))?;
+    let b = p.hidden.unwrap_or_default() as usize;
+    let batch = state.counters.as_ref().and_then(|c| c.batches.get(b)).cloned().unwrap_or_default();
+    let Some(j) = batch.iter().position(|u| u.id == unit) else {
+        let ids: Vec<&str> = batch.iter().map(|u| u.id.as_str()).collect();
+        return Err(bad(format!("{unit} is not among the units this counter may be ({})", ids.join(", "))));
+    };
+    if batch[j].sl != sl {
+        return Err(bad(format!("{unit} had {} SL when it was hidden", batch[j].sl)));
+    }
+    let Some(c) = state.counters.as_mut() else { return Err(bad("the game has no hidden counters".into())) };
+    let mut r = c.batches[b].remove(j);
+    c.known.remove(id);
+    r.place = p.place;
+    copy_turn_flags(&p, &mut r);
+    r.hidden = None;
+    let text = format!("{id} is opened: {} ({} SL)", r.label(), r.sl);
+    state.units[k] = r;
+    rename(state, id, &unit);
+    Ok(Event::rule("GE 13.8", text))
+}
+
+/// Every unit id an action names (for the rule that only `move` and `hide` keep counters
+/// hidden).
+pub fn named_units(a: &ActionKind) -> Vec<&String> {
+    match a {
+        ActionKind::Enter(e) => vec![&e.unit],
+        ActionKind::Replace(r) => vec![&r.unit],
+        ActionKind::Move(m) => m.units.iter().collect(),
+        ActionKind::MarchAssault(a) | ActionKind::Attack(a) => a.units.iter().chain(&a.siege).collect(),
+        ActionKind::Decide(d) => d.losses.iter().map(|l| &l.unit).chain(&d.advance).collect(),
+        ActionKind::Entrench(v) | ActionKind::ForcedMarch(v) => v.iter().collect(),
+        ActionKind::Strategic(s) => s.units.iter().collect(),
+        ActionKind::Withdraw(w) => w.corps.iter().chain(&w.cavalry).collect(),
+        ActionKind::Hide(h) => h.units.iter().collect(),
+        ActionKind::OutOfCommand(_)
+        | ActionKind::EndPhase(_)
+        | ActionKind::EntrenchmentRoll(_)
+        | ActionKind::Standing(_)
+        | ActionKind::Deploy(_)
+        | ActionKind::OpenCounters(_) => vec![],
+    }
+}
+
+/// What the counters add to the check of one action (on the unmasked state): hidden
+/// counters only in moves and hides; a cavalry-only move opened; nothing but openings while
+/// the result is held.
+pub fn check_action(state: &State, a: &ActionKind) -> Vec<Violation> {
+    let Some(c) = state.counters.as_ref() else {
+        return match a {
+            ActionKind::Hide(_) | ActionKind::OpenCounters(_) => {
+                vec![Violation::new("GE 13.8", "this game does not hide stacks (genesis option hidden_counters)")]
+            }
+            _ => vec![],
+        };
+    };
+    if c.pending_outcome.is_some() {
+        return match a {
+            ActionKind::OpenCounters(_) | ActionKind::Standing(_) => vec![],
+            _ => vec![Violation::new("GE 13.8", "the game is over: only open_counters is expected (every hidden counter is opened)")],
+        };
+    }
+    let mut errs = Vec::new();
+    match a {
+        ActionKind::Move(m) => {
+            let units: Vec<&Unit> = m.units.iter().filter_map(|id| state.unit(id)).collect();
+            let cav_only = !units.is_empty() && units.iter().all(|u| u.kind == Kind::Cavalry);
+            if cav_only && units.iter().any(|u| is_hidden(u)) {
+                for u in units.iter().filter(|u| is_hidden(u)) {
+                    errs.push(
+                        Violation::new("GE 13.8", "cavalry moving without other units is shown (its control differs, GE 4.8): open it")
+                            .unit(&u.id),
+                    );
+                }
+            }
+        }
+        ActionKind::Hide(_) | ActionKind::Standing(_) => {}
+        ActionKind::EndPhase(super::orders::PhaseName::Combat) => {
+            for id in due_at_attrition(state) {
+                errs.push(
+                    Violation::new("GE 7.12", format!("{id} is out of supply and loses 1 SL in phase G: open it first (GE 13.8)")).unit(id),
+                );
+            }
+        }
+        ActionKind::OpenCounters(_) => errs.push(Violation::new("GE 13.8", "open_counters is sent only when the game is over")),
+        _ => {
+            for id in named_units(a) {
+                if state.unit(id).is_some_and(is_hidden) {
+                    errs.push(
+                        Violation::new("GE 13.8", format!("{id} is a hidden counter: only moves keep it hidden; open it to give it this order"))
+                            .unit(id),
+                    );
+                }
+            }
+        }
+    }
+    errs
+}
+
+/// The phasing side's hidden counters that phase G (attrition, GE 7.12) will reach: they are
+/// opened by the entry that ends the combat phase, so the SL loss happens to a known unit.
+pub fn due_at_attrition(state: &State) -> Vec<String> {
+    if !state.units.iter().any(|u| u.side == state.player && is_hidden(u)) {
+        return vec![];
+    }
+    let sup = super::supply::SupplyAll::of(state);
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == state.player && is_hidden(u) && u.hex().is_some())
+        .filter(|u| !sup.unit(u, super::supply::Use::Attrition))
+        .map(|u| u.id.clone())
+        .collect()
+}
+
+/// `hide`: check and apply (the fresh commitments of the entry become the counters).
+pub fn step_hide(state: &mut State, side: SideId, h: &Hide) -> Result<Vec<Event>, Vec<Violation>> {
+    let v = |msg: String| Violation::new("GE 13.8", msg);
+    let mut errs = Vec::new();
+    if state.player != side || state.battle.is_some() || state.command.is_some() {
+        return Err(vec![v("stacks are hidden by their owner in his own player turn, outside a battle or a command roll".into())]);
+    }
+    if h.units.is_empty() {
+        return Err(vec![v("hide names at least one unit".into())]);
+    }
+    let mut hex = None;
+    for (i, id) in h.units.iter().enumerate() {
+        if h.units[..i].contains(id) {
+            errs.push(v(format!("{id} is listed twice")).unit(id));
+            continue;
+        }
+        let Some(u) = state.unit(id) else {
+            errs.push(v(format!("there is no unit {id}")).unit(id));
+            continue;
+        };
+        if u.side != side {
+            errs.push(v("only your own units may be hidden".into()).unit(id));
+        } else if is_hidden(u) {
+            errs.push(v("the unit is hidden already".into()).unit(id));
+        } else if !hideable(u) {
+            errs.push(v("fortresses, siege guns, naval infantry and Belgian units are never hidden (reading)".into()).unit(id));
+        }
+        match (u.hex(), hex) {
+            (None, _) => errs.push(v("the unit is not on the map".into()).unit(id)),
+            (Some(x), None) => hex = Some(x),
+            (Some(x), Some(y)) if x != y => errs.push(v(format!("the hidden units must share one hex ({y} and {x})")).unit(id)),
+            _ => {}
+        }
+    }
+    let Some(hex) = hex else { return Err(errs) };
+    let top = state.units_at(hex).filter(|u| u.side == side && !is_hidden(u) && !h.units.contains(&u.id)).count();
+    if top == 0 {
+        errs.push(v(format!("the top unit of the stack in {hex} stays shown: keep one unit of it out of the hide")).hex(hex.to_string()));
+    }
+    let fresh = state.counters.as_ref().map(|c| c.fresh.clone()).unwrap_or_default();
+    if fresh.len() < h.units.len() {
+        errs.push(v(format!(
+            "{} units are hidden but the entry commits {} fresh counters (the author's tool commits one per unit)",
+            h.units.len(),
+            fresh.len()
+        )));
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let taken: Vec<(String, Option<String>)> = fresh[..h.units.len()].to_vec();
+    // Where the values are known, they must be exactly the units hidden, each with its SL.
+    if taken.iter().all(|(_, v)| v.is_some()) {
+        let mut want: Vec<String> = h.units.iter().filter_map(|id| state.unit(id)).map(value_of).collect();
+        let mut got: Vec<String> = taken.iter().filter_map(|(_, v)| v.clone()).collect();
+        want.sort();
+        got.sort();
+        if want != got {
+            return Err(vec![v(format!("the counters committed ({}) are not the units hidden ({})", got.join(", "), want.join(", ")))]);
+        }
+    }
+    let records: Vec<Unit> = h.units.iter().filter_map(|id| state.units.iter().find(|u| &u.id == id)).cloned().collect();
+    let nation = records.first().map(|u| u.nation.clone()).unwrap_or_default();
+    if records.iter().any(|u| u.nation != nation) {
+        return Err(vec![v("the units of one hide share a nationality (their counters show it)".into())]);
+    }
+    // Reading: hidden together, the units share their per-turn state, the strictest of theirs
+    // (what any of them did this turn, each counter counts as having done).
+    let mut flags = records[0].clone();
+    for r in &records[1..] {
+        merge_turn_flags(r, &mut flags);
+    }
+    let Some(c) = state.counters.as_mut() else { return Err(vec![v("this game does not hide stacks".into())]) };
+    let batch = c.batches.len() as u32;
+    c.fresh.drain(..h.units.len());
+    c.next += h.units.len() as u32;
+    c.batches.push(records);
+    for (cid, value) in &taken {
+        if let Some((unit, _)) = value.as_deref().and_then(parse_value) {
+            c.known.insert(cid.clone(), unit);
+        }
+    }
+    state.units.retain(|u| !h.units.contains(&u.id));
+    let ids: Vec<String> = taken.iter().map(|(cid, _)| cid.clone()).collect();
+    for cid in &ids {
+        state.units.push(placeholder(&flags, cid, batch));
+    }
+    let mut sorted = h.units.clone();
+    sorted.sort();
+    Ok(vec![Event::rule("GE 13.8", format!("{} in {hex} are hidden under {}", sorted.join(", "), ids.join(", ")))])
+}
+
+/// `open_counters`: nothing to apply but the result, once no counter is left hidden (the
+/// openings came with the entry).
+pub fn step_open_counters(state: &mut State, side: SideId) -> Result<Vec<Event>, Vec<Violation>> {
+    let Some(c) = state.counters.as_ref() else { return Err(vec![Violation::new("GE 13.8", "this game does not hide stacks")]) };
+    if c.pending_outcome.is_none() {
+        return Err(vec![Violation::new("GE 13.8", "open_counters is sent only when the game is over")]);
+    }
+    let left: Vec<String> = state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()).collect();
+    if !left.is_empty() {
+        return Err(vec![Violation::new("GE 13.8", format!("open every hidden counter of yours: {} still hidden", left.join(", ")))]);
+    }
+    Ok(release_outcome(state))
+}
+
+/// The result just set is the end-of-scenario count (`turn::end_player_turn`).
+pub fn mark_final_count(state: &mut State) {
+    if let Some(c) = state.counters.as_mut() {
+        c.final_count = true;
+    }
+}
+
+/// Hold the result while counters are hidden (called after every step of the game).
+pub fn hold_outcome(state: &mut State) -> Vec<Event> {
+    if state.counters.is_none() || state.outcome.is_none() || !state.units.iter().any(is_hidden) {
+        return vec![];
+    }
+    let o = state.outcome.take();
+    if let Some(c) = state.counters.as_mut() {
+        c.pending_outcome = o;
+    }
+    vec![Event::rule("GE 13.8", "the game is over: every hidden counter is opened before the result is declared")]
+}
+
+/// Declare the held result once no counter is hidden.
+fn release_outcome(state: &mut State) -> Vec<Event> {
+    if state.units.iter().any(is_hidden) {
+        return vec![];
+    }
+    let Some(mut o) = state.counters.as_mut().and_then(|c| c.pending_outcome.take()) else { return vec![] };
+    if state.counters.as_ref().is_some_and(|c| c.final_count) {
+        o = super::vp::final_outcome(state);
+    }
+    let text = format!("every counter is open: {o:?}");
+    state.outcome = Some(o);
+    vec![Event::rule("GE 13.8", text)]
+}
+
+/// Sides that must still open counters before the result.
+pub fn awaited(state: &State) -> Vec<SideId> {
+    if state.counters.as_ref().is_none_or(|c| c.pending_outcome.is_none()) {
+        return vec![];
+    }
+    let sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
+    sides.into_iter().collect()
+}
+
+/// `Ruleset::conceal` for counters, on the author's view: hides become commitments (in the
+/// order written, sent sorted), units an order other than a move names are opened, hidden
+/// units in moves are named by their counter ids, and at the end every own counter opens.
+pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Orders> {
+    let (Some(c), Some(side)) = (state.counters.as_ref(), state.side_of(seat)) else { return Concealed::plain(orders) };
+    // unit id → counter id, for own counters this view knows.
+    let counter_of: BTreeMap<&str, &str> = c
+        .known
+        .iter()
+        .filter(|(cid, _)| state.unit(cid).is_some_and(|u| u.side == side && is_hidden(u)))
+        .map(|(cid, uid)| (uid.as_str(), cid.as_str()))
+        .collect();
+    // The kind of a unit named by its own id or its counter id.
+    let kind_of = |id: &str| -> Option<Kind> {
+        let u = state.unit(counter_of.get(id).copied().unwrap_or(id))?;
+        if is_hidden(u) { real(state, u).map(|r| r.kind) } else { Some(u.kind) }
+    };
+    let mut open: BTreeSet<String> = BTreeSet::new();
+    for a in &orders.actions {
+        match &a.0 {
+            ActionKind::Hide(_) | ActionKind::Standing(_) => {}
+            ActionKind::Move(m) => {
+                let all_cav = m.units.iter().all(|id| kind_of(id) == Some(Kind::Cavalry));
+                if all_cav {
+                    open.extend(m.units.iter().cloned());
+                }
+            }
+            ActionKind::OpenCounters(_) => {
+                open.extend(state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()));
+            }
+            ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => open.extend(due_at_attrition(state)),
+            other => open.extend(named_units(other).into_iter().cloned()),
+        }
+    }
+    // Units named by their own id or their counter id: open those that must be opened.
+    let mut openings: Vec<String> = Vec::new();
+    for id in &open {
+        let cid = counter_of.get(id.as_str()).map(|s| s.to_string()).or_else(|| {
+            state.unit(id).filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone())
+        });
+        if let Some(cid) = cid
+            && !openings.contains(&cid)
+        {
+            openings.push(cid);
+        }
+    }
+    // After the openings, units go by their own ids; units still hidden by their counters.
+    let opened_units: BTreeSet<&str> = openings.iter().filter_map(|cid| c.known.get(cid)).map(|s| s.as_str()).collect();
+    let name = |id: &String| -> String {
+        if let Some(uid) = c.known.get(id)
+            && openings.contains(id)
+        {
+            return uid.clone();
+        }
+        match counter_of.get(id.as_str()) {
+            Some(cid) if !opened_units.contains(id.as_str()) => cid.to_string(),
+            _ => id.clone(),
+        }
+    };
+    let mut commit = Vec::new();
+    let mut next = c.next;
+    for a in &mut orders.actions {
+        match &mut a.0 {
+            ActionKind::Move(m) => m.units = m.units.iter().map(&name).collect(),
+            ActionKind::Hide(h) => {
+                for id in &h.units {
+                    if let Some(u) = state.unit(id) {
+                        commit.push((format!("{PREFIX}{next}"), value_of(u)));
+                        next += 1;
+                    }
+                }
+                h.units.sort();
+            }
+            other => rename_in_action(other, &name),
+        }
+    }
+    Concealed { orders, commit, open: openings }
+}
+
+/// Apply `name` to every unit id of an action other than a move or a hide.
+fn rename_in_action(a: &mut ActionKind, name: &dyn Fn(&String) -> String) {
+    let map = |v: &mut Vec<String>| v.iter_mut().for_each(|x| *x = name(x));
+    match a {
+        ActionKind::Enter(e) => e.unit = name(&e.unit),
+        ActionKind::Replace(r) => r.unit = name(&r.unit),
+        ActionKind::MarchAssault(x) | ActionKind::Attack(x) => {
+            map(&mut x.units);
+            map(&mut x.siege);
+        }
+        ActionKind::Decide(d) => {
+            d.losses.iter_mut().for_each(|l| l.unit = name(&l.unit));
+            map(&mut d.advance);
+        }
+        ActionKind::Entrench(v) | ActionKind::ForcedMarch(v) => map(v),
+        ActionKind::Strategic(s) => map(&mut s.units),
+        ActionKind::Withdraw(w) => {
+            map(&mut w.corps);
+            if let Some(c) = w.cavalry.as_mut() {
+                *c = name(c);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a seat may see: only its own counters' identities.
+pub fn view(state: &mut State, seat: &str) {
+    let side = state.side_of(seat);
+    let own: BTreeSet<String> = state.units.iter().filter(|u| Some(u.side) == side && is_hidden(u)).map(|u| u.id.clone()).collect();
+    if let Some(c) = state.counters.as_mut() {
+        c.known.retain(|cid, _| own.contains(cid));
+    }
+}
+
+/// The public facts of the counters, one per line (the same in every replay mode).
+pub fn public_facts(state: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in &state.units {
+        if is_hidden(u) {
+            out.push(format!("{} {} {} ? at {:?} batch {:?} flags {:?}", u.id, u.side.name(), u.nation, u.place, u.hidden, (u.moved, u.mp_spent, u.move_state)));
+        } else {
+            let mut v = u.clone();
+            v.hidden = None;
+            out.push(format!("{v:?}"));
+        }
+    }
+    if let Some(c) = state.counters.as_ref() {
+        out.push(format!("next {} batches {:?} pending {:?}", c.next, c.batches, c.pending_outcome));
+    }
+    out.push(format!("battle {:?}", state.battle));
+    out.push(format!("control {:?} vp {:?} outcome {:?}", state.control, state.vp, state.outcome));
+    out.push(format!("turn {} {:?} {:?}", state.turn, state.player, state.phase));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_parse_and_refuse() {
+        assert_eq!(parse_value("unit:DE-7:3"), Some(("DE-7".into(), 3)));
+        assert_eq!(parse_value("unit:GB-1-C:1"), Some(("GB-1-C".into(), 1)));
+        assert_eq!(parse_value("unit::3"), None);
+        assert_eq!(parse_value("army:DE-7"), None);
+        assert_eq!(parse_value("unit:DE-7:x"), None);
+        assert!(is_counter_id("c17") && !is_counter_id("c") && !is_counter_id("c07") && !is_counter_id("DE-7"));
+    }
+}
