@@ -463,7 +463,9 @@ pub struct State {
     pub secret: Option<Box<super::secret::SecretSetup>>,
     /// Towns whose control changed this player turn, each with its controller at the start
     /// of the player turn (GE 7.3, G.4 item 11: a town is a supply source only if its side
-    /// held it then); cleared when a player turn ends. See [`State::town_held_at_start`].
+    /// held it then); cleared when a player turn ends. Also the towns held at the start by
+    /// occupation alone (4.8), noted by [`State::note_towns_at_start`]. See
+    /// [`State::town_held_at_start`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub towns_changed: Vec<(HexId, Option<SideId>)>,
 }
@@ -590,6 +592,18 @@ impl State {
         match self.towns_changed.iter().find(|(t, _)| *t == h) {
             Some((_, before)) => *before == Some(side),
             None => self.control(h) == Some(side),
+        }
+    }
+    /// At the start of a player turn, note each town held then by occupation alone: occupied
+    /// by a side other than the one that last entered it with non-cavalry units (cavalry
+    /// control, GE 4.8). Its occupant is its controller at the start (7.3, G.4 item 11), and
+    /// nothing else would remember it once the occupant leaves during the turn (retreat,
+    /// withdrawal, elimination): the town would then look held by the other side all along.
+    pub fn note_towns_at_start(&mut self) {
+        for (h, side) in self.occupancy() {
+            if self.board.is_town(h) && self.control.get(&h) != Some(&side) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
+                self.towns_changed.push((h, Some(side)));
+            }
         }
     }
     /// Units enter a hex: non-cavalry entry takes permanent control (GE-4.7, 4.8).
