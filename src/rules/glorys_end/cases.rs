@@ -222,7 +222,6 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 trenches: BTreeMap::new(),
                 entrench: None,
                 standing: BTreeMap::new(),
-                sm_fresh: vec![],
                 towns_changed: vec![],
                 fortified: BTreeMap::new(),
                 siege: Default::default(),

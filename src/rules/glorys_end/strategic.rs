@@ -333,7 +333,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     // GE-11.2: the start hex.
     if !state.board.is_town(from) && !coast_ok(from) {
         errs.push(v("GE 11.2", format!("strategic movement starts in a town or city; {from} is neither")).hex(&fs));
-    } else if state.control(from) != Some(side) || state.sm_fresh.contains(&from) {
+    } else if state.control(from) != Some(side) || !state.town_held_at_start(from, side) {
         errs.push(v("GE 11.2", format!("{from} was not friendly-controlled at the start of the player turn")).hex(&fs));
     }
     if next_to_enemy(state, from, side) {

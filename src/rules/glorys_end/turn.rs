@@ -446,7 +446,6 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.strategic = None;
         u.forced_march = false;
     }
-    state.sm_fresh.clear();
     state.towns_changed.clear();
     state.ma_targets.clear();
     state.entrench = None;
