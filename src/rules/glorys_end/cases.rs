@@ -222,7 +222,6 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 trenches: BTreeMap::new(),
                 entrench: None,
                 standing: BTreeMap::new(),
-                sm_fresh: vec![],
                 towns_changed: vec![],
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
@@ -390,6 +389,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             c.hentsch = super::hentsch::Hentsch::Armed;
         }
     }
+    // A prestate is the start of its player turn (GE 7.3, 4.8: towns held by cavalry alone).
+    st.note_towns_at_start();
     supply::mark_start_of_movement(&mut st);
     Ok(st)
 }
