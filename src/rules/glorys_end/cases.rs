@@ -225,7 +225,6 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 trenches: BTreeMap::new(),
                 entrench: None,
                 standing: BTreeMap::new(),
-                sm_fresh: vec![],
                 towns_changed: vec![],
                 counters: None,
                 fortified: BTreeMap::new(),
@@ -397,6 +396,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
     if cs.hidden_counters {
         st.counters = Some(Box::new(super::counters::Counters::new()));
     }
+    // A prestate is the start of its player turn (GE 7.3, 4.8: towns held by cavalry alone).
+    st.note_towns_at_start();
     supply::mark_start_of_movement(&mut st);
     Ok(st)
 }

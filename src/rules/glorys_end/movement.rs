@@ -213,10 +213,6 @@ pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Resu
         return Err(errs);
     }
     let cav = state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry);
-    // GE-11.2: a hex taken now was not friendly at the start of the player turn.
-    if state.control(hex) != Some(side) && !state.sm_fresh.contains(&hex) {
-        state.sm_fresh.push(hex);
-    }
     if let Some(u) = state.unit_mut(id) {
         u.place = Place::Hex(hex);
     }

@@ -11,6 +11,8 @@
 //!
 //! A unit is naval infantry when its roster type is `naval_infantry` (`Unit::naval`); the
 //! Naval Brigade is the naval infantry unit of brigade size (the Division is a division).
+//! The bundled campaigns carry the Brigade as `GB-NB` and, in the 30-turn campaigns, the
+//! Division as `GB-ND` (both representative data, `scenarios/glorys-end/campaign.yaml`).
 
 use super::state::{SideId, Size, State, Unit};
 use crate::geo::hex::HexId;

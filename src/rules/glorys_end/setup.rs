@@ -163,7 +163,6 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         trenches: BTreeMap::new(),
         entrench: None,
         standing: BTreeMap::new(),
-        sm_fresh: vec![],
         towns_changed: vec![],
                 counters: None,
         fortified: sc

@@ -453,10 +453,6 @@ pub struct State {
     /// Standing instructions per side, kept until replaced (`standing.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub standing: BTreeMap<SideId, super::standing::Standing>,
-    /// Hexes the phasing side took control of this player turn (by reinforcement entry): not
-    /// friendly "since the start of the player turn" for SM (GE-11.2).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sm_fresh: Vec<HexId>,
     /// Fortified zones still standing (GE-14.3; `fortified.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub fortified: BTreeMap<HexId, super::fortified::Zone>,
@@ -468,7 +464,14 @@ pub struct State {
     pub secret: Option<Box<super::secret::SecretSetup>>,
     /// Towns whose control changed this player turn, each with its controller at the start
     /// of the player turn (GE 7.3, G.4 item 11: a town is a supply source only if its side
-    /// held it then); cleared when a player turn ends. See [`State::town_held_at_start`].
+    /// held it then; 11.2: SM starts in a town its side held then); cleared when a player
+    /// turn ends. Also the towns held at the start by occupation alone (4.8), noted by
+    /// [`State::note_towns_at_start`]. Coastal hexes are kept like towns: the Naval Brigade's
+    /// sea moves start there (11.5). See [`State::town_held_at_start`].
+    ///
+    /// (An older field, `sm_fresh`, held the hexes reinforcements took this player turn for
+    /// 11.2; this list covers them. States serialized with it still load: serde ignores the
+    /// unknown field.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub towns_changed: Vec<(HexId, Option<SideId>)>,
     /// Hidden stacks (GE 13.8, option `hidden_counters`; `counters.rs`), when the game has them.
@@ -593,12 +596,31 @@ impl State {
         self.occupant(h).or_else(|| self.control.get(&h).copied())
     }
     /// Whether `side` held town `h` at the start of the current player turn (GE 7.3, G.4
-    /// item 11): its recorded controller if control changed since, else control now.
+    /// item 11; 11.2): its recorded controller if control changed since, else control now.
+    /// Also for coastal hexes (the Naval Brigade's sea moves, 11.5).
     pub fn town_held_at_start(&self, h: HexId, side: SideId) -> bool {
         match self.towns_changed.iter().find(|(t, _)| *t == h) {
             Some((_, before)) => *before == Some(side),
             None => self.control(h) == Some(side),
         }
+    }
+    /// At the start of a player turn, note each town held then by occupation alone: occupied
+    /// by a side other than the one that last entered it with non-cavalry units (cavalry
+    /// control, GE 4.8). Its occupant is its controller at the start (7.3, G.4 item 11), and
+    /// nothing else would remember it once the occupant leaves during the turn (retreat,
+    /// withdrawal, elimination): the town would then look held by the other side all along.
+    pub fn note_towns_at_start(&mut self) {
+        for (h, side) in self.occupancy() {
+            if self.keeps_start_control(h) && self.control.get(&h) != Some(&side) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
+                self.towns_changed.push((h, Some(side)));
+            }
+        }
+    }
+    /// Whether control at the start of the player turn is kept for `h` in `towns_changed`:
+    /// towns (supply sources, 7.3; SM ends, 11.2) and coastal hexes (the Naval Brigade's sea
+    /// moves, 11.5). Other hexes never ask.
+    fn keeps_start_control(&self, h: HexId) -> bool {
+        self.board.is_town(h) || self.board.hex(h).is_some_and(|i| i.coastal)
     }
     /// Units enter a hex: non-cavalry entry takes permanent control (GE-4.7, 4.8).
     pub fn entered(&mut self, h: HexId, side: SideId, cavalry_only: bool) {
@@ -606,7 +628,7 @@ impl State {
         // map's record, not `control()`: the entering unit already stands there. Cavalry
         // too: it controls the town while it stays (4.8), and that control is new.
         let before = self.control.get(&h).copied();
-        if before != Some(side) && self.board.is_town(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
+        if before != Some(side) && self.keeps_start_control(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
             self.towns_changed.push((h, before));
         }
         if !cavalry_only {
@@ -670,5 +692,28 @@ mod shared {
     }
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Arc<T>, D::Error> {
         T::deserialize(d).map(Arc::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::State;
+    use crate::engine::{Ruleset, SeatInfo};
+    use crate::rules::glorys_end::{GlorysEnd, scenario};
+
+    /// A state serialized while it still had `sm_fresh` (GE 11.2 now reads `towns_changed`)
+    /// loads, as JSON (the cache) and as YAML, and the old field is simply dropped.
+    #[test]
+    fn state_with_old_sm_fresh_field_loads() {
+        let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let s = GlorysEnd::setup(scenario::MARNE_YAML, None, &seats).expect("setup");
+        let mut v = serde_json::to_value(&s).expect("json");
+        v.as_object_mut().expect("a state is a map").insert("sm_fresh".into(), serde_json::json!([3133]));
+        let back: State = serde_json::from_value(v.clone()).expect("json with sm_fresh loads");
+        assert_eq!(back, s);
+        // A top-level key appended at column 0 (the YAML form of enums differs from JSON's).
+        let yaml = yaml_serde::to_string(&s).expect("yaml") + "sm_fresh: [3133]\n";
+        let back: State = yaml_serde::from_str(&yaml).expect("yaml with sm_fresh loads");
+        assert_eq!(back, s);
     }
 }

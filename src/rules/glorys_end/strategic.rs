@@ -20,7 +20,7 @@ use super::campaign;
 use super::map::Country;
 use super::naval;
 use super::stacking;
-use super::state::{Kind, MoveState, Place, SideId, State};
+use super::state::{Kind, MoveState, Place, SideId, State, Unit};
 use super::supply::{self, SupplyAll, Use};
 use super::unit_list::{self, ListRules};
 use crate::engine::{Event, Violation};
@@ -109,9 +109,16 @@ fn enemy_zone(state: &State, side: SideId) -> Vec<bool> {
     zone
 }
 
+/// SL a unit takes of the SM capacity (GE-11.1): its SL, but nothing for a siege gun.
+/// Reading: capacity is counted in SL and a gun has none (14.7; its nominal 1 SL never
+/// counts, as in stacking, 6.1), so guns go by rail without using capacity.
+pub fn capacity_sl(u: &Unit) -> u32 {
+    if u.kind == Kind::SiegeGun { 0 } else { u.sl as u32 }
+}
+
 /// SL of `side` already moved by `mode` this player turn.
 pub fn used(state: &State, side: SideId, mode: Mode) -> u32 {
-    state.units.iter().filter(|u| u.side == side && u.strategic == Some(mode)).map(|u| u.sl as u32).sum()
+    state.units.iter().filter(|u| u.side == side && u.strategic == Some(mode)).map(capacity_sl).sum()
 }
 
 /// The side's capacity for `mode` this player turn, with the reasons for any reduction
@@ -292,8 +299,9 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
             }
             _ => {}
         }
-        if u.kind != Kind::Infantry {
-            errs.push(v("GE 11.1", "only infantry may use strategic movement (not cavalry or fortresses)").unit(id));
+        // GE 11.1: infantry and siege guns; not cavalry or fortresses.
+        if !matches!(u.kind, Kind::Infantry | Kind::SiegeGun) {
+            errs.push(v("GE 11.1", "only infantry and siege guns may use strategic movement (not cavalry or fortresses)").unit(id));
         }
         if let Some(m) = u.strategic {
             let rule = if m != sm.by { "GE 11.5" } else { "GE 11.1" };
@@ -325,7 +333,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     // GE-11.2: the start hex.
     if !state.board.is_town(from) && !coast_ok(from) {
         errs.push(v("GE 11.2", format!("strategic movement starts in a town or city; {from} is neither")).hex(&fs));
-    } else if state.control(from) != Some(side) || state.sm_fresh.contains(&from) {
+    } else if state.control(from) != Some(side) || !state.town_held_at_start(from, side) {
         errs.push(v("GE 11.2", format!("{from} was not friendly-controlled at the start of the player turn")).hex(&fs));
     }
     if next_to_enemy(state, from, side) {
@@ -402,7 +410,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
         },
     };
     // Capacity (GE-11.1, 11.3, 11.5).
-    let sl: u32 = sm.units.iter().filter_map(|id| state.unit(id)).map(|u| u.sl as u32).sum();
+    let sl: u32 = sm.units.iter().filter_map(|id| state.unit(id)).map(capacity_sl).sum();
     let (cap, why) = capacity(state, side, sm.by);
     let before = used(state, side, sm.by);
     if before + sl > cap {

@@ -456,7 +456,6 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.strategic = None;
         u.forced_march = false;
     }
-    state.sm_fresh.clear();
     state.towns_changed.clear();
     state.ma_targets.clear();
     state.entrench = None;
@@ -481,6 +480,8 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
 pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     state.phase = Phase::Movement;
     let side = state.player;
+    // GE 7.3, 4.8: towns held by cavalry presence alone, before anyone moves.
+    state.note_towns_at_start();
     supply::mark_start_of_movement(state);
     let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
     ev.extend(replacements::income(state));
