@@ -407,6 +407,9 @@ fn secret_case(mut st: State, cs: &CaseState) -> Result<State, String> {
     if !cs.units.is_empty() || cs.turn.is_some() || cs.player.is_some() || cs.phase.is_some() {
         return Err("a secret-setup prestate takes the scenario as it is (no units, turn, player or phase)".into());
     }
+    if cs.hidden_counters {
+        st.counters = Some(Box::new(super::counters::Counters::new()));
+    }
     // Event VP may be set (e.g. to reach the 20 German VP of GE 3.7 quickly).
     if let Some(c) = st.campaign.as_deref_mut() {
         for (side, vp) in &cs.campaign_vp {

@@ -29,6 +29,9 @@ use super::orders::{ActionKind, Orders};
 use super::state::{Kind, SideId, Size, State, Unit, Values};
 use crate::engine::hidden::{Committed, Concealed, HiddenActs};
 use crate::engine::{Event, Outcome, ScenarioError, Violation};
+use crate::geo::hex::HexId;
+use super::secret::{Deploy, Plan};
+use super::state::Place;
 
 /// Counter ids are `c<number>`.
 pub const PREFIX: &str = "c";
@@ -61,6 +64,31 @@ pub struct Counters {
     /// (it reads units' SL and kinds).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub final_count: bool,
+    /// Sides whose secret setup plan was placed by counters and is not opened yet (public;
+    /// opened with the last counters, GE 3.3).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub sealed_plans: BTreeSet<SideId>,
+    /// Where each counter of a secret placement was placed (public).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub origins: BTreeMap<String, HexId>,
+    /// Where each unit of a secret placement started, as far as the log has shown it: units
+    /// placed shown, and counters of the placement once opened (checked against the plan when
+    /// it is opened).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub started: BTreeMap<String, HexId>,
+}
+
+/// A counter of a secret placement as the public sees it (GE 3.3 with hidden stacks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placed {
+    /// The counter id (committed in the same entry).
+    pub id: String,
+    /// Its hex.
+    #[schemars(with = "u32")]
+    pub hex: HexId,
+    /// Its nationality (the counter's colour).
+    pub nation: String,
 }
 
 impl Counters {
@@ -289,6 +317,9 @@ fn open(state: &mut State, side: SideId, id: &str, value: &str) -> Result<Event,
     r.place = p.place;
     copy_turn_flags(&p, &mut r);
     r.hidden = None;
+    if let Some(h) = c.origins.get(id).copied() {
+        c.started.insert(r.id.clone(), h);
+    }
     let text = format!("{id} is opened: {} ({} SL)", r.label(), r.sl);
     state.units[k] = r;
     rename(state, id, &unit);
@@ -487,7 +518,10 @@ pub fn step_open_counters(state: &mut State, side: SideId) -> Result<Vec<Event>,
     if c.pending_outcome.is_none() {
         return Err(vec![Violation::new("GE 13.8", "open_counters is sent only when the game is over")]);
     }
-    let left: Vec<String> = state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()).collect();
+    let mut left: Vec<String> = state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()).collect();
+    if plan_sealed(state, side) {
+        left.push(format!("the setup plan {}", super::secret::plan_id(side)));
+    }
     if !left.is_empty() {
         return Err(vec![Violation::new("GE 13.8", format!("open every hidden counter of yours: {} still hidden", left.join(", ")))]);
     }
@@ -503,7 +537,7 @@ pub fn mark_final_count(state: &mut State) {
 
 /// Hold the result while counters are hidden (called after every step of the game).
 pub fn hold_outcome(state: &mut State) -> Vec<Event> {
-    if state.counters.is_none() || state.outcome.is_none() || !state.units.iter().any(is_hidden) {
+    if state.outcome.is_none() || !anything_sealed(state) {
         return vec![];
     }
     let o = state.outcome.take();
@@ -515,7 +549,7 @@ pub fn hold_outcome(state: &mut State) -> Vec<Event> {
 
 /// Declare the held result once no counter is hidden.
 fn release_outcome(state: &mut State) -> Vec<Event> {
-    if state.units.iter().any(is_hidden) {
+    if anything_sealed(state) {
         return vec![];
     }
     let Some(mut o) = state.counters.as_mut().and_then(|c| c.pending_outcome.take()) else { return vec![] };
@@ -527,12 +561,231 @@ fn release_outcome(state: &mut State) -> Vec<Event> {
     vec![Event::rule("GE 13.8", text)]
 }
 
+/// Anything still sealed: a hidden counter or a setup plan placed by counters.
+fn anything_sealed(state: &State) -> bool {
+    state.counters.as_ref().is_some_and(|c| !c.sealed_plans.is_empty()) || state.units.iter().any(is_hidden)
+}
+
+/// The side's setup plan was placed by counters and is not opened yet.
+pub fn plan_sealed(state: &State, side: SideId) -> bool {
+    state.counters.as_ref().is_some_and(|c| c.sealed_plans.contains(&side))
+}
+
+/// The author's tool at the placement (`deploy: {reveal: true}` with hidden stacks): the top
+/// unit of each stack is shown, every other unit goes under a fresh counter; the plan itself
+/// stays sealed. Counters are numbered by hex and, within a hex, in an order drawn from the
+/// secret plan, so their numbers tell nothing of who is under them.
+pub fn conceal_setup(state: &State, side: SideId, d: &mut Deploy) -> Vec<(String, String)> {
+    let Some(plan) = state.secret.as_ref().and_then(|s| s.plans.get(&side)) else { return vec![] };
+    let Some(c) = state.counters.as_ref() else { return vec![] };
+    let secret = plan.to_value();
+    let key = |id: &str| crate::crypto::hash::sha256(format!("umpire/ge-counter-order\0{secret}\0{id}").as_bytes());
+    let mut order: Vec<(&String, HexId)> = plan.units.iter().map(|(id, h)| (id, *h)).collect();
+    order.sort_by_key(|(id, h)| (*h, key(id).0));
+    let mut commit = Vec::new();
+    let mut next = c.next;
+    for (id, h) in order {
+        let Some(u) = state.unit(id) else { continue };
+        // The first hideable unit met in a hex is its top, and stays shown (GE 13.8).
+        let has_top = d.shown.iter().any(|(sid, sh)| *sh == h && state.unit(sid).is_some_and(hideable));
+        if !hideable(u) || !has_top {
+            d.shown.insert(id.clone(), h);
+            continue;
+        }
+        let cid = format!("{PREFIX}{next}");
+        next += 1;
+        let mut v = u.clone();
+        v.sl = u.start_sl.max(1).min(u.max_sl);
+        commit.push((cid.clone(), value_of(&v)));
+        d.counters.push(Placed { id: cid, hex: h, nation: u.nation.clone() });
+    }
+    d.markers = plan.markers.clone();
+    commit
+}
+
+/// `deploy: {reveal: true}` with hidden stacks: check the public placement (and, where the plan
+/// is known, that it is the plan) and put shown units and counters on the map.
+pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Event>, Vec<Violation>> {
+    let v = |m: String| Violation::new("GE 3.3", m);
+    let mut errs = Vec::new();
+    if !d.reveal {
+        return Err(vec![v("open your placement now (deploy: {reveal: true}; with hidden stacks your tool writes the counters)".into())]);
+    }
+    let Some(sec) = state.secret.as_ref() else { return Err(vec![v("there is no secret setup".into())]) };
+    let free = sec.free;
+    let plan = sec.plans.get(&side).cloned();
+    let units: Vec<Unit> = state.units.iter().filter(|u| u.side == side && u.place == Place::Unplaced).cloned().collect();
+    // Shown: units of the side, each once; every unit either shown or under a counter.
+    for id in d.shown.keys() {
+        if !units.iter().any(|u| &u.id == id) {
+            errs.push(v(format!("{id} is not a unit of yours waiting to be placed")).unit(id));
+        }
+    }
+    let hidden: Vec<&Unit> = units.iter().filter(|u| !d.shown.contains_key(&u.id)).collect();
+    for u in hidden.iter().filter(|u| !hideable(u)) {
+        errs.push(Violation::new("GE 13.8", format!("{} is never hidden: it is placed shown", u.id)).unit(&u.id));
+    }
+    let mut want: BTreeMap<&str, usize> = BTreeMap::new();
+    for u in &hidden {
+        *want.entry(u.nation.as_str()).or_default() += 1;
+    }
+    let mut got: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in &d.counters {
+        *got.entry(p.nation.as_str()).or_default() += 1;
+    }
+    if want != got {
+        errs.push(v(format!("{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?})", hidden.len(), d.counters.len())));
+    }
+    // The top unit of every stack is shown (GE 13.8).
+    for p in &d.counters {
+        if !d.shown.values().any(|h| *h == p.hex) {
+            errs.push(Violation::new("GE 13.8", format!("{} stands in {} with no shown unit on top", p.id, p.hex)).hex(p.hex.to_string()));
+        }
+        if !state.board.in_play(p.hex) {
+            errs.push(v(format!("{} is placed off the map ({})", p.id, p.hex)).hex(p.hex.to_string()));
+        }
+    }
+    let fresh = state.counters.as_ref().map(|c| c.fresh.clone()).unwrap_or_default();
+    let ids: Vec<&String> = d.counters.iter().map(|p| &p.id).collect();
+    let fresh_ids: Vec<&String> = fresh.iter().take(ids.len()).map(|(id, _)| id).collect();
+    if ids != fresh_ids {
+        errs.push(Violation::new("GE 13.8", format!("the placement's counters ({}) are not the entry's commitments in order", ids.len())));
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    // Where the values and the plan are known, the placement is the plan.
+    if let Some(plan) = &plan {
+        for (id, h) in &d.shown {
+            if plan.units.get(id) != Some(h) {
+                errs.push(v(format!("{id} is shown in {h}, not where the committed plan puts it")).unit(id));
+            }
+        }
+        for (p, (_, value)) in d.counters.iter().zip(&fresh) {
+            let Some((unit, sl)) = value.as_deref().and_then(parse_value) else { continue };
+            match units.iter().find(|u| u.id == unit) {
+                Some(u) if u.nation == p.nation && u.sl == sl && plan.units.get(&unit) == Some(&p.hex) && !d.shown.contains_key(&unit) => {}
+                _ => errs.push(v(format!("{} is committed as {unit} ({sl} SL), which the plan does not put in {}", p.id, p.hex)).unit(&p.id)),
+            }
+        }
+        if free && plan.markers != d.markers {
+            errs.push(v("the markers shown are not the committed plan's".into()));
+        }
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+    }
+    let mut ev = Vec::new();
+    // GE 3.6: the German placement decides neutrality before its units appear (by hexes only).
+    let public_plan = Plan {
+        markers: d.markers.clone(),
+        units: d.shown.iter().map(|(k, h)| (k.clone(), *h)).chain(d.counters.iter().map(|p| (p.id.clone(), p.hex))).collect(),
+    };
+    if side == SideId::German && free {
+        ev.extend(super::neutrality::apply(state, &public_plan));
+    }
+    let occupiers = state.secret.as_ref().is_some_and(|s| s.occupiers);
+    for h in public_plan.units.values() {
+        let c = state.board.map().hex(*h).map(|i| i.country);
+        if occupiers && matches!(c, Some(super::map::Country::Belgium | super::map::Country::Luxembourg | super::map::Country::Netherlands)) {
+            state.control.insert(*h, side);
+            std::sync::Arc::make_mut(&mut state.initial_control).insert(*h, side);
+        }
+    }
+    for (id, h) in &d.shown {
+        if let Some(u) = state.unit_mut(id) {
+            u.place = Place::Hex(*h);
+        }
+    }
+    let Some(c) = state.counters.as_mut() else { return Err(vec![v("this game does not hide stacks".into())]) };
+    // One batch per nationality: a counter shows its nationality, so it is one of those.
+    let mut batch_of: BTreeMap<String, u32> = BTreeMap::new();
+    for u in &hidden {
+        let b = *batch_of.entry(u.nation.clone()).or_insert_with(|| {
+            c.batches.push(Vec::new());
+            (c.batches.len() - 1) as u32
+        });
+        c.batches[b as usize].push((*u).clone());
+    }
+    let mut placeholders = Vec::new();
+    for (p, (cid, value)) in d.counters.iter().zip(&fresh) {
+        let Some(&b) = batch_of.get(&p.nation) else { continue };
+        let Some(model) = hidden.iter().find(|u| u.nation == p.nation) else { continue };
+        let mut ph = placeholder(model, cid, b);
+        ph.place = Place::Hex(p.hex);
+        placeholders.push(ph);
+        c.origins.insert(cid.clone(), p.hex);
+        if let Some((unit, _)) = value.as_deref().and_then(parse_value) {
+            c.known.insert(cid.clone(), unit);
+        }
+    }
+    for (id, h) in &d.shown {
+        c.started.insert(id.clone(), *h);
+    }
+    c.fresh.drain(..d.counters.len());
+    c.next += d.counters.len() as u32;
+    c.sealed_plans.insert(side);
+    let gone: BTreeSet<String> = hidden.iter().map(|u| u.id.clone()).collect();
+    state.units.retain(|u| !gone.contains(&u.id));
+    state.units.extend(placeholders);
+    if let Some(s) = state.secret.as_mut() {
+        s.opened.insert(side);
+        if free {
+            s.markers.insert(side, d.markers.clone());
+        }
+    }
+    if !d.markers.is_empty() {
+        let m: Vec<String> = d.markers.iter().map(|(a, h)| format!("army {a} {h}")).collect();
+        ev.push(Event::rule("GE 3.5", format!("{} mobilization markers: {}", side.title(), m.join(", "))));
+    }
+    let shown: Vec<String> = d.shown.iter().map(|(id, h)| format!("{id} {h}")).collect();
+    let counters: Vec<String> = d.counters.iter().map(|p| format!("{} {} {}", p.id, p.nation, p.hex)).collect();
+    ev.push(Event::rule(
+        "GE 3.3",
+        format!("the {} placement is made: shown {}; hidden counters {} (GE 13.8)", side.title(), shown.join(", "), counters.join(", ")),
+    ));
+    Ok(ev)
+}
+
+/// The sealed plan opened at the end: every unit started where the log showed it, and the plan
+/// obeys the setup rules.
+pub fn open_plan(state: &mut State, side: SideId, plan: Plan) -> Result<Vec<Event>, Vec<Violation>> {
+    let v = |m: String| Violation::new("GE 3.3", m);
+    let Some(c) = state.counters.as_ref() else { return Err(vec![v("this game does not hide stacks".into())]) };
+    let mut errs = Vec::new();
+    for (unit, h) in c.started.iter().filter(|(u, _)| state.unit(u).is_some_and(|x| x.side == side)) {
+        if plan.units.get(unit) != Some(h) {
+            errs.push(v(format!("the plan puts {unit} in {}, but it started in {h}", plan.units.get(unit).map_or("no hex".into(), |x| x.to_string()))).unit(unit));
+        }
+    }
+    if state.secret.as_ref().is_some_and(|s| s.free) && state.secret.as_ref().and_then(|s| s.markers.get(&side)) != Some(&plan.markers) {
+        errs.push(v("the plan's markers are not those shown at the placement".into()));
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    // The placement rules themselves (3.3, 3.5, 3.6), as at an opening without counters.
+    let errs = super::secret::check_plan(state, side, &plan);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    if let Some(c) = state.counters.as_mut() {
+        c.sealed_plans.remove(&side);
+    }
+    let n = plan.units.len();
+    if let Some(s) = state.secret.as_mut() {
+        s.plans.insert(side, plan);
+    }
+    Ok(vec![Event::rule("GE 3.3", format!("the {} setup plan is opened: its {n} units started where the log showed them", side.title()))])
+}
+
 /// Sides that must still open counters before the result.
 pub fn awaited(state: &State) -> Vec<SideId> {
     if state.counters.as_ref().is_none_or(|c| c.pending_outcome.is_none()) {
         return vec![];
     }
-    let sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
+    let mut sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
+    sides.extend(state.counters.iter().flat_map(|c| c.sealed_plans.iter().copied()));
     sides.into_iter().collect()
 }
 
@@ -565,6 +818,9 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
             }
             ActionKind::OpenCounters(_) => {
                 open.extend(state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()));
+                if plan_sealed(state, side) {
+                    open.insert(super::secret::plan_id(side));
+                }
             }
             ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => open.extend(due_at_attrition(state)),
             other => open.extend(named_units(other).into_iter().cloned()),
@@ -572,6 +828,9 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
     }
     // Units named by their own id or their counter id: open those that must be opened.
     let mut openings: Vec<String> = Vec::new();
+    if open.remove(&super::secret::plan_id(side)) {
+        openings.push(super::secret::plan_id(side));
+    }
     for id in &open {
         let cid = counter_of.get(id.as_str()).map(|s| s.to_string()).or_else(|| {
             state.unit(id).filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone())
@@ -683,5 +942,67 @@ mod tests {
         assert_eq!(parse_value("army:DE-7"), None);
         assert_eq!(parse_value("unit:DE-7:x"), None);
         assert!(is_counter_id("c17") && !is_counter_id("c") && !is_counter_id("c07") && !is_counter_id("DE-7"));
+    }
+}
+
+#[cfg(test)]
+mod placement_tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::engine::hidden::{Committed, HiddenActs, Opened};
+    use crate::engine::{Ruleset, SeatInfo};
+    use crate::rules::glorys_end::GlorysEnd;
+    use crate::rules::glorys_end::orders::{Action, ActionKind};
+
+    /// What the engine does with an entry, in the omniscient way: conceal, commit, open,
+    /// validate, apply. `values` keeps every committed value for later openings.
+    fn send(s: &mut State, seat: &str, kind: ActionKind, values: &mut BTreeMap<String, String>) {
+        let orders = Orders { actions: vec![Action(kind)] };
+        let c = GlorysEnd::conceal(s, seat, orders).expect("conceal");
+        values.extend(c.commit.iter().cloned());
+        let mut acts = HiddenActs {
+            committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(),
+            opened: c.open.iter().map(|id| Opened { id: id.clone(), value: values[id].clone(), draw: None }).collect(),
+        };
+        GlorysEnd::hidden(s, seat, &mut acts).expect("hidden");
+        let legal = GlorysEnd::validate(s, seat, c.orders).unwrap_or_else(|r| panic!("{:?}", r.violations));
+        GlorysEnd::apply(s, seat, legal);
+        GlorysEnd::check_invariants(s).expect("invariants");
+    }
+
+    #[test]
+    fn a_free_deployment_is_placed_under_counters_and_its_plans_open_at_the_end() {
+        let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let opts: yaml_serde::Value = yaml_serde::from_str("hidden_counters: true").expect("yaml");
+        let mut s = GlorysEnd::setup(crate::rules::glorys_end::scenario::FREE_DEPLOYMENT_YAML, Some(&opts), &seats).expect("setup");
+        let mut values = BTreeMap::new();
+        for seat in ["allied", "german"] {
+            let side = s.side_of(seat).expect("side");
+            let plan = super::super::secret::default_plan(&s, side);
+            send(&mut s, seat, ActionKind::Deploy(Deploy { plan: Some(plan), ..Deploy::default() }), &mut values);
+        }
+        for seat in ["allied", "german"] {
+            send(&mut s, seat, ActionKind::Deploy(Deploy { reveal: true, ..Deploy::default() }), &mut values);
+        }
+        assert!(!super::super::secret::in_progress(&s));
+        let hidden: Vec<&Unit> = s.units.iter().filter(|u| is_hidden(u)).collect();
+        assert!(hidden.len() > 20, "most units go under counters: {}", hidden.len());
+        for u in &hidden {
+            let h = u.hex().expect("on the map");
+            assert!(s.units_at(h).any(|t| t.side == u.side && !is_hidden(t)), "{} in {h} has a shown top", u.id);
+        }
+        // No placement names a hidden unit in the public orders: the plans stay sealed.
+        assert!(plan_sealed(&s, SideId::German) && plan_sealed(&s, SideId::Allied));
+        // The game ends: the result waits for every counter and both plans.
+        s.outcome = Some(Outcome::Draw { reason: "test".into() });
+        hold_outcome(&mut s);
+        assert!(s.outcome.is_none());
+        assert_eq!(awaited(&s).len(), 2);
+        send(&mut s, "german", ActionKind::OpenCounters(true), &mut values);
+        assert!(s.outcome.is_none() && plan_sealed(&s, SideId::Allied) && !plan_sealed(&s, SideId::German));
+        send(&mut s, "allied", ActionKind::OpenCounters(true), &mut values);
+        assert!(!s.units.iter().any(is_hidden));
+        assert_eq!(s.outcome, Some(Outcome::Draw { reason: "test".into() }));
     }
 }

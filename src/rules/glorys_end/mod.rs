@@ -229,8 +229,9 @@ impl Ruleset for GlorysEnd {
         let mut mine = crate::engine::HiddenActs::default();
         (mine.committed, acts.committed) = std::mem::take(&mut acts.committed).into_iter().partition(|x| counters::is_counter_id(&x.id));
         (mine.opened, acts.opened) = std::mem::take(&mut acts.opened).into_iter().partition(|x| counters::is_counter_id(&x.id));
-        let mut ev = secret::hidden(state, seat, acts)?;
-        ev.extend(counters::hidden(state, seat, &mine)?);
+        // Counters first: a sealed setup plan is opened at the end, after its units (`counters.rs`).
+        let mut ev = counters::hidden(state, seat, &mine)?;
+        ev.extend(secret::hidden(state, seat, acts)?);
         ev.extend(counters::hold_outcome(state));
         Ok(ev)
     }
