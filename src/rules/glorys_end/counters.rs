@@ -26,12 +26,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::orders::{ActionKind, Orders};
+use super::secret::{Deploy, Plan};
+use super::state::Place;
 use super::state::{Kind, SideId, Size, State, Unit, Values};
 use crate::engine::hidden::{Committed, Concealed, HiddenActs};
 use crate::engine::{Event, Outcome, ScenarioError, Violation};
 use crate::geo::hex::HexId;
-use super::secret::{Deploy, Plan};
-use super::state::Place;
 
 /// Counter ids are `c<number>`.
 pub const PREFIX: &str = "c";
@@ -231,7 +231,8 @@ pub fn unmasked(state: &State) -> State {
 /// `; one of DE-5, DE-7` (public), and `; is DE-7` where this replay knows it.
 pub fn describe_identity(state: &State, u: &Unit) -> String {
     let Some(c) = state.counters.as_ref() else { return String::new() };
-    let batch: Vec<&str> = u.hidden.and_then(|b| c.batches.get(b as usize)).map(|b| b.iter().map(|x| x.id.as_str()).collect()).unwrap_or_default();
+    let batch: Vec<&str> =
+        u.hidden.and_then(|b| c.batches.get(b as usize)).map(|b| b.iter().map(|x| x.id.as_str()).collect()).unwrap_or_default();
     let known = c.known.get(&u.id).map(|id| format!("; is {id}")).unwrap_or_default();
     format!("; one of {}{known}", batch.join(", "))
 }
@@ -268,7 +269,10 @@ pub fn hidden(state: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Ev
     let mut expect = state.counters.as_ref().map_or(0, |c| c.next);
     for Committed { id, value } in acts.committed.iter().filter(|x| mine(&x.id)) {
         if *id != format!("{PREFIX}{expect}") {
-            errs.push(Violation::new("GE 13.8", format!("the next counter is {PREFIX}{expect}, not {id}: counter ids are used in order, once")));
+            errs.push(Violation::new(
+                "GE 13.8",
+                format!("the next counter is {PREFIX}{expect}, not {id}: counter ids are used in order, once"),
+            ));
             continue;
         }
         expect += 1;
@@ -393,8 +397,11 @@ pub fn check_action(state: &State, a: &ActionKind) -> Vec<Violation> {
             for id in named_units(a) {
                 if state.unit(id).is_some_and(is_hidden) {
                     errs.push(
-                        Violation::new("GE 13.8", format!("{id} is a hidden counter: only moves keep it hidden; open it to give it this order"))
-                            .unit(id),
+                        Violation::new(
+                            "GE 13.8",
+                            format!("{id} is a hidden counter: only moves keep it hidden; open it to give it this order"),
+                        )
+                        .unit(id),
                     );
                 }
             }
@@ -634,7 +641,11 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
         *got.entry(p.nation.as_str()).or_default() += 1;
     }
     if want != got {
-        errs.push(v(format!("{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?})", hidden.len(), d.counters.len())));
+        errs.push(v(format!(
+            "{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?})",
+            hidden.len(),
+            d.counters.len()
+        )));
     }
     // The top unit of every stack is shown (GE 13.8).
     for p in &d.counters {
@@ -665,7 +676,9 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
             let Some((unit, sl)) = value.as_deref().and_then(parse_value) else { continue };
             match units.iter().find(|u| u.id == unit) {
                 Some(u) if u.nation == p.nation && u.sl == sl && plan.units.get(&unit) == Some(&p.hex) && !d.shown.contains_key(&unit) => {}
-                _ => errs.push(v(format!("{} is committed as {unit} ({sl} SL), which the plan does not put in {}", p.id, p.hex)).unit(&p.id)),
+                _ => {
+                    errs.push(v(format!("{} is committed as {unit} ({sl} SL), which the plan does not put in {}", p.id, p.hex)).unit(&p.id))
+                }
             }
         }
         if free && plan.markers != d.markers {
@@ -687,7 +700,8 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
     let occupiers = state.secret.as_ref().is_some_and(|s| s.occupiers);
     for h in public_plan.units.values() {
         let c = state.board.map().hex(*h).map(|i| i.country);
-        if occupiers && matches!(c, Some(super::map::Country::Belgium | super::map::Country::Luxembourg | super::map::Country::Netherlands)) {
+        if occupiers && matches!(c, Some(super::map::Country::Belgium | super::map::Country::Luxembourg | super::map::Country::Netherlands))
+        {
             state.control.insert(*h, side);
             std::sync::Arc::make_mut(&mut state.initial_control).insert(*h, side);
         }
@@ -755,7 +769,13 @@ pub fn open_plan(state: &mut State, side: SideId, plan: Plan) -> Result<Vec<Even
     let mut errs = Vec::new();
     for (unit, h) in c.started.iter().filter(|(u, _)| state.unit(u).is_some_and(|x| x.side == side)) {
         if plan.units.get(unit) != Some(h) {
-            errs.push(v(format!("the plan puts {unit} in {}, but it started in {h}", plan.units.get(unit).map_or("no hex".into(), |x| x.to_string()))).unit(unit));
+            errs.push(
+                v(format!(
+                    "the plan puts {unit} in {}, but it started in {h}",
+                    plan.units.get(unit).map_or("no hex".into(), |x| x.to_string())
+                ))
+                .unit(unit),
+            );
         }
     }
     if state.secret.as_ref().is_some_and(|s| s.free) && state.secret.as_ref().and_then(|s| s.markers.get(&side)) != Some(&plan.markers) {
@@ -832,9 +852,10 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
         openings.push(super::secret::plan_id(side));
     }
     for id in &open {
-        let cid = counter_of.get(id.as_str()).map(|s| s.to_string()).or_else(|| {
-            state.unit(id).filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone())
-        });
+        let cid = counter_of
+            .get(id.as_str())
+            .map(|s| s.to_string())
+            .or_else(|| state.unit(id).filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()));
         if let Some(cid) = cid
             && !openings.contains(&cid)
         {
@@ -914,7 +935,15 @@ pub fn public_facts(state: &State) -> Vec<String> {
     let mut out = Vec::new();
     for u in &state.units {
         if is_hidden(u) {
-            out.push(format!("{} {} {} ? at {:?} batch {:?} flags {:?}", u.id, u.side.name(), u.nation, u.place, u.hidden, (u.moved, u.mp_spent, u.move_state)));
+            out.push(format!(
+                "{} {} {} ? at {:?} batch {:?} flags {:?}",
+                u.id,
+                u.side.name(),
+                u.nation,
+                u.place,
+                u.hidden,
+                (u.moved, u.mp_spent, u.move_state)
+            ));
         } else {
             let mut v = u.clone();
             v.hidden = None;
@@ -973,7 +1002,8 @@ mod placement_tests {
 
     #[test]
     fn a_free_deployment_is_placed_under_counters_and_its_plans_open_at_the_end() {
-        let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let seats =
+            vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
         let opts: yaml_serde::Value = yaml_serde::from_str("hidden_counters: true").expect("yaml");
         let mut s = GlorysEnd::setup(crate::rules::glorys_end::scenario::FREE_DEPLOYMENT_YAML, Some(&opts), &seats).expect("setup");
         let mut values = BTreeMap::new();
