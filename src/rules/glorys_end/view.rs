@@ -322,6 +322,12 @@ pub fn template(state: &State, seat: &str) -> String {
         if let Some(d) = decision_text(state) {
             t.push_str(&format!("# decide: {d}\n"));
         }
+        // GE 13.8: the tool opens the attacked counters; the decision is the one after that.
+        if let Some(p) = side.and_then(|s| super::counters::opened_preview(state, s))
+            && let Some(d) = decision_text(&p)
+        {
+            t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
+        }
         t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
