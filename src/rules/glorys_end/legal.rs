@@ -133,7 +133,7 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             }
             cands.push(Decide::default());
         }
-        Stage::Roll => return None,
+        Stage::Roll | Stage::Opening { .. } => return None,
     }
     for c in cands {
         let a = ActionKind::Decide(c);
@@ -572,6 +572,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         let hexes: Vec<HexId> = stacks.into_iter().take(count as usize).map(|(_, _, h)| h).collect();
         try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
         return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
+    }
+    // GE 13.8: the defender's entry opens the attacked counters (conceal adds the openings),
+    // so it decides on the state after them.
+    if let Some(p) = super::counters::opened_preview(&s, side) {
+        s = p;
     }
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;

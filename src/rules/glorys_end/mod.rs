@@ -232,6 +232,12 @@ impl Ruleset for GlorysEnd {
         // Counters first: a sealed setup plan is opened at the end, after its units (`counters.rs`).
         let mut ev = counters::hidden(state, seat, &mine)?;
         ev.extend(secret::hidden(state, seat, acts)?);
+        // GE 13.8: the attacked hex's counters are open: the battle's odds, and its kept die.
+        let shown = combat::after_opening(state);
+        if !shown.is_empty() {
+            ev.extend(shown);
+            ev.extend(campaign::after_step(state, None));
+        }
         ev.extend(counters::hold_outcome(state));
         Ok(ev)
     }
