@@ -61,6 +61,11 @@ pub struct Counters {
     /// (it reads units' SL and kinds).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub final_count: bool,
+    /// The sides that held hidden counters when the result was held and have not sent
+    /// `open_counters` yet: still awaited after their entry's openings, which are applied
+    /// before its orders are checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to_open: Vec<SideId>,
 }
 
 impl Counters {
@@ -491,6 +496,9 @@ pub fn step_open_counters(state: &mut State, side: SideId) -> Result<Vec<Event>,
     if !left.is_empty() {
         return Err(vec![Violation::new("GE 13.8", format!("open every hidden counter of yours: {} still hidden", left.join(", ")))]);
     }
+    if let Some(c) = state.counters.as_mut() {
+        c.to_open.retain(|s| *s != side);
+    }
     Ok(release_outcome(state))
 }
 
@@ -507,8 +515,10 @@ pub fn hold_outcome(state: &mut State) -> Vec<Event> {
         return vec![];
     }
     let o = state.outcome.take();
+    let sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
     if let Some(c) = state.counters.as_mut() {
         c.pending_outcome = o;
+        c.to_open = sides.into_iter().collect();
     }
     vec![Event::rule("GE 13.8", "the game is over: every hidden counter is opened before the result is declared")]
 }
@@ -533,6 +543,10 @@ pub fn awaited(state: &State) -> Vec<SideId> {
         return vec![];
     }
     let sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
+    let to_open = state.counters.as_ref().map(|c| c.to_open.clone()).unwrap_or_default();
+    if !to_open.is_empty() {
+        return to_open;
+    }
     sides.into_iter().collect()
 }
 
@@ -669,6 +683,29 @@ pub fn public_facts(state: &State) -> Vec<String> {
     out.push(format!("control {:?} vp {:?} outcome {:?}", state.control, state.vp, state.outcome));
     out.push(format!("turn {} {:?} {:?}", state.turn, state.player, state.phase));
     out
+}
+
+/// Open counter `id` in this replay's own state as the author's tool will (its value is known
+/// here): for a bot or tool that simulates an entry before writing it. Returns the unit's id,
+/// `None` when the counter is not hidden, not known here, or the opening is refused.
+pub fn open_known(state: &mut State, id: &str) -> Option<String> {
+    let u = state.unit(id).filter(|u| is_hidden(u))?;
+    let (side, b) = (u.side, u.hidden? as usize);
+    let c = state.counters.as_ref()?;
+    let uid = c.known.get(id)?.clone();
+    let value = value_of(c.batches.get(b)?.iter().find(|x| x.id == uid)?);
+    open(state, side, id, &value).ok()?;
+    Some(uid)
+}
+
+/// Rename unit `old` to `new` in every unit list of an action (moves and hides included).
+pub fn rename_units(a: &mut ActionKind, old: &str, new: &str) {
+    let name = |id: &String| if id == old { new.to_string() } else { id.clone() };
+    match a {
+        ActionKind::Move(m) => m.units = m.units.iter().map(name).collect(),
+        ActionKind::Hide(h) => h.units = h.units.iter().map(name).collect(),
+        other => rename_in_action(other, &name),
+    }
 }
 
 #[cfg(test)]
