@@ -708,6 +708,15 @@ pub fn rename_units(a: &mut ActionKind, old: &str, new: &str) {
     }
 }
 
+/// Reading (GE 13.8 with 13.18/13.19): a retreat never ends in a hex holding the retreating
+/// side's hidden counters; it goes past such a hex as past one that would overstack. Whether
+/// the stack could take the retreating units depends on what the counters are, which the
+/// public replay does not know, and retreats are chosen on the public state (automatic ones
+/// by standing instructions, and the best-preference tier every choice is checked against).
+pub fn blocks_retreat(state: &State, h: crate::geo::hex::HexId, side: SideId) -> bool {
+    state.units_at(h).any(|u| u.side == side && is_hidden(u))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
