@@ -315,7 +315,9 @@ fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
     use super::standing::{FirstUnits, LastUnits, LossKey, LossRule, RetreatKey, RetreatRule, TowardHex};
     let mut st = Standing::default();
     let keys = [LossKey::CavalryFirst, LossKey::InfantryFirst, LossKey::StrongestFirst, LossKey::WeakestFirst, LossKey::Spread];
-    let own: Vec<String> = s.units.iter().filter(|u| u.side == side && u.hex().is_some()).map(|u| u.id.clone()).collect();
+    // Shown units only: a hidden counter the same entry opens goes by its unit's id (GE 13.8).
+    let own: Vec<String> =
+        s.units.iter().filter(|u| u.side == side && u.hex().is_some() && !counters::is_hidden(u)).map(|u| u.id.clone()).collect();
     for _ in 0..d.roll(3) {
         match d.roll(7) {
             0 => st.losses.extend(pick(d, &own).map(|id| LossRule::First(FirstUnits { first: vec![id] }))),
