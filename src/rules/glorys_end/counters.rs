@@ -340,6 +340,9 @@ pub fn check_action(state: &State, a: &ActionKind) -> Vec<Violation> {
             _ => vec![Violation::new("GE 13.8", "the game is over: only open_counters is expected (every hidden counter is opened)")],
         };
     }
+    if !opening_due(state).is_empty() {
+        return vec![opening_refusal(state)];
+    }
     let mut errs = Vec::new();
     match a {
         ActionKind::Move(m) => {
@@ -584,6 +587,7 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
             other => open.extend(named_units(other).into_iter().cloned()),
         }
     }
+    open.extend(opening_due_for(state, side));
     // Units named by their own id or their counter id: open those that must be opened.
     let mut openings: Vec<String> = Vec::new();
     for id in &open {
@@ -715,6 +719,58 @@ pub fn rename_units(a: &mut ActionKind, old: &str, new: &str) {
 /// by standing instructions, and the best-preference tier every choice is checked against).
 pub fn blocks_retreat(state: &State, h: crate::geo::hex::HexId, side: SideId) -> bool {
     state.units_at(h).any(|u| u.side == side && is_hidden(u))
+}
+
+/// The hidden counters a battle waits for (GE 13.8: every counter in the attacked hex is
+/// opened by the defender's entry that follows the attack), empty when it waits for none.
+pub fn opening_due(state: &State) -> Vec<String> {
+    match &state.battle {
+        Some(b) if matches!(b.stage, super::state::Stage::Opening { .. }) => super::combat::hidden_in_target(state, b.attacker, b.target),
+        _ => vec![],
+    }
+}
+
+/// The counters `side` must open in its next entry for the battle (`conceal` adds them).
+pub fn opening_due_for(state: &State, side: SideId) -> Vec<String> {
+    if state.battle.as_ref().is_none_or(|b| b.attacker == side) {
+        return vec![];
+    }
+    opening_due(state)
+}
+
+/// The refusal of an action while a battle waits for the defending counters (GE 13.8).
+pub fn opening_refusal(state: &State) -> Violation {
+    let due = opening_due(state);
+    let target = state.battle.as_ref().map(|b| b.target.to_string()).unwrap_or_default();
+    Violation::new(
+        "GE 13.8",
+        format!(
+            "open the defending counters {} in {target}: every counter in the attacked hex is shown when the odds are computed, by the defender's entry that follows the attack (no other action before that)",
+            due.join(", ")
+        ),
+    )
+    .hex(target)
+}
+
+/// The state `side`'s next entry will decide on, when a battle waits for it to open the
+/// defending counters: those this replay knows opened, then the odds and the kept die
+/// applied as `GlorysEnd::hidden` does (for the bot and templates; `None` when no opening
+/// is due or an identity is unknown here).
+pub fn opened_preview(state: &State, side: SideId) -> Option<State> {
+    let due = opening_due_for(state, side);
+    if due.is_empty() {
+        return None;
+    }
+    let mut s = state.clone();
+    for cid in &due {
+        let u = state.unit(cid)?;
+        let uid = state.counters.as_ref()?.known.get(cid)?;
+        let b = u.hidden? as usize;
+        let rec = state.counters.as_ref()?.batches.get(b)?.iter().find(|x| &x.id == uid)?;
+        open(&mut s, side, cid, &value_of(rec)).ok()?;
+    }
+    super::combat::after_opening(&mut s);
+    Some(s)
 }
 
 #[cfg(test)]

@@ -157,13 +157,6 @@ fn hide_stacks(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice
     }
 }
 
-/// The hex holds hidden counters. For now the bot attacks no such hex: until the defenders
-/// are opened when the odds are computed (GE 13.8, branch ge-hidden-combat), a battle there
-/// would run on the placeholders' values.
-fn holds_hidden(s: &State, h: HexId) -> bool {
-    s.units_at(h).any(counters::is_hidden)
-}
-
 /// Losses taken SL by SL from the unit with the most SL left (ties at random): units stay in
 /// play as long as possible.
 fn spread_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<Loss> {
@@ -256,7 +249,7 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             }
             cands.push(Decide::default());
         }
-        Stage::Roll => return None,
+        Stage::Roll | Stage::Opening { .. } => return None,
     }
     for c in cands {
         let a = ActionKind::Decide(c);
@@ -705,6 +698,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
         return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
     }
+    // GE 13.8: the defender's entry opens the attacked counters (conceal adds the openings),
+    // so it decides on the state after them.
+    if let Some(p) = super::counters::opened_preview(&s, side) {
+        s = p;
+    }
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;
         try_push(&mut s, side, &mut acts, a);
@@ -887,7 +885,6 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     let mut best: Option<(i32, HexId)> = None;
                     for &t in s.board.neighbours(at) {
                         if s.occupant(t) == Some(side.other())
-                            && !holds_hidden(&s, t)
                             && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
                             && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
                             && best.is_none_or(|(k, _)| strength(&b) > k)
@@ -917,7 +914,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 .iter()
                 .filter(|u| u.side == side.other())
                 .filter_map(|u| u.hex())
-                .filter(|&h| adjacent_to_enemy(&s, h, side.other()) && !holds_hidden(&s, h))
+                .filter(|&h| adjacent_to_enemy(&s, h, side.other()))
                 .collect();
             targets.sort();
             targets.dedup();

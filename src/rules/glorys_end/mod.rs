@@ -231,6 +231,12 @@ impl Ruleset for GlorysEnd {
         (mine.opened, acts.opened) = std::mem::take(&mut acts.opened).into_iter().partition(|x| counters::is_counter_id(&x.id));
         let mut ev = secret::hidden(state, seat, acts)?;
         ev.extend(counters::hidden(state, seat, &mine)?);
+        // GE 13.8: the attacked hex's counters are open: the battle's odds, and its kept die.
+        let shown = combat::after_opening(state);
+        if !shown.is_empty() {
+            ev.extend(shown);
+            ev.extend(campaign::after_step(state, None));
+        }
         ev.extend(counters::hold_outcome(state));
         Ok(ev)
     }

@@ -339,6 +339,11 @@ pub enum Stage {
     /// Cavalry alone attacked by a force without cavalry: waiting for the defender to
     /// withdraw before combat or stand (GE-13.25).
     Withdraw,
+    /// Waiting for the defender's entry to open the hidden counters in the attacked hex
+    /// (GE 13.8: the defenders are seen when the odds are computed). `die` is the CRT roll
+    /// already made, kept until then; `None` when no die was rolled because the defenders
+    /// may turn out to be cavalry alone (GE 13.25).
+    Opening { die: Option<u32> },
 }
 
 /// A battle in progress: everything certain is fixed at declaration.
@@ -374,11 +379,28 @@ pub struct Battle {
     /// CRT roll (GE-14.9; `siege.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub siege: Vec<String>,
+    /// Hidden counters defend the target (GE 13.8): attack, defence, odds and DRM are fixed
+    /// only when the defender opens them (`combat::after_opening`); until then they are not
+    /// shown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opening: bool,
 }
 
 impl Battle {
     /// `"prepared assault on 3230 at 3:1, DRM -1"`.
     pub fn describe(&self) -> String {
+        if self.opening {
+            let die = match self.stage {
+                Stage::Opening { die: Some(d) } => format!("; die {d} kept"),
+                _ => String::new(),
+            };
+            return format!(
+                "{} on {}: odds when the defenders {} are shown (GE 13.8){die}",
+                self.kind.name(),
+                self.target,
+                self.defenders.iter().chain(&self.stragglers).cloned().collect::<Vec<_>>().join(", ")
+            );
+        }
         let odds = match self.odds {
             Odds::Automatic => format!("{} (automatic 2/0)", self.odds_text),
             Odds::Column { .. } => self.odds_text.clone(),

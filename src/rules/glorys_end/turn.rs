@@ -39,7 +39,7 @@ pub fn actor(state: &State) -> Option<SideId> {
     match &state.battle {
         Some(b) => match b.stage {
             Stage::Roll => None,
-            Stage::Defender { .. } | Stage::Withdraw => Some(b.attacker.other()),
+            Stage::Defender { .. } | Stage::Withdraw | Stage::Opening { .. } => Some(b.attacker.other()),
             Stage::Attacker { .. } => Some(b.attacker),
         },
         None => Some(state.player),
@@ -399,6 +399,7 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             Ok(combat::apply_attacker(state, &alloc, &d.advance))
         }
         Stage::Roll => Err(vec![v("GE 13.3", "the die has not been rolled yet")]),
+        Stage::Opening { .. } => Err(vec![super::counters::opening_refusal(state)]),
     }
 }
 

@@ -23,7 +23,16 @@ pub fn decision_text(state: &State) -> Option<String> {
     match b.stage {
         Stage::Roll => None,
         Stage::Withdraw => {
-            let (ids, opts) = combat::withdraw_options(state)?;
+            let Some((ids, opts)) = combat::withdraw_options(state) else {
+                // Only after hidden defenders were shown (GE 13.8): they are not cavalry
+                // alone, or have nowhere to go.
+                return Some(format!(
+                    "{}: the defenders of {} cannot withdraw before combat (GE 13.25): stand (decide: {{}}); the roll is then your entry's ({})",
+                    b.attacker.other().name(),
+                    b.target,
+                    b.describe()
+                ));
+            };
             let hexes: Vec<String> =
                 opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
             Some(format!(
@@ -51,6 +60,9 @@ pub fn decision_text(state: &State) -> Option<String> {
                 RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
                 _ => {}
             }
+            if parts.is_empty() {
+                parts.push("take the result (decide: {})".into());
+            }
             Some(format!(
                 "{}: {} ({}: result {})",
                 b.attacker.other().name(),
@@ -59,6 +71,13 @@ pub fn decision_text(state: &State) -> Option<String> {
                 b.result.map(|r| r.to_string()).unwrap_or_default()
             ))
         }
+        Stage::Opening { die } => Some(format!(
+            "{}: open {} defending {} (GE 13.8), then decide the result{} in the same entry (orders with decide)",
+            b.attacker.other().name(),
+            super::counters::opening_due(state).join(", "),
+            b.target,
+            if die.is_some() { " of the kept die" } else { " (withdraw or stand, GE 13.25)" }
+        )),
         Stage::Attacker { lp } => {
             let live = combat::live_attackers(state);
             let mut parts = Vec::new();
@@ -124,13 +143,16 @@ pub fn awaits(state: &State) -> Vec<Await> {
             // A roll made in the defender's own entry (he stood, GE-13.25) is revealed by the
             // attacker's next entry.
             let d = if b.stood { b.attacker } else { b.attacker.other() };
-            return vec![Await {
-                seat: state.seat(d),
-                what: format!(
-                    "your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)",
-                    b.describe()
-                ),
-            }];
+            let what = if b.opening {
+                format!(
+                    "your next entry resolves the dice of the {}, opens {} and decides the result (orders with decide; GE 13.8)",
+                    b.describe(),
+                    combat::hidden_in_target(state, b.attacker, b.target).join(", ")
+                )
+            } else {
+                format!("your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)", b.describe())
+            };
+            return vec![Await { seat: state.seat(d), what }];
         }
         let who = turn::actor(state).unwrap_or(b.attacker);
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
@@ -299,6 +321,12 @@ pub fn template(state: &State, seat: &str) -> String {
     if state.battle.is_some() {
         if let Some(d) = decision_text(state) {
             t.push_str(&format!("# decide: {d}\n"));
+        }
+        // GE 13.8: the tool opens the attacked counters; the decision is the one after that.
+        if let Some(p) = side.and_then(|s| super::counters::opened_preview(state, s))
+            && let Some(d) = decision_text(&p)
+        {
+            t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
         }
         t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
