@@ -77,12 +77,15 @@ fn any_step(game: &mut Game, players: &mut Players, seed: u64) {
 #[test]
 fn bot_games_open_every_counter_and_pass_verify() {
     let mut sides = BTreeSet::new();
+    let mut shown = 0;
     for (scenario, seed) in [("glorys-end/marne", 1u64), ("glorys-end/marne", 2), ("glorys-end/marne", 3), ("glorys-end/short-campaign", 1)] {
         let (game, _) = play(scenario, seed);
         assert!(game.outcome().is_some(), "{scenario} {seed}: a result");
         let hidden = counter_commitments(&game);
         assert!(hidden.len() >= 4, "{scenario} {seed}: the bot hides stacks ({} counters)", hidden.len());
         sides.extend(hidden.into_iter().map(|(s, _)| s));
+        // Attacks on hidden counters: the odds wait for the defender's openings.
+        shown += game.steps.iter().flat_map(|st| &st.events).filter(|e| e.text.contains("the odds are computed when the defender opens")).count();
         assert_eq!(game.unopened(), vec![], "{scenario} {seed}: every commitment is opened by the end");
         let s = ge(&game.state);
         assert!(!s.units.iter().any(counters::is_hidden), "{scenario} {seed}: nothing is hidden at the end");
@@ -93,6 +96,7 @@ fn bot_games_open_every_counter_and_pass_verify() {
         assert_eq!(omni.outcome(), game.outcome());
     }
     assert_eq!(sides.len(), 2, "both sides hide stacks: {sides:?}");
+    assert!(shown > 0, "some attacks fall on hidden defenders");
 }
 
 /// Public facts after every entry, in a replay of `game` with this knowledge.
