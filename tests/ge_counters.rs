@@ -78,14 +78,20 @@ fn any_step(game: &mut Game, players: &mut Players, seed: u64) {
 fn bot_games_open_every_counter_and_pass_verify() {
     let mut sides = BTreeSet::new();
     let mut shown = 0;
-    for (scenario, seed) in [("glorys-end/marne", 1u64), ("glorys-end/marne", 2), ("glorys-end/marne", 3), ("glorys-end/short-campaign", 1)] {
+    for (scenario, seed) in [("glorys-end/marne", 1u64), ("glorys-end/marne", 2), ("glorys-end/marne", 3), ("glorys-end/short-campaign", 1)]
+    {
         let (game, _) = play(scenario, seed);
         assert!(game.outcome().is_some(), "{scenario} {seed}: a result");
         let hidden = counter_commitments(&game);
         assert!(hidden.len() >= 4, "{scenario} {seed}: the bot hides stacks ({} counters)", hidden.len());
         sides.extend(hidden.into_iter().map(|(s, _)| s));
         // Attacks on hidden counters: the odds wait for the defender's openings.
-        shown += game.steps.iter().flat_map(|st| &st.events).filter(|e| e.text.contains("the odds are computed when the defender opens")).count();
+        shown += game
+            .steps
+            .iter()
+            .flat_map(|st| &st.events)
+            .filter(|e| e.text.contains("the odds are computed when the defender opens"))
+            .count();
         assert_eq!(game.unopened(), vec![], "{scenario} {seed}: every commitment is opened by the end");
         let s = ge(&game.state);
         assert!(!s.units.iter().any(counters::is_hidden), "{scenario} {seed}: nothing is hidden at the end");
@@ -213,7 +219,8 @@ fn lie(game: &mut Game, players: &mut Players) -> Option<(u64, String)> {
         let value = c.known.get(&u.id).and_then(|uid| c.batches.iter().flatten().find(|x| &x.id == uid)).map(counters::value_of)?;
         let key = players.key("german").ok()?.clone();
         let mut body = Body::new(Kind::Orders);
-        let orders = serde_json::json!({"actions": [{"move": {"units": [u.id], "path": path.iter().map(|h| h.to_string()).collect::<Vec<_>>()}}]});
+        let orders =
+            serde_json::json!({"actions": [{"move": {"units": [u.id], "path": path.iter().map(|h| h.to_string()).collect::<Vec<_>>()}}]});
         body.orders = Some(yaml_serde::to_value(orders).ok()?);
         let e = bot::sign_body(game, "german", players, body, TIME.into()).ok()?;
         game.apply(&e).expect("the public replay cannot see the lie");

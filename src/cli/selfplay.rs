@@ -70,7 +70,10 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
             && let Err(cheats) = game.replay_omniscient()
         {
             let c = &cheats[0];
-            return fail(format!("game with seed {seed} fails the omniscient pass: entry {} by {}: {}: {}", c.seq, c.seat, c.rule, c.message));
+            return fail(format!(
+                "game with seed {seed} fails the omniscient pass: entry {} by {}: {}: {}",
+                c.seq, c.seat, c.rule, c.message
+            ));
         }
         entries += game.entries.len();
         rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
