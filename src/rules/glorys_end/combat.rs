@@ -660,7 +660,11 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
         if cands.is_empty() {
             break;
         }
-        let holds: Vec<HexId> = cands.iter().copied().filter(|&n| stacking::can_end(state, n, side, units).is_empty()).collect();
+        let holds: Vec<HexId> = cands
+            .iter()
+            .copied()
+            .filter(|&n| !super::counters::blocks_retreat(state, n, side) && stacking::can_end(state, n, side, units).is_empty())
+            .collect();
         if !holds.is_empty() {
             let tier = |h: HexId| {
                 let adj = state.board.neighbours(h).iter().any(|&n| enemy_in(n)) as u8;

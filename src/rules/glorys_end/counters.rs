@@ -76,6 +76,11 @@ pub struct Counters {
     /// it is opened).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub started: BTreeMap<String, HexId>,
+    /// The sides that held hidden counters when the result was held and have not sent
+    /// `open_counters` yet: still awaited after their entry's openings, which are applied
+    /// before its orders are checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to_open: Vec<SideId>,
 }
 
 /// A counter of a secret placement as the public sees it (GE 3.3 with hidden stacks).
@@ -535,6 +540,9 @@ pub fn step_open_counters(state: &mut State, side: SideId) -> Result<Vec<Event>,
     if !left.is_empty() {
         return Err(vec![Violation::new("GE 13.8", format!("open every hidden counter of yours: {} still hidden", left.join(", ")))]);
     }
+    if let Some(c) = state.counters.as_mut() {
+        c.to_open.retain(|s| *s != side);
+    }
     Ok(release_outcome(state))
 }
 
@@ -551,8 +559,11 @@ pub fn hold_outcome(state: &mut State) -> Vec<Event> {
         return vec![];
     }
     let o = state.outcome.take();
+    let mut sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
+    sides.extend(state.counters.iter().flat_map(|c| c.sealed_plans.iter().copied()));
     if let Some(c) = state.counters.as_mut() {
         c.pending_outcome = o;
+        c.to_open = sides.into_iter().collect();
     }
     vec![Event::rule("GE 13.8", "the game is over: every hidden counter is opened before the result is declared")]
 }
@@ -809,6 +820,10 @@ pub fn awaited(state: &State) -> Vec<SideId> {
     }
     let mut sides: BTreeSet<SideId> = state.units.iter().filter(|u| is_hidden(u)).map(|u| u.side).collect();
     sides.extend(state.counters.iter().flat_map(|c| c.sealed_plans.iter().copied()));
+    let to_open = state.counters.as_ref().map(|c| c.to_open.clone()).unwrap_or_default();
+    if !to_open.is_empty() {
+        return to_open;
+    }
     sides.into_iter().collect()
 }
 
@@ -961,6 +976,38 @@ pub fn public_facts(state: &State) -> Vec<String> {
     out.push(format!("control {:?} vp {:?} outcome {:?}", state.control, state.vp, state.outcome));
     out.push(format!("turn {} {:?} {:?}", state.turn, state.player, state.phase));
     out
+}
+
+/// Open counter `id` in this replay's own state as the author's tool will (its value is known
+/// here): for a bot or tool that simulates an entry before writing it. Returns the unit's id,
+/// `None` when the counter is not hidden, not known here, or the opening is refused.
+pub fn open_known(state: &mut State, id: &str) -> Option<String> {
+    let u = state.unit(id).filter(|u| is_hidden(u))?;
+    let (side, b) = (u.side, u.hidden? as usize);
+    let c = state.counters.as_ref()?;
+    let uid = c.known.get(id)?.clone();
+    let value = value_of(c.batches.get(b)?.iter().find(|x| x.id == uid)?);
+    open(state, side, id, &value).ok()?;
+    Some(uid)
+}
+
+/// Rename unit `old` to `new` in every unit list of an action (moves and hides included).
+pub fn rename_units(a: &mut ActionKind, old: &str, new: &str) {
+    let name = |id: &String| if id == old { new.to_string() } else { id.clone() };
+    match a {
+        ActionKind::Move(m) => m.units = m.units.iter().map(name).collect(),
+        ActionKind::Hide(h) => h.units = h.units.iter().map(name).collect(),
+        other => rename_in_action(other, &name),
+    }
+}
+
+/// Reading (GE 13.8 with 13.18/13.19): a retreat never ends in a hex holding the retreating
+/// side's hidden counters; it goes past such a hex as past one that would overstack. Whether
+/// the stack could take the retreating units depends on what the counters are, which the
+/// public replay does not know, and retreats are chosen on the public state (automatic ones
+/// by standing instructions, and the best-preference tier every choice is checked against).
+pub fn blocks_retreat(state: &State, h: crate::geo::hex::HexId, side: SideId) -> bool {
+    state.units_at(h).any(|u| u.side == side && is_hidden(u))
 }
 
 /// The hidden counters a battle waits for (GE 13.8: every counter in the attacked hex is
