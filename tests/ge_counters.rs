@@ -120,14 +120,32 @@ fn facts_by_entry(game: &Game, knowledge: Knowledge) -> Vec<Vec<String>> {
 fn public_facts_agree_in_every_mode() {
     let (game, players) = play("glorys-end/marne", 4);
     assert!(counter_commitments(&game).len() >= 4, "the game hides stacks");
-    let public = facts_by_entry(&game, Knowledge::public());
+    facts_agree(&game, &players);
+}
+
+/// A free deployment placed under counters (GE 3.3 with 13.8): the plans stay sealed until the
+/// end, every replay agrees on the public facts, and verify's omniscient pass re-checks it all.
+#[test]
+fn a_free_deployment_under_counters_agrees_in_every_mode_and_verifies() {
+    let (game, players) = play("glorys-end/free-deployment", 1);
+    assert!(game.outcome().is_some(), "a result");
+    assert!(counter_commitments(&game).len() >= 20, "the placement puts most units under counters");
+    assert_eq!(game.unopened(), vec![], "every commitment, the plans too, is opened by the end");
+    game.replay_omniscient().unwrap_or_else(|c| panic!("cheats {c:?}"));
+    facts_agree(&game, &players);
+}
+
+/// The public facts after every entry are the same in the public, both seats' and the
+/// omniscient replays.
+fn facts_agree(game: &Game, players: &Players) {
+    let public = facts_by_entry(game, Knowledge::public());
     let modes = [
         ("german", Knowledge::seat("german", players.key("german").expect("key").clone())),
         ("allied", Knowledge::seat("allied", players.key("allied").expect("key").clone())),
         ("omniscient", Knowledge::omniscient(game.opened_values())),
     ];
     for (name, k) in modes {
-        let other = facts_by_entry(&game, k);
+        let other = facts_by_entry(game, k);
         assert_eq!(other.len(), public.len());
         for (i, (a, b)) in public.iter().zip(&other).enumerate() {
             assert_eq!(a, b, "entry {i}: the {name} replay's public facts differ from the public replay's");
@@ -147,28 +165,33 @@ fn has_token(hay: &str, word: &str) -> bool {
 
 #[test]
 fn no_entry_names_a_hidden_unit() {
-    let (game, _) = play("glorys-end/marne", 5);
-    let mut g = Game::from_genesis_with(&game.entries[0], Knowledge::omniscient(game.opened_values())).expect("genesis");
-    let mut checked = 0;
-    for e in &game.entries[1..] {
-        // Units under a counter before this entry, less those the entry opens (its orders
-        // name them by their own ids once opened).
-        let opened: BTreeSet<&str> = e.draft.body.open.iter().flatten().map(|o| o.id.as_str()).collect();
-        let hidden: Vec<String> = ge(&g.state)
-            .counters
-            .as_ref()
-            .map(|c| c.known.iter().filter(|(cid, _)| !opened.contains(cid.as_str())).map(|(_, u)| u.clone()).collect())
-            .unwrap_or_default();
-        if let Some(orders) = &e.draft.body.orders {
-            let t = yaml_serde::to_string(orders).expect("yaml");
-            for u in &hidden {
-                assert!(!has_token(&t, u), "entry {} by {} names {u}, hidden then:\n{t}", e.seq(), e.seat());
-                checked += 1;
+    for (scenario, seed) in [("glorys-end/marne", 5u64), ("glorys-end/free-deployment", 2)] {
+        let (game, _) = play(scenario, seed);
+        let mut g = Game::from_genesis_with(&game.entries[0], Knowledge::omniscient(game.opened_values())).expect("genesis");
+        let known = |g: &Game| -> BTreeMap<String, String> { ge(&g.state).counters.as_ref().map(|c| c.known.clone()).unwrap_or_default() };
+        let mut checked = 0;
+        for e in &game.entries[1..] {
+            // Units under a counter before this entry, less those the entry opens (its orders
+            // name them by their own ids once opened), and units the entry itself hides.
+            let opened: BTreeSet<&str> = e.draft.body.open.iter().flatten().map(|o| o.id.as_str()).collect();
+            let before = known(&g);
+            g.apply(e).unwrap_or_else(|err| panic!("{scenario} entry {}: {err}", e.seq()));
+            let after = known(&g);
+            if let Some(orders) = &e.draft.body.orders {
+                let t = yaml_serde::to_string(orders).expect("yaml");
+                // A `hide` names the units it hides (the set is public: they were shown); a
+                // secret placement names none of those it puts under counters.
+                let placed = after.iter().filter(|(cid, _)| !before.contains_key(*cid) && t.contains("deploy"));
+                let hidden: BTreeSet<String> =
+                    before.iter().filter(|(cid, _)| !opened.contains(cid.as_str())).chain(placed).map(|(_, u)| u.clone()).collect();
+                for u in &hidden {
+                    assert!(!has_token(&t, u), "{scenario}: entry {} by {} names {u}, hidden then:\n{t}", e.seq(), e.seat());
+                    checked += 1;
+                }
             }
         }
-        g.apply(e).unwrap_or_else(|err| panic!("entry {}: {err}", e.seq()));
+        assert!(checked > 100, "{scenario}: {checked} checks");
     }
-    assert!(checked > 100, "{checked} checks");
 }
 
 /// A path of `len` hexes from `from` that the public replay lets a placeholder move along:

@@ -65,7 +65,13 @@ fn open_for(s: &mut State, side: SideId, a: &mut ActionKind) {
             m.units.iter().filter(|id| own_hidden(s, id)).cloned().collect()
         }
         ActionKind::Move(_) => return,
-        ActionKind::OpenCounters(_) => s.units.iter().filter(|u| u.side == side && counters::is_hidden(u)).map(|u| u.id.clone()).collect(),
+        ActionKind::OpenCounters(_) => {
+            // The tool opens the sealed setup plan with the counters (GE 3.3).
+            if let Some(c) = s.counters.as_mut() {
+                c.sealed_plans.remove(&side);
+            }
+            s.units.iter().filter(|u| u.side == side && counters::is_hidden(u)).map(|u| u.id.clone()).collect()
+        }
         ActionKind::EndPhase(PhaseName::Combat) if s.player == side => counters::due_at_attrition(s),
         other => counters::named_units(other).into_iter().filter(|id| own_hidden(s, id)).cloned().collect(),
     };
