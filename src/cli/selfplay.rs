@@ -10,7 +10,7 @@ use crate::engine::game::Game;
 /// Arguments of `umpire selfplay`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Each game: genesis, joins, then random legal orders on every side until the result; the\nruleset's invariants are checked after every entry, and the finished log is replayed from\nscratch as `verify` does. A failure prints the seed that reproduces it."
+    after_help = "Each game: genesis, joins, then random legal orders on every side until the result; the\nruleset's invariants are checked after every entry, and the finished log is replayed from\nscratch as `verify` does (with hidden values, also its omniscient pass). A failure prints the seed that reproduces it."
 )]
 pub struct SelfplayArgs {
     /// Ruleset.
@@ -63,6 +63,17 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
             Ok(v) if v.state == game.state && v.outcome() == game.outcome() => {}
             Ok(_) => return fail(format!("game with seed {seed}: replaying the log gives a different state (non-determinism)")),
             Err((_, e)) => return fail(format!("game with seed {seed} does not verify: {e}")),
+        }
+        // Hidden values (secret setup, hidden stacks): verify's omniscient pass re-checks every
+        // hidden move once the values are opened.
+        if !game.commitments.is_empty()
+            && let Err(cheats) = game.replay_omniscient()
+        {
+            let c = &cheats[0];
+            return fail(format!(
+                "game with seed {seed} fails the omniscient pass: entry {} by {}: {}: {}",
+                c.seq, c.seat, c.rule, c.message
+            ));
         }
         entries += game.entries.len();
         rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();

@@ -85,6 +85,9 @@ struct CaseState {
     /// `base: free-deployment` always does (GE 3.5).
     #[serde(default)]
     secret_setup: bool,
+    /// Hidden stacks (GE 13.8, the `hidden_counters` option; `counters.rs`).
+    #[serde(default)]
+    hidden_counters: bool,
 }
 
 #[derive(Deserialize)]
@@ -223,6 +226,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 entrench: None,
                 standing: BTreeMap::new(),
                 towns_changed: vec![],
+                counters: None,
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
                 secret: None,
@@ -389,6 +393,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             c.hentsch = super::hentsch::Hentsch::Armed;
         }
     }
+    if cs.hidden_counters {
+        st.counters = Some(Box::new(super::counters::Counters::new()));
+    }
     // A prestate is the start of its player turn (GE 7.3, 4.8: towns held by cavalry alone).
     st.note_towns_at_start();
     supply::mark_start_of_movement(&mut st);
@@ -399,6 +406,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
 fn secret_case(mut st: State, cs: &CaseState) -> Result<State, String> {
     if !cs.units.is_empty() || cs.turn.is_some() || cs.player.is_some() || cs.phase.is_some() {
         return Err("a secret-setup prestate takes the scenario as it is (no units, turn, player or phase)".into());
+    }
+    if cs.hidden_counters {
+        st.counters = Some(Box::new(super::counters::Counters::new()));
     }
     // Event VP may be set (e.g. to reach the 20 German VP of GE 3.7 quickly).
     if let Some(c) = st.campaign.as_deref_mut() {

@@ -209,7 +209,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         drm += extra_drm;
         parts.push(format!("odds above 5:1 +{extra_drm}"));
     }
-    Battle {
+    let mut battle = Battle {
         kind,
         attacker: side,
         target,
@@ -228,7 +228,35 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         withdrawn: false,
         stood: false,
         siege: vec![],
+        opening: false,
+    };
+    // GE 13.8: hidden counters are seen only when the odds are computed, which waits for
+    // their owner to open them (`after_opening`); nothing computed from placeholders shows.
+    if !hidden_in_target(state, side, target).is_empty() {
+        battle.opening = true;
+        battle.defence = 0;
+        battle.odds_text = "?".into();
+        battle.drm = 0;
+        battle.drm_parts.clear();
     }
+    battle
+}
+
+/// The hidden counters of the side defending against `side` in `target` (GE 13.8).
+pub fn hidden_in_target(state: &State, side: SideId, target: HexId) -> Vec<String> {
+    state.units_at(target).filter(|u| u.side != side && super::counters::is_hidden(u)).map(|u| u.id.clone()).collect()
+}
+
+/// GE 13.25 with hidden defenders: the public cannot tell whether the defenders are cavalry
+/// alone, so it may apply when no attacker is cavalry and every shown defender is (reading,
+/// docs/glorys-end/hidden-counters.md D5). Then no die is rolled at declaration.
+fn may_withdraw_unseen(state: &State, b: &Battle) -> bool {
+    let no_cav = b.attackers.iter().all(|id| state.unit(id).is_some_and(|u| u.kind != Kind::Cavalry));
+    let shown_cav = state
+        .units_at(b.target)
+        .filter(|u| u.side != b.attacker && u.kind != Kind::SiegeGun && !super::counters::is_hidden(u))
+        .all(|u| u.kind == Kind::Cavalry);
+    no_cav && shown_cav
 }
 
 /// GE-13.16: an opposite pair or an alternating triple of directions.
@@ -239,20 +267,35 @@ pub fn concentric(dirs: &BTreeSet<Direction>) -> bool {
 
 /// Start a declared battle: an automatic 2/0 applies at once, otherwise the roll is pending.
 pub fn start(state: &mut State, battle: Battle) -> Vec<Event> {
-    let mut ev = vec![Event::rule(
-        if battle.kind == BattleKind::March { "GE 13.23" } else { "GE 13.3" },
-        format!(
-            "{} by {} on {}: attack {} vs defence {}, odds {}, DRM {:+}{}",
-            battle.kind.name(),
-            battle.attackers.join(", "),
-            battle.target,
-            battle.attack,
-            battle.defence,
-            battle.odds_text,
-            battle.drm,
-            if battle.drm_parts.is_empty() { String::new() } else { format!(" ({})", battle.drm_parts.join(", ")) }
-        ),
-    )];
+    let rule = if battle.kind == BattleKind::March { "GE 13.23" } else { "GE 13.3" };
+    let mut ev = vec![if battle.opening {
+        Event::rule(
+            rule,
+            format!(
+                "{} by {} on {}: attack {} vs {}: the odds are computed when the defender opens his counters (GE 13.8)",
+                battle.kind.name(),
+                battle.attackers.join(", "),
+                battle.target,
+                battle.attack,
+                battle.defenders.iter().chain(&battle.stragglers).cloned().collect::<Vec<_>>().join(", "),
+            ),
+        )
+    } else {
+        Event::rule(
+            rule,
+            format!(
+                "{} by {} on {}: attack {} vs defence {}, odds {}, DRM {:+}{}",
+                battle.kind.name(),
+                battle.attackers.join(", "),
+                battle.target,
+                battle.attack,
+                battle.defence,
+                battle.odds_text,
+                battle.drm,
+                if battle.drm_parts.is_empty() { String::new() } else { format!(" ({})", battle.drm_parts.join(", ")) }
+            ),
+        )
+    }];
     for id in &battle.attackers {
         if let Some(u) = state.unit_mut(id) {
             u.attacked = true;
@@ -277,6 +320,23 @@ pub fn start(state: &mut State, battle: Battle) -> Vec<Event> {
         ev.push(Event::rule("GE 14.9", format!("siege guns fire at the fortress in {target} before the combat roll")));
         return ev;
     }
+    if let Some(b) = state.battle.as_mut()
+        && b.opening
+    {
+        // The CRT die is rolled now and kept (`roll`) unless 13.25 may apply, which the
+        // defender's entry settles once the counters are open (`after_opening`).
+        let unseen = b.clone();
+        if may_withdraw_unseen(state, &unseen) {
+            ev.push(Event::rule(
+                "GE 13.25",
+                format!("no attacker is cavalry and the defenders in {target} may be cavalry alone: no roll before they are shown"),
+            ));
+            if let Some(b) = state.battle.as_mut() {
+                b.stage = Stage::Opening { die: None };
+            }
+        }
+        return ev;
+    }
     if withdraw_options(state).is_some() {
         ev.push(Event::rule(
             "GE 13.25",
@@ -297,7 +357,7 @@ pub fn fight(state: &mut State) -> Vec<Event> {
     let mut ev = Vec::new();
     let Some(b) = state.battle.as_mut() else { return ev };
     b.stage = Stage::Roll;
-    if b.odds == Odds::Automatic {
+    if b.odds == Odds::Automatic && !b.opening {
         ev.push(Event::rule("GE 13.11", "odds worse than 1:2: automatic 2/0, no roll"));
         ev.extend(apply_result(state, AUTOMATIC));
     }
@@ -350,16 +410,109 @@ pub fn withdraw(state: &mut State, to: HexId) -> Vec<Event> {
 /// Roll for the pending battle and apply what needs no decision (GE-13.3 step 5).
 pub fn roll(state: &mut State, die: u32) -> Vec<Event> {
     let Some(b) = state.battle.clone() else { return vec![] };
+    if b.opening {
+        // GE 13.8: the die is the attack's, but the odds wait for the defenders to be shown.
+        let ev = vec![
+            Event::roll(format!("{} on {}: CRT roll", b.kind.name(), b.target), "d6", die),
+            Event::rule(
+                "GE 13.8",
+                format!(
+                    "the die is kept until the {} player opens {} in {}",
+                    b.attacker.other().title(),
+                    hidden_in_target(state, b.attacker, b.target).join(", "),
+                    b.target
+                ),
+            ),
+        ];
+        if let Some(bb) = state.battle.as_mut() {
+            bb.stage = Stage::Opening { die: Some(die) };
+        }
+        return ev;
+    }
     let Odds::Column { column, .. } = b.odds else { return vec![] };
     let mut ev = vec![Event::roll(format!("{} on {}: CRT roll", b.kind.name(), b.target), "d6", die)];
-    let fin = tables::final_roll(die, b.drm);
-    let res = tables::crt(column, fin);
-    ev.push(Event::rule("GE 13.12", format!("final roll {fin} on the {} column: {res}", tables::COLUMNS[column])));
+    let (e, res) = crt_result(&b, column, die);
+    ev.extend(e);
     ev.extend(apply_result(state, res));
     ev
 }
 
+/// The CRT result of `die` on `column` with the battle's DRM (GE 13.12).
+fn crt_result(b: &Battle, column: usize, die: u32) -> (Vec<Event>, CrtResult) {
+    let fin = tables::final_roll(die, b.drm);
+    let res = tables::crt(column, fin);
+    (vec![Event::rule("GE 13.12", format!("final roll {fin} on the {} column: {res}", tables::COLUMNS[column]))], res)
+}
+
+/// After the openings of an entry (`GlorysEnd::hidden`): once no hidden counter is left in
+/// the attacked hex, fix the odds and DRM as a declaration does (GE 13.8) and go on as if
+/// the die had just been rolled, or, when no die was rolled (13.25), ask the defender to
+/// withdraw or stand. Either way the battle waits for the defender's decision, which the
+/// entry that opened the counters gives (an orders entry must be awaited after its openings,
+/// so nothing of his is applied for him here, not even standing instructions).
+pub fn after_opening(state: &mut State) -> Vec<Event> {
+    let Some(b) = state.battle.clone() else { return vec![] };
+    let Stage::Opening { die } = b.stage else { return vec![] };
+    if !hidden_in_target(state, b.attacker, b.target).is_empty() {
+        return vec![];
+    }
+    let shown = compute(state, b.kind, b.attacker, b.target, &b.attackers);
+    let mut nb = Battle { stage: b.stage.clone(), withdrawn: b.withdrawn, stood: b.stood, siege: b.siege.clone(), ..shown };
+    nb.opening = false;
+    let mut ev = vec![Event::rule(
+        "GE 13.8",
+        format!(
+            "the defenders of {} are shown: attack {} vs defence {}, odds {}, DRM {:+}{}",
+            nb.target,
+            nb.attack,
+            nb.defence,
+            nb.odds_text,
+            nb.drm,
+            if nb.drm_parts.is_empty() { String::new() } else { format!(" ({})", nb.drm_parts.join(", ")) }
+        ),
+    )];
+    let odds = nb.odds;
+    state.battle = Some(nb);
+    match (die, odds) {
+        (None, _) => {
+            if let Some(bb) = state.battle.as_mut() {
+                bb.stage = Stage::Withdraw;
+            }
+            ev.push(Event::rule(
+                "GE 13.25",
+                if withdraw_options(state).is_some() {
+                    format!("cavalry alone in {}, attacked by a force without cavalry, may withdraw before combat", b.target)
+                } else {
+                    format!(
+                        "the defenders of {} cannot withdraw before combat: they stand, and the roll is the defender's entry's",
+                        b.target
+                    )
+                },
+            ));
+        }
+        (Some(_), Odds::Automatic) => {
+            ev.push(Event::rule("GE 13.11", "odds worse than 1:2: automatic 2/0; the kept die is not used"));
+            ev.extend(set_result(state, AUTOMATIC));
+        }
+        (Some(d), Odds::Column { column, .. }) => {
+            let Some(bb) = state.battle.clone() else { return ev };
+            let (e, res) = crt_result(&bb, column, d);
+            ev.push(Event::rule("GE 13.8", format!("the kept die {d} is applied")));
+            ev.extend(e);
+            ev.extend(set_result(state, res));
+        }
+    }
+    ev
+}
+
 fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
+    let mut ev = set_result(state, res);
+    ev.extend(advance_stages(state));
+    ev
+}
+
+/// Record a CRT result: stragglers die, the defender's stage is set (not applied).
+fn set_result(state: &mut State, res: CrtResult) -> Vec<Event> {
     let mut ev = Vec::new();
     let Some(b) = state.battle.as_mut() else { return ev };
     b.result = Some(res);
@@ -389,7 +542,6 @@ fn apply_result(state: &mut State, res: CrtResult) -> Vec<Event> {
     if let Some(b) = state.battle.as_mut() {
         b.stage = Stage::Defender { lp: res.defender_lp, retreat };
     }
-    ev.extend(advance_stages(state));
     ev
 }
 
@@ -508,7 +660,11 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
         if cands.is_empty() {
             break;
         }
-        let holds: Vec<HexId> = cands.iter().copied().filter(|&n| stacking::can_end(state, n, side, units).is_empty()).collect();
+        let holds: Vec<HexId> = cands
+            .iter()
+            .copied()
+            .filter(|&n| !super::counters::blocks_retreat(state, n, side) && stacking::can_end(state, n, side, units).is_empty())
+            .collect();
         if !holds.is_empty() {
             let tier = |h: HexId| {
                 let adj = state.board.neighbours(h).iter().any(|&n| enemy_in(n)) as u8;
@@ -535,7 +691,7 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
     loop {
         let Some(b) = state.battle.clone() else { return ev };
         match b.stage {
-            Stage::Roll => return ev,
+            Stage::Roll | Stage::Opening { .. } => return ev,
             Stage::Withdraw => {
                 let Some((_, opts)) = withdraw_options(state) else {
                     ev.extend(fight(state));

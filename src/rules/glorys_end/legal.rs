@@ -10,8 +10,16 @@
 //! positions come by themselves), and attacks the best odds at 2:1 or better (now and then
 //! 1:1). After combat: losses go to the strongest units, mandatory retreats pick a random legal
 //! hex, weak defenders take optional retreats, and survivors usually advance.
+//!
+//! Hidden stacks (GE 13.8): the bot decides on [`counters::unmasked`], its own counters as the
+//! units they are and the enemy's as placeholders. Its simulation opens what the author's tool
+//! ([`counters::conceal`]) will open (units named by any order but a move, cavalry-only moves,
+//! counters phase G reaches, everything at the end), so what it writes validates. Before ending
+//! some combat phases it hides all but one unit of some stacks, and it opens its counters when
+//! the game is over.
 
 use super::combat::{self, RetreatTo};
+use super::counters;
 use super::orders::{Action, ActionKind, Assault, Decide, Enter, Loss, Move, Orders, PhaseName};
 use super::standing::{Choice, Standing};
 use super::state::{BattleKind, Kind, MoveState, Phase, Place, SideId, Stage, State};
@@ -30,14 +38,128 @@ fn one_in(d: &mut Dice, n: u32) -> bool {
     d.roll(n) == 0
 }
 
-fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, a: ActionKind) -> bool {
+fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, mut a: ActionKind) -> bool {
     let mut probe = s.clone();
+    open_for(&mut probe, side, &mut a);
     if turn::step(&mut probe, side, &a).is_ok() {
         *s = probe;
         acts.push(Action(a));
         true
     } else {
         false
+    }
+}
+
+/// GE 13.8: open, in the simulation, the own hidden counters that `a` may not name while
+/// hidden, as the author's tool will open them (`counters::conceal`), and name them in `a` by
+/// their units' ids (what the entry's orders say once they are opened).
+fn open_for(s: &mut State, side: SideId, a: &mut ActionKind) {
+    if !counters::enabled(s) {
+        return;
+    }
+    let own_hidden = |s: &State, id: &str| s.unit(id).is_some_and(|u| u.side == side && counters::is_hidden(u));
+    let ids: Vec<String> = match &*a {
+        ActionKind::Hide(_) | ActionKind::Standing(_) => return,
+        // Cavalry moving alone shows what it is (4.8 control needs the kind).
+        ActionKind::Move(m) if m.units.iter().all(|id| s.unit(id).is_some_and(|u| u.kind == Kind::Cavalry)) => {
+            m.units.iter().filter(|id| own_hidden(s, id)).cloned().collect()
+        }
+        ActionKind::Move(_) => return,
+        ActionKind::OpenCounters(_) => {
+            // The tool opens the sealed setup plan with the counters (GE 3.3).
+            if let Some(c) = s.counters.as_mut() {
+                c.sealed_plans.remove(&side);
+            }
+            s.units.iter().filter(|u| u.side == side && counters::is_hidden(u)).map(|u| u.id.clone()).collect()
+        }
+        ActionKind::EndPhase(PhaseName::Combat) if s.player == side => counters::due_at_attrition(s),
+        other => counters::named_units(other).into_iter().filter(|id| own_hidden(s, id)).cloned().collect(),
+    };
+    for id in ids {
+        if let Some(uid) = counters::open_known(s, &id) {
+            counters::rename_units(a, &id, &uid);
+        }
+    }
+}
+
+/// The units of the last action if it is a move or a forced march (their ids change when the
+/// simulation opened them).
+fn last_units(acts: &[Action]) -> Option<Vec<String>> {
+    match &acts.last()?.0 {
+        ActionKind::Move(m) => Some(m.units.clone()),
+        ActionKind::ForcedMarch(v) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// GE 13.8: hide `units` (one hex, one nationality), listed in the order given: the author's
+/// tool commits one fresh counter per unit in that order, which the simulation does too.
+fn try_hide(s: &mut State, side: SideId, acts: &mut Vec<Action>, units: Vec<String>) -> bool {
+    let mut probe = s.clone();
+    let values: Vec<String> = units.iter().filter_map(|id| probe.unit(id)).map(counters::value_of).collect();
+    let Some(c) = probe.counters.as_mut() else { return false };
+    let first = c.next;
+    c.fresh = values.into_iter().enumerate().map(|(i, v)| (format!("{}{}", counters::PREFIX, first + i as u32), Some(v))).collect();
+    let a = ActionKind::Hide(counters::Hide { units });
+    if turn::step(&mut probe, side, &a).is_ok() {
+        // The new counters are checked as what they are from the next action on (`check`).
+        *s = counters::unmasked(&probe);
+        acts.push(Action(a));
+        true
+    } else {
+        false
+    }
+}
+
+/// GE 13.8, before the combat phase ends (no battle): now and then, for some own stacks with
+/// two or more hideable units shown, hide all of them but one (one hide per nationality), in a
+/// random order (the order written decides which counter is which). Units phase G would find
+/// out of supply stay shown: the entry ends the combat phase, and attrition reaches only
+/// known units. The hides are kept only if the phase may still end after them.
+fn hide_stacks(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
+    if !counters::enabled(s) || s.battle.is_some() || !one_in(d, 2) {
+        return;
+    }
+    let shown = |s: &State, h: HexId| -> Vec<String> {
+        s.units_at(h).filter(|u| u.side == side && !counters::is_hidden(u) && counters::hideable(u)).map(|u| u.id.clone()).collect()
+    };
+    let mut hexes: Vec<HexId> = s.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex()).collect();
+    hexes.sort();
+    hexes.dedup();
+    hexes.retain(|&h| shown(s, h).len() >= 2);
+    let mut trial = s.clone();
+    let mut hides = Vec::new();
+    for h in hexes {
+        if one_in(d, 2) {
+            continue;
+        }
+        let mut units = shown(&trial, h);
+        if units.len() < 2 {
+            continue;
+        }
+        // The top unit stays shown.
+        units.swap_remove(d.roll(units.len() as u32) as usize);
+        let supplied = super::supply::SupplyAll::of(&trial);
+        units.retain(|id| trial.unit(id).is_some_and(|u| supplied.unit(u, super::supply::Use::Attrition)));
+        // A random order: the chooser's shuffle.
+        for i in (1..units.len()).rev() {
+            units.swap(i, d.roll(i as u32 + 1) as usize);
+        }
+        let mut nations: Vec<String> = units.iter().filter_map(|id| trial.unit(id)).map(|u| u.nation.clone()).collect();
+        nations.sort();
+        nations.dedup();
+        for n in nations {
+            let group: Vec<String> = units.iter().filter(|id| trial.unit(id).is_some_and(|u| u.nation == n)).cloned().collect();
+            try_hide(&mut trial, side, &mut hides, group);
+        }
+    }
+    if hides.is_empty() {
+        return;
+    }
+    let mut after = trial.clone();
+    if try_push(&mut after, side, &mut Vec::new(), ActionKind::EndPhase(PhaseName::Combat)) {
+        *s = trial;
+        acts.extend(hides);
     }
 }
 
@@ -133,12 +255,14 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             }
             cands.push(Decide::default());
         }
-        Stage::Roll => return None,
+        Stage::Roll | Stage::Opening { .. } => return None,
     }
     for c in cands {
         let a = ActionKind::Decide(c);
         let mut probe = state.clone();
-        if turn::step(&mut probe, side, &a).is_ok() {
+        let mut opened = a.clone();
+        open_for(&mut probe, side, &mut opened);
+        if turn::step(&mut probe, side, &opened).is_ok() {
             return Some(a);
         }
     }
@@ -190,7 +314,9 @@ fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
     use super::standing::{FirstUnits, LastUnits, LossKey, LossRule, RetreatKey, RetreatRule, TowardHex};
     let mut st = Standing::default();
     let keys = [LossKey::CavalryFirst, LossKey::InfantryFirst, LossKey::StrongestFirst, LossKey::WeakestFirst, LossKey::Spread];
-    let own: Vec<String> = s.units.iter().filter(|u| u.side == side && u.hex().is_some()).map(|u| u.id.clone()).collect();
+    // Shown units only: a hidden counter the same entry opens goes by its unit's id (GE 13.8).
+    let own: Vec<String> =
+        s.units.iter().filter(|u| u.side == side && u.hex().is_some() && !counters::is_hidden(u)).map(|u| u.id.clone()).collect();
     for _ in 0..d.roll(3) {
         match d.roll(7) {
             0 => st.losses.extend(pick(d, &own).map(|id| LossRule::First(FirstUnits { first: vec![id] }))),
@@ -559,11 +685,16 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         return super::secret::bot_orders(state, seat, d);
     }
     let side = state.side_of(seat)?;
+    // The bot knows its own counters: it decides on the units they are (GE 13.8).
+    let mut s = counters::unmasked(state);
+    let mut acts = Vec::new();
+    if counters::awaited(state).contains(&side) {
+        try_push(&mut s, side, &mut acts, ActionKind::OpenCounters(true));
+        return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
+    }
     if turn::actor(state) != Some(side) {
         return None;
     }
-    let mut s = state.clone();
-    let mut acts = Vec::new();
     if let Some(super::state::CommandStage::Pick { count }) = s.command {
         // Out of command where it hurts most: stacks in contact first, then at random.
         let mut stacks: Vec<(bool, u32, HexId)> =
@@ -572,6 +703,11 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
         let hexes: Vec<HexId> = stacks.into_iter().take(count as usize).map(|(_, _, h)| h).collect();
         try_push(&mut s, side, &mut acts, ActionKind::OutOfCommand(hexes));
         return if acts.is_empty() { None } else { Some(Orders { actions: acts }) };
+    }
+    // GE 13.8: the defender's entry opens the attacked counters (conceal adds the openings),
+    // so it decides on the state after them.
+    if let Some(p) = super::counters::opened_preview(&s, side) {
+        s = p;
     }
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;
@@ -716,8 +852,13 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     group = stack;
                 }
                 // German T2–T6: infantry often force-marches (GE-12.10; refused tries cost nothing).
-                if side == SideId::German && super::strategic::FORCED_MARCH.contains(&s.turn) && one_in(d, 2) {
-                    try_push(&mut s, side, &mut acts, ActionKind::ForcedMarch(group.clone()));
+                if side == SideId::German
+                    && super::strategic::FORCED_MARCH.contains(&s.turn)
+                    && one_in(d, 2)
+                    && try_push(&mut s, side, &mut acts, ActionKind::ForcedMarch(group.clone()))
+                {
+                    // Hidden counters are opened to force-march (GE 13.8): their ids changed.
+                    group = last_units(&acts).unwrap_or(group);
                 }
                 let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
                 let this_field = match part {
@@ -737,6 +878,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 for l in (1..=path.len()).rev() {
                     if try_push(&mut s, side, &mut acts, ActionKind::Move(Move { units: group.clone(), path: path[..l].to_vec() })) {
                         moved = true;
+                        group = last_units(&acts).unwrap_or(group);
                         break;
                     }
                 }
@@ -821,6 +963,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             {
                 return Some(Orders { actions: acts });
             }
+            hide_stacks(&mut s, side, &mut acts, d);
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Combat));
         }
     }

@@ -13,6 +13,7 @@ pub mod campaign;
 pub mod cases;
 pub mod combat;
 pub mod command;
+pub mod counters;
 pub mod deploy;
 pub mod entrench;
 pub mod fortified;
@@ -65,7 +66,8 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     if secret::in_progress(state) {
         return secret::check_entry(state, side, orders);
     }
-    let mut s = state.clone();
+    // Legality is checked on the real units this replay knows (GE 13.8, `counters.rs`).
+    let mut s = counters::unmasked(state);
     let mut stopped = false;
     for (i, a) in orders.actions.iter().enumerate() {
         // Standing instructions may be filed whoever is to act (standing.rs).
@@ -103,8 +105,38 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
                 v
             }));
         }
+        // Units hidden by this action are checked as what they are from the next one on.
+        if matches!(a.0, orders::ActionKind::Hide(_)) {
+            s = counters::unmasked(&s);
+        }
+    }
+    if let Some(c) = s.counters.as_ref().filter(|c| !c.fresh.is_empty()) {
+        let ids: Vec<&str> = c.fresh.iter().map(|(id, _)| id.as_str()).collect();
+        errs.push(Violation::new("GE 13.8", format!("the entry commits counters no hide uses: {}", ids.join(", "))));
     }
     errs
+}
+
+/// Apply an entry's actions in order; one the masked state refuses is skipped (the same in
+/// every replay, since rule effects run on placeholders, `counters.rs`).
+fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut stopped = false;
+    for a in &orders.actions {
+        let standing = matches!(a.0, orders::ActionKind::Standing(_));
+        stopped = stopped
+            || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
+            || state.command == Some(state::CommandStage::Roll)
+            || state.entrench == Some(entrench::Roll::Pending);
+        if stopped && !standing {
+            continue;
+        }
+        match turn::step(state, side, &a.0) {
+            Ok(e) => ev.extend(e),
+            Err(v) => ev.extend(v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}")))),
+        }
+    }
+    ev
 }
 
 impl Ruleset for GlorysEnd {
@@ -116,6 +148,7 @@ impl Ruleset for GlorysEnd {
     fn setup(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         let mut st = setup::from_text_with(text, options, seats)?;
         hentsch::apply_options(&mut st, text, options)?;
+        counters::apply_options(&mut st, options)?;
         Ok(st)
     }
     fn expect(state: &State) -> Expectation {
@@ -130,22 +163,8 @@ impl Ruleset for GlorysEnd {
         if secret::in_progress(state) {
             return secret::apply_entry(state, side, orders.get());
         }
-        let mut ev = Vec::new();
-        let mut stopped = false;
-        for a in &orders.get().actions {
-            let standing = matches!(a.0, orders::ActionKind::Standing(_));
-            stopped = stopped
-                || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
-                || state.command == Some(state::CommandStage::Roll)
-                || state.entrench == Some(entrench::Roll::Pending);
-            if stopped && !standing {
-                continue;
-            }
-            match turn::step(state, side, &a.0) {
-                Ok(e) => ev.extend(e),
-                Err(v) => ev.extend(v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}")))),
-            }
-        }
+        let mut ev = apply_steps(state, side, orders.get());
+        ev.extend(counters::hold_outcome(state));
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
@@ -172,6 +191,7 @@ impl Ruleset for GlorysEnd {
             combat::roll(state, die)
         };
         ev.extend(campaign::after_step(state, None));
+        ev.extend(counters::hold_outcome(state));
         ev
     }
     fn outcome(state: &State) -> Option<Outcome> {
@@ -182,6 +202,7 @@ impl Ruleset for GlorysEnd {
     fn view(state: &State, seat: &str) -> State {
         let mut v = state.clone();
         secret::view(&mut v, seat);
+        counters::view(&mut v, seat);
         view::hide_stacks(&mut v, seat);
         v
     }
@@ -204,9 +225,25 @@ impl Ruleset for GlorysEnd {
         view::check_invariants(state)
     }
     fn hidden(state: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
-        secret::hidden(state, seat, acts)
+        // Counter ids go to `counters.rs`, the rest to the secret setup.
+        let mut mine = crate::engine::HiddenActs::default();
+        (mine.committed, acts.committed) = std::mem::take(&mut acts.committed).into_iter().partition(|x| counters::is_counter_id(&x.id));
+        (mine.opened, acts.opened) = std::mem::take(&mut acts.opened).into_iter().partition(|x| counters::is_counter_id(&x.id));
+        // Counters first: a sealed setup plan is opened at the end, after its units (`counters.rs`).
+        let mut ev = counters::hidden(state, seat, &mine)?;
+        ev.extend(secret::hidden(state, seat, acts)?);
+        // GE 13.8: the attacked hex's counters are open: the battle's odds, and its kept die.
+        let shown = combat::after_opening(state);
+        if !shown.is_empty() {
+            ev.extend(shown);
+            ev.extend(campaign::after_step(state, None));
+        }
+        ev.extend(counters::hold_outcome(state));
+        Ok(ev)
     }
     fn conceal(state: &State, seat: &str, orders: Orders) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
-        secret::conceal(state, seat, orders)
+        let c = secret::conceal(state, seat, orders)?;
+        let h = counters::conceal(state, seat, c.orders);
+        Ok(crate::engine::Concealed { orders: h.orders, commit: [c.commit, h.commit].concat(), open: [c.open, h.open].concat() })
     }
 }

@@ -86,6 +86,12 @@ pub enum ActionKind {
     /// Secret setup (GE 3.3, 3.5): commit the placement (`{plan: ...}`, which the author's
     /// tool turns into a commitment) or open it (`{reveal: true}`).
     Deploy(super::secret::Deploy),
+    /// Hidden stacks (option `hidden_counters`, GE 13.8): turn these own units of one hex face
+    /// down under fresh counters; one unit of the stack stays shown as its top.
+    Hide(super::counters::Hide),
+    /// The game is over: open every own hidden counter so the result can be declared (the
+    /// author's tool adds the openings).
+    OpenCounters(bool),
 }
 
 /// Which phase to end.

@@ -44,6 +44,18 @@ pub struct Deploy {
     /// Open the side's committed placement (the tool adds the opening).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reveal: bool,
+    /// With hidden stacks (`hidden_counters`, GE 13.8), the placement as the public sees it,
+    /// written by the author's tool from the plan: the top unit of each stack, shown…
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<String, u32>")]
+    pub shown: BTreeMap<String, HexId>,
+    /// … and a counter for every other unit (its identity is a commitment).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<super::counters::Placed>,
+    /// … and, in free deployment, the mobilization markers (GE 3.5).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<u8, u32>")]
+    pub markers: BTreeMap<u8, HexId>,
 }
 
 /// One side's secret placement.
@@ -411,6 +423,17 @@ pub fn hidden(state: &mut State, seat: &str, acts: &mut HiddenActs) -> Result<Ve
     }
     for o in &acts.opened {
         let stage = state.secret.as_ref().map(|s| s.stage);
+        // With hidden stacks the plan stays sealed until the game is over (`counters.rs`).
+        if super::counters::plan_sealed(state, side) && Some(&o.id) == state.secret.as_ref().and_then(|s| s.ids.get(&side)) {
+            match Plan::from_value(&o.value) {
+                Ok(plan) => match super::counters::open_plan(state, side, plan) {
+                    Ok(e) => ev.extend(e),
+                    Err(e) => v.extend(e),
+                },
+                Err(e) => v.push(e),
+            }
+            continue;
+        }
         if stage != Some(SetupStage::Open(side)) || state.secret.as_ref().and_then(|s| s.ids.get(&side)) != Some(&o.id) {
             v.push(Violation::new(
                 "GE 3.3",
@@ -493,21 +516,30 @@ pub fn step(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Event>, V
         }
         SetupStage::Commit(SideId::Allied) => SetupStage::Commit(SideId::German),
         SetupStage::Commit(SideId::German) => SetupStage::Open(SideId::Allied),
+        SetupStage::Open(_) if super::counters::enabled(state) => {
+            let ev = super::counters::place_setup(state, side, d)?;
+            let next = if side == SideId::Allied { SetupStage::Open(SideId::German) } else { SetupStage::Done };
+            return Ok(advance(state, next, ev));
+        }
         SetupStage::Open(_) if !d.reveal || !s.opened.contains(&side) => {
             return Err(vec![Violation::new("GE 3.3", "open your committed placement now (deploy: {reveal: true})")]);
         }
         SetupStage::Open(SideId::Allied) => SetupStage::Open(SideId::German),
         SetupStage::Open(SideId::German) | SetupStage::Done => SetupStage::Done,
     };
+    Ok(advance(state, next, Vec::new()))
+}
+
+/// Move the setup on to `next`; the game starts after the last placement.
+fn advance(state: &mut State, next: SetupStage, mut ev: Vec<Event>) -> Vec<Event> {
     if let Some(s) = state.secret.as_mut() {
         s.stage = next;
     }
-    let mut ev = Vec::new();
     if next == SetupStage::Done {
         ev.push(Event::rule("GE 3.3", "both placements are open: the game starts"));
         ev.extend(super::turn::start_player_turn(state));
     }
-    Ok(ev)
+    ev
 }
 
 /// `validate` during the secret setup: every action is a `deploy` (standing instructions
@@ -556,6 +588,13 @@ pub fn conceal(state: &State, seat: &str, mut orders: super::Orders) -> Result<C
             commit.push((plan_id(side), plan.to_value()));
         }
         if d.reveal
+            && super::counters::enabled(state)
+            && let Some(sd) = side
+        {
+            commit.extend(super::counters::conceal_setup(state, sd, d));
+            continue;
+        }
+        if d.reveal
             && let Some(id) = side.and_then(|sd| state.secret.as_ref().and_then(|s| s.ids.get(&sd)))
         {
             open.push(id.clone());
@@ -567,9 +606,10 @@ pub fn conceal(state: &State, seat: &str, mut orders: super::Orders) -> Result<C
 /// What `seat` may see: the other side's plan only once it is opened.
 pub fn view(state: &mut State, seat: &str) {
     let side = state.side_of(seat);
+    let sealed: Vec<SideId> = [SideId::Allied, SideId::German].into_iter().filter(|k| super::counters::plan_sealed(state, *k)).collect();
     if let Some(s) = state.secret.as_mut() {
         let opened = s.opened.clone();
-        s.plans.retain(|k, _| Some(*k) == side || opened.contains(k));
+        s.plans.retain(|k, _| Some(*k) == side || (opened.contains(k) && !sealed.contains(k)));
     }
 }
 
@@ -766,8 +806,8 @@ pub fn bot_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<super
     }
     let stage = state.secret.as_ref()?.stage;
     let d = match stage {
-        SetupStage::Commit(_) => Deploy { plan: Some(bot_plan(state, side, chooser)), reveal: false },
-        SetupStage::Open(_) => Deploy { plan: None, reveal: true },
+        SetupStage::Commit(_) => Deploy { plan: Some(bot_plan(state, side, chooser)), reveal: false, ..Deploy::default() },
+        SetupStage::Open(_) => Deploy { plan: None, reveal: true, ..Deploy::default() },
         SetupStage::Done => return None,
     };
     Some(super::Orders { actions: vec![super::orders::Action(super::orders::ActionKind::Deploy(d))] })

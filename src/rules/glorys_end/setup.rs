@@ -164,6 +164,7 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         entrench: None,
         standing: BTreeMap::new(),
         towns_changed: vec![],
+        counters: None,
         fortified: sc
             .fortified_zones
             .iter()

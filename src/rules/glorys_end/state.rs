@@ -112,7 +112,7 @@ pub enum Place {
 }
 
 /// How far a unit is in the current operational movement phase (GE-12.2, 12.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveState {
     #[default]
@@ -192,6 +192,10 @@ pub struct Unit {
     /// attacks with any Allied nationality (6.2, 13.26); see `naval.rs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub naval: bool,
+    /// A placeholder under a hidden counter (GE 13.8; `counters.rs`): the batch of units it
+    /// may be. The other fields are the placeholder's, not a real unit's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<u32>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -240,6 +244,7 @@ impl Unit {
             forced_march: false,
             rebuilt: 0,
             naval: false,
+            hidden: None,
         }
     }
     /// The hex, if on the map.
@@ -334,6 +339,11 @@ pub enum Stage {
     /// Cavalry alone attacked by a force without cavalry: waiting for the defender to
     /// withdraw before combat or stand (GE-13.25).
     Withdraw,
+    /// Waiting for the defender's entry to open the hidden counters in the attacked hex
+    /// (GE 13.8: the defenders are seen when the odds are computed). `die` is the CRT roll
+    /// already made, kept until then; `None` when no die was rolled because the defenders
+    /// may turn out to be cavalry alone (GE 13.25).
+    Opening { die: Option<u32> },
 }
 
 /// A battle in progress: everything certain is fixed at declaration.
@@ -369,11 +379,28 @@ pub struct Battle {
     /// CRT roll (GE-14.9; `siege.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub siege: Vec<String>,
+    /// Hidden counters defend the target (GE 13.8): attack, defence, odds and DRM are fixed
+    /// only when the defender opens them (`combat::after_opening`); until then they are not
+    /// shown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opening: bool,
 }
 
 impl Battle {
     /// `"prepared assault on 3230 at 3:1, DRM -1"`.
     pub fn describe(&self) -> String {
+        if self.opening {
+            let die = match self.stage {
+                Stage::Opening { die: Some(d) } => format!("; die {d} kept"),
+                _ => String::new(),
+            };
+            return format!(
+                "{} on {}: odds when the defenders {} are shown (GE 13.8){die}",
+                self.kind.name(),
+                self.target,
+                self.defenders.iter().chain(&self.stragglers).cloned().collect::<Vec<_>>().join(", ")
+            );
+        }
         let odds = match self.odds {
             Odds::Automatic => format!("{} (automatic 2/0)", self.odds_text),
             Odds::Column { .. } => self.odds_text.clone(),
@@ -469,6 +496,9 @@ pub struct State {
     /// unknown field.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub towns_changed: Vec<(HexId, Option<SideId>)>,
+    /// Hidden stacks (GE 13.8, option `hidden_counters`; `counters.rs`), when the game has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<Box<super::counters::Counters>>,
 }
 
 fn nine() -> u8 {

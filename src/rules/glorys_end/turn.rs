@@ -39,7 +39,7 @@ pub fn actor(state: &State) -> Option<SideId> {
     match &state.battle {
         Some(b) => match b.stage {
             Stage::Roll => None,
-            Stage::Defender { .. } | Stage::Withdraw => Some(b.attacker.other()),
+            Stage::Defender { .. } | Stage::Withdraw | Stage::Opening { .. } => Some(b.attacker.other()),
             Stage::Attacker { .. } => Some(b.attacker),
         },
         None => Some(state.player),
@@ -49,6 +49,10 @@ pub fn actor(state: &State) -> Option<SideId> {
 /// Check one action against `state` and, if legal, apply it; in a campaign, with the
 /// campaign's checks before and its bookkeeping after (`campaign.rs`).
 pub fn step(state: &mut State, side: SideId, action: &ActionKind) -> Result<Vec<Event>, Vec<Violation>> {
+    let hidden = super::counters::check_action(state, action);
+    if !hidden.is_empty() {
+        return Err(hidden);
+    }
     if state.campaign.is_none() {
         return step_rules(state, side, action);
     }
@@ -81,6 +85,10 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
     }
     if let ActionKind::Standing(st) = action {
         return file_standing(state, side, st);
+    }
+    // Both sides open their counters when the game is over, in any order (GE 13.8).
+    if let ActionKind::OpenCounters(_) = action {
+        return super::counters::step_open_counters(state, side);
     }
     if let Some(b) = &state.battle
         && b.stage == Stage::Roll
@@ -120,6 +128,8 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
         }
         ActionKind::Deploy(_) => Err(vec![v("GE 3.3", "there is no secret setup in progress")]),
+        ActionKind::Hide(h) => super::counters::step_hide(state, side, h),
+        ActionKind::OpenCounters(_) => super::counters::step_open_counters(state, side),
         ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
         ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
@@ -389,6 +399,7 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             Ok(combat::apply_attacker(state, &alloc, &d.advance))
         }
         Stage::Roll => Err(vec![v("GE 13.3", "the die has not been rolled yet")]),
+        Stage::Opening { .. } => Err(vec![super::counters::opening_refusal(state)]),
     }
 }
 
@@ -454,6 +465,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
             let o = vp::final_outcome(state);
             ev.push(Event::rule("GE 16.4", format!("the scenario ends: {o:?}")));
             state.outcome = Some(o);
+            super::counters::mark_final_count(state);
             return ev;
         }
         state.turn += 1;

@@ -23,7 +23,16 @@ pub fn decision_text(state: &State) -> Option<String> {
     match b.stage {
         Stage::Roll => None,
         Stage::Withdraw => {
-            let (ids, opts) = combat::withdraw_options(state)?;
+            let Some((ids, opts)) = combat::withdraw_options(state) else {
+                // Only after hidden defenders were shown (GE 13.8): they are not cavalry
+                // alone, or have nowhere to go.
+                return Some(format!(
+                    "{}: the defenders of {} cannot withdraw before combat (GE 13.25): stand (decide: {{}}); the roll is then your entry's ({})",
+                    b.attacker.other().name(),
+                    b.target,
+                    b.describe()
+                ));
+            };
             let hexes: Vec<String> =
                 opts.iter().filter_map(|o| if let RetreatTo::Hex(h) = o { Some(h.to_string()) } else { None }).collect();
             Some(format!(
@@ -51,6 +60,9 @@ pub fn decision_text(state: &State) -> Option<String> {
                 RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
                 _ => {}
             }
+            if parts.is_empty() {
+                parts.push("take the result (decide: {})".into());
+            }
             Some(format!(
                 "{}: {} ({}: result {})",
                 b.attacker.other().name(),
@@ -59,6 +71,13 @@ pub fn decision_text(state: &State) -> Option<String> {
                 b.result.map(|r| r.to_string()).unwrap_or_default()
             ))
         }
+        Stage::Opening { die } => Some(format!(
+            "{}: open {} defending {} (GE 13.8), then decide the result{} in the same entry (orders with decide)",
+            b.attacker.other().name(),
+            super::counters::opening_due(state).join(", "),
+            b.target,
+            if die.is_some() { " of the kept die" } else { " (withdraw or stand, GE 13.25)" }
+        )),
         Stage::Attacker { lp } => {
             let live = combat::live_attackers(state);
             let mut parts = Vec::new();
@@ -75,6 +94,16 @@ pub fn decision_text(state: &State) -> Option<String> {
 pub fn awaits(state: &State) -> Vec<Await> {
     if state.outcome.is_some() {
         return vec![];
+    }
+    let reveal = super::counters::awaited(state);
+    if !reveal.is_empty() {
+        return reveal
+            .into_iter()
+            .map(|side| Await {
+                seat: state.seat(side),
+                what: format!("{}: the game is over; open every hidden counter of yours (open_counters: true, GE 13.8)", side.name()),
+            })
+            .collect();
     }
     if let Some((side, what)) = super::secret::awaited(state) {
         return vec![Await { seat: state.seat(side), what: format!("{}: {what}", side.name()) }];
@@ -114,13 +143,16 @@ pub fn awaits(state: &State) -> Vec<Await> {
             // A roll made in the defender's own entry (he stood, GE-13.25) is revealed by the
             // attacker's next entry.
             let d = if b.stood { b.attacker } else { b.attacker.other() };
-            return vec![Await {
-                seat: state.seat(d),
-                what: format!(
-                    "your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)",
-                    b.describe()
-                ),
-            }];
+            let what = if b.opening {
+                format!(
+                    "your next entry resolves the dice of the {}, opens {} and decides the result (orders with decide; GE 13.8)",
+                    b.describe(),
+                    combat::hidden_in_target(state, b.attacker, b.target).join(", ")
+                )
+            } else {
+                format!("your next entry resolves the dice of the {}; then decide its results if asked (or send an ack)", b.describe())
+            };
+            return vec![Await { seat: state.seat(d), what }];
         }
         let who = turn::actor(state).unwrap_or(b.attacker);
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
@@ -197,6 +229,10 @@ pub fn describe(state: &State) -> String {
             flags.push("retreated");
         }
         let f = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join(" ")) };
+        if super::counters::is_hidden(u) {
+            out.push(format!("unit {} hidden {} counter {at}{f}{}", u.id, u.nation, super::counters::describe_identity(state, u)));
+            continue;
+        }
         out.push(format!("unit {} {} {}/{} SL {at}{f}", u.id, u.name, u.sl, u.max_sl));
     }
     let mut hexes: Vec<_> = state.control.keys().chain(state.initial_control.keys()).copied().collect();
@@ -286,6 +322,12 @@ pub fn template(state: &State, seat: &str) -> String {
         if let Some(d) = decision_text(state) {
             t.push_str(&format!("# decide: {d}\n"));
         }
+        // GE 13.8: the tool opens the attacked counters; the decision is the one after that.
+        if let Some(p) = side.and_then(|s| super::counters::opened_preview(state, s))
+            && let Some(d) = decision_text(&p)
+        {
+            t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
+        }
         t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
@@ -329,6 +371,10 @@ pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
 /// revealed). Reading: the top unit is the stack's first unit in the roster order (the
 /// owner does not choose it; G.3). A seat of neither side sees the top units of both.
 pub fn hide_stacks(state: &mut State, seat: &str) {
+    // With hidden counters the owners choose what is shown, and what is shown is in the log.
+    if super::counters::enabled(state) {
+        return;
+    }
     let me = state.side_of(seat);
     let revealed = state.battle.as_ref().map(|b| b.target);
     let mut seen = std::collections::BTreeSet::new();

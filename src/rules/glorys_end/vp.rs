@@ -86,7 +86,8 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
 pub fn recompute_ledger(state: &State) -> (i32, i32) {
     let (mut de, mut al) = (0, 0);
     let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
-    for u in &state.units {
+    // Hidden units count as their batch records them (GE 13.8; placeholders count nothing).
+    for u in state.units.iter().filter(|u| !super::counters::is_hidden(u)).chain(super::counters::unopened(state)) {
         if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
             continue;
         }

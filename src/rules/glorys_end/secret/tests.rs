@@ -95,6 +95,7 @@ fn hidden_stacks_show_the_top_unit() {
         withdrawn: false,
         stood: false,
         siege: vec![],
+        opening: false,
     });
     let v = GlorysEnd::view(&under, "allied");
     assert_eq!(v.units_at(h).filter(|u| u.mobile()).count(), ids.len());
