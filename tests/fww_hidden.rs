@@ -19,7 +19,8 @@ use umpire::rules::first_world_war::pieces::Ident;
 mod support;
 use support::{text, umpire_in};
 
-const TIME: &str = "2026-11-23T12:00:00Z";
+mod common;
+use common::{TIME, any_step};
 const FOUR: &[(&str, &str)] =
     &[("germany", "central_powers"), ("western_allies", "allies"), ("eastern_allies", "allies"), ("german_allies", "central_powers")];
 const TWO: &[(&str, &str)] = &[("central_powers", "central_powers"), ("allies", "allies")];
@@ -44,26 +45,6 @@ fn fww(state: &AnyState) -> &State {
         AnyState::FirstWorldWar(s) => s,
         _ => panic!("not a First World War state"),
     }
-}
-
-/// One bot entry for `seat` (its own view, the author path), applied.
-fn bot_step(game: &mut Game, players: &mut Players, seed: u64, seat: &str) -> bool {
-    let mut ch = bot::chooser(seed, seat, game.next_seq());
-    let Some(body) = bot::next_body(game, seat, players, &mut ch).expect("bot body") else { return false };
-    let e = bot::sign_body(game, seat, players, body, TIME.into()).expect("sign");
-    game.apply(&e).expect("apply");
-    true
-}
-
-/// One entry by whoever the game waits for.
-fn any_step(game: &mut Game, players: &mut Players, seed: u64) {
-    let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
-    for seat in waiting {
-        if bot_step(game, players, seed, &seat) {
-            return;
-        }
-    }
-    panic!("stuck at entry {}", game.next_seq());
 }
 
 #[test]

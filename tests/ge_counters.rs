@@ -20,7 +20,8 @@ use umpire::rules::glorys_end::state::{Phase, SideId};
 mod support;
 use support::{text, umpire_in};
 
-const TIME: &str = "2026-11-23T12:00:00Z";
+mod common;
+use common::{TIME, any_step};
 const SEATS: &[(&str, &str)] = &[("german", "german"), ("allied", "allied")];
 
 fn options() -> Option<yaml_serde::Value> {
@@ -52,26 +53,6 @@ fn ge(state: &AnyState) -> &State {
 /// Counter commitments of a game (`c<n>`), by seat.
 fn counter_commitments(game: &Game) -> Vec<(String, String)> {
     game.commitments.keys().filter(|(_, id)| counters::is_counter_id(id)).cloned().collect()
-}
-
-/// One bot entry for `seat` (its own view, the author path), applied.
-fn bot_step(game: &mut Game, players: &mut Players, seed: u64, seat: &str) -> bool {
-    let mut ch = bot::chooser(seed, seat, game.next_seq());
-    let Some(body) = bot::next_body(game, seat, players, &mut ch).expect("bot body") else { return false };
-    let e = bot::sign_body(game, seat, players, body, TIME.into()).expect("sign");
-    game.apply(&e).expect("apply");
-    true
-}
-
-/// One entry by whoever the game waits for.
-fn any_step(game: &mut Game, players: &mut Players, seed: u64) {
-    let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
-    for seat in waiting {
-        if bot_step(game, players, seed, &seat) {
-            return;
-        }
-    }
-    panic!("stuck at entry {}", game.next_seq());
 }
 
 #[test]
