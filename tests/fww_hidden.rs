@@ -17,7 +17,7 @@ use umpire::rules::first_world_war::orders::{Action, Orders};
 use umpire::rules::first_world_war::pieces::Ident;
 
 mod support;
-use support::{text, umpire_in};
+use support::{text, umpire_in, write_log_and_key};
 
 mod common;
 use common::{TIME, any_step};
@@ -275,15 +275,8 @@ fn show_as_a_seat_hides_the_opponents_face_down_pieces() {
         any_step(&mut game, &mut players, seed);
     }
     let t = tempfile::tempdir().unwrap();
-    umpire::log::store::create_log(&t.path().join("game.log"), &game.entries).unwrap();
     let key = players.key("allies").unwrap().clone();
-    let kf = t.path().join("allies.key");
-    std::fs::write(&kf, key.to_file_text()).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&kf, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    write_log_and_key(t.path(), &game.entries, "allies", &key);
     let o = umpire_in(t.path(), &["show", "game.log", "--as", "allies", "--key", "allies.key"], None);
     assert!(o.status.success(), "{}", text(&o));
     let shown = text(&o);

@@ -18,7 +18,7 @@ use umpire::rules::glorys_end::counters;
 use umpire::rules::glorys_end::state::{Phase, SideId};
 
 mod support;
-use support::{text, umpire_in};
+use support::{text, umpire_in, write_log_and_key};
 
 mod common;
 use common::{TIME, any_step};
@@ -295,15 +295,8 @@ fn show_as_a_seat_hides_enemy_identities() {
     }
     assert!(both(&game), "both sides hide stacks");
     let t = tempfile::tempdir().unwrap();
-    umpire::log::store::create_log(&t.path().join("game.log"), &game.entries).unwrap();
     let key = players.key("allied").unwrap().clone();
-    let kf = t.path().join("allied.key");
-    std::fs::write(&kf, key.to_file_text()).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&kf, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    write_log_and_key(t.path(), &game.entries, "allied", &key);
     let o = umpire_in(t.path(), &["show", "game.log", "--as", "allied", "--key", "allied.key"], None);
     assert!(o.status.success(), "{}", text(&o));
     let shown = text(&o);

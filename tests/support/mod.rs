@@ -114,3 +114,16 @@ pub fn marne_by_email(root: &Path) -> (PathBuf, PathBuf) {
 pub fn send(from: &Path, to: &Path, name: &str) {
     std::fs::copy(from.join(name), to.join(name)).unwrap();
 }
+
+/// Write a game's entries as `dir/game.log` and `seat`'s key as `dir/<seat>.key` (owner-only,
+/// as `umpire` requires of key files), for `show --as SEAT --key <seat>.key`.
+pub fn write_log_and_key(dir: &Path, entries: &[umpire::log::Entry], seat: &str, key: &umpire::crypto::keys::SecretKey) {
+    umpire::log::store::create_log(&dir.join("game.log"), entries).unwrap();
+    let kf = dir.join(format!("{seat}.key"));
+    std::fs::write(&kf, key.to_file_text()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&kf, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+}
