@@ -836,29 +836,11 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
         .filter(|(cid, _)| state.unit(cid).is_some_and(|u| u.side == side && is_hidden(u)))
         .map(|(cid, uid)| (uid.as_str(), cid.as_str()))
         .collect();
-    // The kind of a unit named by its own id or its counter id.
-    let kind_of = |id: &str| -> Option<Kind> {
-        let u = state.unit(counter_of.get(id).copied().unwrap_or(id))?;
-        if is_hidden(u) { real(state, u).map(|r| r.kind) } else { Some(u.kind) }
-    };
     let mut open: BTreeSet<String> = BTreeSet::new();
     for a in &orders.actions {
-        match &a.0 {
-            ActionKind::Hide(_) | ActionKind::Standing(_) => {}
-            ActionKind::Move(m) => {
-                let all_cav = m.units.iter().all(|id| kind_of(id) == Some(Kind::Cavalry));
-                if all_cav {
-                    open.extend(m.units.iter().cloned());
-                }
-            }
-            ActionKind::OpenCounters(_) => {
-                open.extend(state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()));
-                if plan_sealed(state, side) {
-                    open.insert(super::secret::plan_id(side));
-                }
-            }
-            ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => open.extend(due_at_attrition(state)),
-            other => open.extend(named_units(other).into_iter().cloned()),
+        open.extend(opened_by(state, side, &a.0));
+        if matches!(a.0, ActionKind::OpenCounters(_)) && plan_sealed(state, side) {
+            open.insert(super::secret::plan_id(side));
         }
     }
     open.extend(opening_due_for(state, side));
@@ -909,6 +891,32 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
         }
     }
     Concealed { orders, commit, open: openings }
+}
+
+/// The units `side`'s action opens, as the action names them (own ids or counter ids), or as
+/// counter ids where the rule decides (the last openings, phase G): whatever an order other
+/// than a move names, a move of cavalry alone, every own counter for `open_counters`, the
+/// counters phase G reaches for the end of the own combat phase. Ids that are not own hidden
+/// counters are among them; the callers skip those. `conceal` and the bot's simulation both
+/// ask here, so the tool and the bot open the same counters.
+pub fn opened_by(state: &State, side: SideId, a: &ActionKind) -> Vec<String> {
+    // A unit named by its own id (the author's writing) or its counter id, and its kind.
+    let kind_of = |id: &str| -> Option<Kind> {
+        let u = state.unit(id).or_else(|| {
+            let c = state.counters.as_ref()?;
+            let cid = c.known.iter().find(|(cid, uid)| uid.as_str() == id && state.unit(cid).is_some_and(|u| u.side == side))?.0;
+            state.unit(cid)
+        })?;
+        if is_hidden(u) { real(state, u).map(|r| r.kind) } else { Some(u.kind) }
+    };
+    match a {
+        ActionKind::Hide(_) | ActionKind::Standing(_) => vec![],
+        ActionKind::Move(m) if m.units.iter().all(|id| kind_of(id) == Some(Kind::Cavalry)) => m.units.clone(),
+        ActionKind::Move(_) => vec![],
+        ActionKind::OpenCounters(_) => state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()).collect(),
+        ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => due_at_attrition(state),
+        other => named_units(other).into_iter().cloned().collect(),
+    }
 }
 
 /// Apply `name` to every unit id of an action other than a move or a hide.
@@ -1049,11 +1057,7 @@ pub fn opened_preview(state: &State, side: SideId) -> Option<State> {
     }
     let mut s = state.clone();
     for cid in &due {
-        let u = state.unit(cid)?;
-        let uid = state.counters.as_ref()?.known.get(cid)?;
-        let b = u.hidden? as usize;
-        let rec = state.counters.as_ref()?.batches.get(b)?.iter().find(|x| &x.id == uid)?;
-        open(&mut s, side, cid, &value_of(rec)).ok()?;
+        open_known(&mut s, cid)?;
     }
     super::combat::after_opening(&mut s);
     Some(s)

@@ -57,24 +57,15 @@ fn open_for(s: &mut State, side: SideId, a: &mut ActionKind) {
     if !counters::enabled(s) {
         return;
     }
-    let own_hidden = |s: &State, id: &str| s.unit(id).is_some_and(|u| u.side == side && counters::is_hidden(u));
-    let ids: Vec<String> = match &*a {
-        ActionKind::Hide(_) | ActionKind::Standing(_) => return,
-        // Cavalry moving alone shows what it is (4.8 control needs the kind).
-        ActionKind::Move(m) if m.units.iter().all(|id| s.unit(id).is_some_and(|u| u.kind == Kind::Cavalry)) => {
-            m.units.iter().filter(|id| own_hidden(s, id)).cloned().collect()
+    if matches!(a, ActionKind::OpenCounters(_)) {
+        // The tool opens the sealed setup plan with the counters (GE 3.3).
+        if let Some(c) = s.counters.as_mut() {
+            c.sealed_plans.remove(&side);
         }
-        ActionKind::Move(_) => return,
-        ActionKind::OpenCounters(_) => {
-            // The tool opens the sealed setup plan with the counters (GE 3.3).
-            if let Some(c) = s.counters.as_mut() {
-                c.sealed_plans.remove(&side);
-            }
-            s.units.iter().filter(|u| u.side == side && counters::is_hidden(u)).map(|u| u.id.clone()).collect()
-        }
-        ActionKind::EndPhase(PhaseName::Combat) if s.player == side => counters::due_at_attrition(s),
-        other => counters::named_units(other).into_iter().filter(|id| own_hidden(s, id)).cloned().collect(),
-    };
+    }
+    // The same counters the author's tool opens (`counters::conceal`); `open_known` skips ids
+    // that are not own hidden counters.
+    let ids = counters::opened_by(s, side, a);
     for id in ids {
         if let Some(uid) = counters::open_known(s, &id) {
             counters::rename_units(a, &id, &uid);
