@@ -226,6 +226,7 @@ pub fn compute(state: &State, kind: BattleKind, side: SideId, target: HexId, uni
         stage: Stage::Roll,
         result: None,
         withdrawn: false,
+        dummies: false,
         stood: false,
         siege: vec![],
         opening: false,
@@ -455,6 +456,9 @@ pub fn after_opening(state: &mut State) -> Vec<Event> {
     let Stage::Opening { die } = b.stage else { return vec![] };
     if !hidden_in_target(state, b.attacker, b.target).is_empty() {
         return vec![];
+    }
+    if !state.units_at(b.target).any(|u| u.side != b.attacker) {
+        return super::dummies::no_combat(state);
     }
     let shown = compute(state, b.kind, b.attacker, b.target, &b.attackers);
     let mut nb = Battle { stage: b.stage.clone(), withdrawn: b.withdrawn, stood: b.stood, siege: b.siege.clone(), ..shown };
@@ -876,6 +880,9 @@ pub fn apply_defender(state: &mut State, losses: &[(String, u32)], retreat: Opti
     if let Some(bb) = state.battle.as_mut() {
         bb.stage = Stage::Attacker { lp: res.attacker_lp + extra };
     }
+    if b.dummies && b.kind == BattleKind::March {
+        ev.extend(super::dummies::moves_on(state));
+    }
     ev
 }
 
@@ -895,6 +902,9 @@ pub fn apply_attacker(state: &mut State, losses: &[(String, u32)], advance: &[St
         }
         state.entered(b.target, b.attacker, cav_only);
         ev.push(Event::rule("GE 13.21", format!("{} advance into {}", advance.join(", "), b.target)));
+    }
+    if b.dummies && b.kind == BattleKind::Prepared {
+        ev.extend(super::dummies::after_advance(state, advance));
     }
     if b.withdrawn && b.kind == BattleKind::Prepared {
         // GE-13.25: the attack found no one; the attackers may declare a new prepared assault.

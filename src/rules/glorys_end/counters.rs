@@ -81,6 +81,13 @@ pub struct Counters {
     /// before its orders are checked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to_open: Vec<SideId>,
+    /// Dummy counters supplied per nationality (GE 15.1, genesis option `dummies`; public).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dummies: BTreeMap<String, u32>,
+    /// Counters left hidden out of supply at phase G: their owner's claim that they are dummies,
+    /// which have no SL to lose (GE 15 reading; public). Such a counter never opens as a unit.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub claimed_dummies: BTreeSet<String>,
 }
 
 /// A counter of a secret placement as the public sees it (GE 3.3 with hidden stacks).
@@ -112,18 +119,105 @@ pub struct Hide {
     pub units: Vec<String>,
 }
 
-/// Read the option: `hidden_counters: true` turns the rule on.
+/// Representative dummy counts for `dummies: true` (GE 15.1): the rulebook's counter mix is not
+/// in the text (digest, section H), so these are ours, labelled as such in the docs.
+pub const REPRESENTATIVE_DUMMIES: [(&str, u32); 3] = [("DE", 8), ("FR", 6), ("GB", 2)];
+/// The most dummies of one nationality an option may ask for.
+pub const MAX_DUMMIES: u32 = 30;
+
+/// Read the options: `hidden_counters: true` turns the rule on; `dummies` (GE 15) adds dummy
+/// counters, `true` for the representative counts or `{DE: n, FR: n, GB: n}`.
 pub fn apply_options(state: &mut State, options: Option<&yaml_serde::Value>) -> Result<(), ScenarioError> {
-    let Some(v) = options.and_then(|o| o.get("hidden_counters")) else { return Ok(()) };
-    match v.as_bool() {
-        Some(true) => {
-            state.counters = Some(Box::new(Counters::new()));
-            Ok(())
+    let err = |m: &str| ScenarioError { problems: vec![m.to_string()] };
+    if let Some(v) = options.and_then(|o| o.get("hidden_counters")) {
+        match v.as_bool() {
+            Some(true) => state.counters = Some(Box::new(Counters::new())),
+            Some(false) => {}
+            None => return Err(err("GE 13.8: the option hidden_counters is true or false")),
         }
-        Some(false) => Ok(()),
-        None => Err(ScenarioError { problems: vec!["GE 13.8: the option hidden_counters is true or false".into()] }),
+    }
+    let Some(v) = options.and_then(|o| o.get("dummies")) else { return Ok(()) };
+    let counts: BTreeMap<String, u32> = match v {
+        yaml_serde::Value::Bool(false) => return Ok(()),
+        yaml_serde::Value::Bool(true) => REPRESENTATIVE_DUMMIES.iter().map(|(n, k)| (n.to_string(), *k)).collect(),
+        other => yaml_serde::from_value(other.clone())
+            .map_err(|_| err("GE 15.1: the option dummies is true or a count per nationality, as {DE: 8, FR: 6, GB: 2}"))?,
+    };
+    let mut problems = Vec::new();
+    for (n, k) in &counts {
+        if nation_side(n).is_none() {
+            problems.push(format!("GE 15.1: dummies come in German, French and British colours (DE, FR, GB), not {n:?}"));
+        }
+        if *k > MAX_DUMMIES {
+            problems.push(format!("GE 15.1: {k} {n} dummies; at most {MAX_DUMMIES}"));
+        }
+    }
+    if state.counters.is_none() {
+        problems.push("GE 15.1: dummies need hidden stacks (the option hidden_counters: true, GE 13.8)".into());
+    }
+    if state.secret.is_none() {
+        problems.push(
+            "GE 15.1: dummies are placed in a secret campaign setup (a free deployment, or secret_setup: true in a historical campaign)"
+                .into(),
+        );
+    }
+    if !problems.is_empty() {
+        return Err(ScenarioError { problems });
+    }
+    if let Some(c) = state.counters.as_mut() {
+        c.dummies = counts.into_iter().filter(|(_, k)| *k > 0).collect();
+    }
+    Ok(())
+}
+
+/// The side whose dummies wear a nationality's colour (GE 15.1: DE, FR, GB).
+pub fn nation_side(nation: &str) -> Option<SideId> {
+    match nation {
+        "DE" => Some(SideId::German),
+        "FR" | "GB" => Some(SideId::Allied),
+        _ => None,
     }
 }
+
+/// The game plays with dummy counters (GE 15).
+pub fn dummies_on(state: &State) -> bool {
+    state.counters.as_ref().is_some_and(|c| !c.dummies.is_empty())
+}
+
+/// The commitment value, and batch record id, of dummy `n` of a nationality: `dummy:FR:2`.
+pub fn dummy_value(nation: &str, n: u32) -> String {
+    format!("dummy:{nation}:{n}")
+}
+
+/// `dummy:FR:2` → (`FR`, 2).
+pub fn parse_dummy(v: &str) -> Option<(String, u32)> {
+    let (nation, n) = v.strip_prefix("dummy:")?.split_once(':')?;
+    let n: u32 = n.parse().ok()?;
+    (nation_side(nation).is_some() && n > 0 && !n.to_string().starts_with('0')).then(|| (nation.to_string(), n))
+}
+
+/// The record of dummy `n` of a nationality, as its batch keeps it (GE 15.1): movement 4 and
+/// nothing else: no SL, not a corps, no combat values.
+pub fn dummy_record(nation: &str, n: u32) -> Unit {
+    let values = vec![Values { attack: 0, defence: 0, movement: DUMMY_MP, vs_cavalry: None }];
+    let side = nation_side(nation).unwrap_or(SideId::Allied);
+    let mut u = Unit::new(
+        &dummy_value(nation, n),
+        &format!("{nation} dummy"),
+        side,
+        nation,
+        Kind::Infantry,
+        Size::Division,
+        0,
+        values,
+        Place::Unplaced,
+    );
+    u.dummy = true;
+    u
+}
+
+/// Movement allowance of a dummy (GE 15.1).
+pub const DUMMY_MP: u32 = 4;
 
 /// The game plays with hidden stacks.
 pub fn enabled(state: &State) -> bool {
@@ -135,9 +229,9 @@ pub fn is_hidden(u: &Unit) -> bool {
     u.hidden.is_some()
 }
 
-/// The commitment value of a unit: `unit:DE-7:3`.
+/// The commitment value of a unit: `unit:DE-7:3`, or of a dummy's record: `dummy:FR:2`.
 pub fn value_of(u: &Unit) -> String {
-    format!("unit:{}:{}", u.id, u.sl)
+    if u.dummy { u.id.clone() } else { format!("unit:{}:{}", u.id, u.sl) }
 }
 
 /// `unit:DE-7:3` → (`DE-7`, 3).
@@ -213,6 +307,8 @@ pub fn real(state: &State, u: &Unit) -> Option<Unit> {
     r.place = u.place;
     copy_turn_flags(u, &mut r);
     r.hidden = u.hidden;
+    // Reading (GE 15, digest's default for G.4 item 22): dummies ignore supply.
+    r.oos_at_start &= !r.dummy;
     Some(r)
 }
 
@@ -242,17 +338,19 @@ pub fn describe_identity(state: &State, u: &Unit) -> String {
     format!("; one of {}{known}", batch.join(", "))
 }
 
-/// Every unit still hidden, as its batch records it (for the VP ledger check).
+/// Every unit still hidden, as its batch records it (for the VP ledger check); dummies are
+/// not units.
 pub fn unopened(state: &State) -> impl Iterator<Item = &Unit> {
-    state.counters.iter().flat_map(|c| c.batches.iter().flatten())
+    state.counters.iter().flat_map(|c| c.batches.iter().flatten()).filter(|u| !u.dummy)
 }
 
-/// Rename a unit id everywhere the state keeps one (battle lists).
-pub fn rename(state: &mut State, old: &str, new: &str) {
+/// Rename a unit id everywhere the state keeps one (battle lists); `None` removes it.
+pub fn rename(state: &mut State, old: &str, new: Option<&str>) {
     if let Some(b) = state.battle.as_mut() {
         for list in [&mut b.attackers, &mut b.defenders, &mut b.stragglers, &mut b.siege] {
-            for id in list.iter_mut().filter(|id| id.as_str() == old) {
-                *id = new.to_string();
+            match new {
+                Some(new) => list.iter_mut().filter(|id| id.as_str() == old).for_each(|id| *id = new.to_string()),
+                None => list.retain(|id| id != old),
             }
         }
     }
@@ -283,8 +381,9 @@ pub fn hidden(state: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Ev
         expect += 1;
         if let Some(v) = value
             && parse_value(v).is_none()
+            && parse_dummy(v).is_none()
         {
-            errs.push(Violation::new("GE 13.8", format!("{id}: {v:?} is not `unit:<id>:<SL>`")));
+            errs.push(Violation::new("GE 13.8", format!("{id}: {v:?} is not `unit:<id>:<SL>` (nor `dummy:<nation>:<n>`, GE 15)")));
             continue;
         }
         if let Some(c) = state.counters.as_mut() {
@@ -310,7 +409,13 @@ fn open(state: &mut State, side: SideId, id: &str, value: &str) -> Result<Event,
     if p.side != side {
         return Err(bad(format!("the counter is {}", p.side.title())));
     }
-    let (unit, sl) = parse_value(value).ok_or_else(|| bad("not `unit:<id>:<SL>`".into()))?;
+    if parse_dummy(value).is_some() {
+        return open_dummy(state, k, value).map_err(bad);
+    }
+    let (unit, sl) = parse_value(value).ok_or_else(|| bad("not `unit:<id>:<SL>` (nor `dummy:<nation>:<n>`, GE 15)".into()))?;
+    if state.counters.as_ref().is_some_and(|c| c.claimed_dummies.contains(id)) {
+        return Err(bad("it stayed hidden out of supply at phase G, which declared it a dummy (GE 15, 7.12): it cannot be a unit".into()));
+    }
     let b = p.hidden.unwrap_or_default() as usize;
     let batch = state.counters.as_ref().and_then(|c| c.batches.get(b)).cloned().unwrap_or_default();
     let Some(j) = batch.iter().position(|u| u.id == unit) else {
@@ -331,8 +436,33 @@ fn open(state: &mut State, side: SideId, id: &str, value: &str) -> Result<Event,
     }
     let text = format!("{id} is opened: {} ({} SL)", r.label(), r.sl);
     state.units[k] = r;
-    rename(state, id, &unit);
+    rename(state, id, Some(&unit));
     Ok(Event::rule("GE 13.8", text))
+}
+
+/// Open the placeholder at `k` as the dummy `value` (`dummy:FR:2`): a dummy shown is removed
+/// for good (GE 15.1). Its number must be one of the batch's dummies not yet shown, which is
+/// how the hard limit on dummies holds: the batches hold no more than were supplied.
+fn open_dummy(state: &mut State, k: usize, value: &str) -> Result<Event, String> {
+    let p = state.units[k].clone();
+    let b = p.hidden.unwrap_or_default() as usize;
+    let Some(c) = state.counters.as_mut() else { return Err("the game has no hidden counters".into()) };
+    let Some(j) = c.batches.get(b).and_then(|batch| batch.iter().position(|u| u.dummy && u.id == value)) else {
+        let left: Vec<&str> = c.batches.get(b).into_iter().flatten().filter(|u| u.dummy).map(|u| u.id.as_str()).collect();
+        return Err(format!(
+            "not among the dummies this counter may be ({}): their number is a hard limit (GE 15.1)",
+            if left.is_empty() { "none".to_string() } else { left.join(", ") }
+        ));
+    };
+    let r = c.batches[b].remove(j);
+    c.known.remove(&p.id);
+    if let Some(h) = c.origins.get(&p.id).copied() {
+        c.started.insert(r.id.clone(), h);
+    }
+    state.units.remove(k);
+    rename(state, &p.id, None);
+    let at = p.hex().map(|h| format!(" in {h}")).unwrap_or_default();
+    Ok(Event::rule("GE 15.1", format!("{}{at} is opened: a {} dummy, removed", p.id, p.nation)))
 }
 
 /// Every unit id an action names (for the rule that only `move` and `hide` keep counters
@@ -420,7 +550,24 @@ pub fn check_action(state: &State, a: &ActionKind) -> Vec<Violation> {
 
 /// The phasing side's hidden counters that phase G (attrition, GE 7.12) will reach: they are
 /// opened by the entry that ends the combat phase, so the SL loss happens to a known unit.
+/// With dummies in play (GE 15) a dummy has no SL to lose and stays hidden, so only counters
+/// this replay knows to be units are due: an out-of-supply counter left hidden is its owner's
+/// claim that it is a dummy ([`claim_dummies`]), checked where its identity is known.
 pub fn due_at_attrition(state: &State) -> Vec<String> {
+    out_of_supply_counters(state)
+        .into_iter()
+        .filter(|id| {
+            let known = state.counters.as_ref().and_then(|c| c.known.get(id));
+            match known {
+                Some(v) => parse_dummy(v).is_none(),
+                None => !dummies_on(state),
+            }
+        })
+        .collect()
+}
+
+/// The phasing side's hidden counters out of supply for attrition (GE 7.12).
+fn out_of_supply_counters(state: &State) -> Vec<String> {
     if !state.units.iter().any(|u| u.side == state.player && is_hidden(u)) {
         return vec![];
     }
@@ -432,6 +579,29 @@ pub fn due_at_attrition(state: &State) -> Vec<String> {
         .filter(|u| !sup.unit(u, super::supply::Use::Attrition))
         .map(|u| u.id.clone())
         .collect()
+}
+
+/// Phase G with dummies (GE 15 reading): the out-of-supply counters still hidden are claimed
+/// to be dummies and lose nothing; the claim is public, and such a counter is refused if it
+/// ever opens as a unit (the omniscient pass names the entry that left a unit hidden).
+pub fn claim_dummies(state: &mut State) -> (Vec<String>, Vec<Event>) {
+    if !dummies_on(state) {
+        return (vec![], vec![]);
+    }
+    let ids = out_of_supply_counters(state);
+    let mut ev = Vec::new();
+    if let Some(c) = state.counters.as_mut() {
+        for id in &ids {
+            c.claimed_dummies.insert(id.clone());
+            ev.push(Event::rule(
+                "GE 15",
+                format!(
+                    "phase G (attrition): {id} is out of supply and stays hidden: its owner declares it a dummy, which has no SL to lose"
+                ),
+            ));
+        }
+    }
+    (ids, ev)
 }
 
 /// `hide`: check and apply (the fresh commitments of the entry become the counters).
@@ -470,7 +640,9 @@ pub fn step_hide(state: &mut State, side: SideId, h: &Hide) -> Result<Vec<Event>
     }
     let Some(hex) = hex else { return Err(errs) };
     let top = state.units_at(hex).filter(|u| u.side == side && !is_hidden(u) && !h.units.contains(&u.id)).count();
-    if top == 0 {
+    // Reading D8: with dummies in play a top counter may stay hidden (GE 15.1 lets dummies sit
+    // on top), so real stacks may be hidden whole too, or a hidden top would tell.
+    if top == 0 && !dummies_on(state) {
         errs.push(v(format!("the top unit of the stack in {hex} stays shown: keep one unit of it out of the hide")).hex(hex.to_string()));
     }
     let fresh = state.counters.as_ref().map(|c| c.fresh.clone()).unwrap_or_default();
@@ -601,14 +773,24 @@ pub fn conceal_setup(state: &State, side: SideId, d: &mut Deploy) -> Vec<(String
     let Some(c) = state.counters.as_ref() else { return vec![] };
     let secret = plan.to_value();
     let key = |id: &str| crate::crypto::hash::sha256(format!("umpire/ge-counter-order\0{secret}\0{id}").as_bytes());
-    let mut order: Vec<(&String, HexId)> = plan.units.iter().map(|(id, h)| (id, *h)).collect();
+    // Units by id, dummies (GE 15) by their value `dummy:FR:1`.
+    let dummies = plan.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (dummy_value(n, i as u32 + 1), *h)));
+    let mut order: Vec<(String, HexId)> = plan.units.iter().map(|(id, h)| (id.clone(), *h)).chain(dummies).collect();
     order.sort_by_key(|(id, h)| (*h, key(id).0));
     let mut commit = Vec::new();
     let mut next = c.next;
     for (id, h) in order {
-        let Some(u) = state.unit(id) else { continue };
-        // The first hideable unit met in a hex is its top, and stays shown (GE 13.8).
-        let has_top = d.shown.iter().any(|(sid, sh)| *sh == h && state.unit(sid).is_some_and(hideable));
+        if let Some((nation, _)) = parse_dummy(&id) {
+            let cid = format!("{PREFIX}{next}");
+            next += 1;
+            commit.push((cid.clone(), id));
+            d.counters.push(Placed { id: cid, hex: h, nation });
+            continue;
+        }
+        let Some(u) = state.unit(&id) else { continue };
+        // The first hideable unit met in a hex is its top, and stays shown (GE 13.8); with
+        // dummies every top stays hidden (reading D8).
+        let has_top = dummies_on(state) || d.shown.iter().any(|(sid, sh)| *sh == h && state.unit(sid).is_some_and(hideable));
         if !hideable(u) || !has_top {
             d.shown.insert(id.clone(), h);
             continue;
@@ -654,16 +836,26 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
     for p in &d.counters {
         *got.entry(p.nation.as_str()).or_default() += 1;
     }
-    if want != got {
-        errs.push(v(format!(
-            "{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?})",
-            hidden.len(),
-            d.counters.len()
-        )));
+    // GE 15.1: the counters beyond the units are dummies, up to the number supplied.
+    let supply = state.counters.as_ref().map(|c| c.dummies.clone()).unwrap_or_default();
+    let mut extra: BTreeMap<String, u32> = BTreeMap::new();
+    for n in want.keys().chain(got.keys()) {
+        let (w, g) = (want.get(n).copied().unwrap_or(0), got.get(n).copied().unwrap_or(0));
+        let may = if nation_side(n) == Some(side) { supply.get(*n).copied().unwrap_or(0) as usize } else { 0 };
+        if g < w || g > w + may {
+            errs.push(v(format!(
+                "{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?}){}",
+                hidden.len(),
+                d.counters.len(),
+                if supply.is_empty() { String::new() } else { format!("; dummies supplied {supply:?} (GE 15.1)") }
+            )));
+        } else if g > w {
+            extra.insert(n.to_string(), (g - w) as u32);
+        }
     }
-    // The top unit of every stack is shown (GE 13.8).
+    // The top unit of every stack is shown (GE 13.8), unless dummies are in play (D8).
     for p in &d.counters {
-        if !d.shown.values().any(|h| *h == p.hex) {
+        if !dummies_on(state) && !d.shown.values().any(|h| *h == p.hex) {
             errs.push(Violation::new("GE 13.8", format!("{} stands in {} with no shown unit on top", p.id, p.hex)).hex(p.hex.to_string()));
         }
         if !state.board.in_play(p.hex) {
@@ -687,6 +879,15 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
             }
         }
         for (p, (_, value)) in d.counters.iter().zip(&fresh) {
+            if let Some((nation, n)) = value.as_deref().and_then(parse_dummy) {
+                let at = plan.dummies.get(&nation).and_then(|hexes| hexes.get(n as usize - 1));
+                if nation != p.nation || at != Some(&p.hex) {
+                    errs.push(
+                        v(format!("{} is committed as dummy {nation} {n}, which the plan does not put in {}", p.id, p.hex)).unit(&p.id),
+                    );
+                }
+                continue;
+            }
             let Some((unit, sl)) = value.as_deref().and_then(parse_value) else { continue };
             match units.iter().find(|u| u.id == unit) {
                 Some(u) if u.nation == p.nation && u.sl == sl && plan.units.get(&unit) == Some(&p.hex) && !d.shown.contains_key(&unit) => {}
@@ -698,6 +899,11 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
         if free && plan.markers != d.markers {
             errs.push(v("the markers shown are not the committed plan's".into()));
         }
+        let planned: BTreeMap<String, u32> =
+            plan.dummies.iter().map(|(n, h)| (n.clone(), h.len() as u32)).filter(|(_, k)| *k > 0).collect();
+        if planned != extra {
+            errs.push(Violation::new("GE 15.1", format!("the plan places dummies {planned:?}, the placement shows {extra:?}")));
+        }
         if !errs.is_empty() {
             return Err(errs);
         }
@@ -707,6 +913,7 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
     let public_plan = Plan {
         markers: d.markers.clone(),
         units: d.shown.iter().map(|(k, h)| (k.clone(), *h)).chain(d.counters.iter().map(|p| (p.id.clone(), p.hex))).collect(),
+        dummies: BTreeMap::new(),
     };
     if side == SideId::German && free {
         ev.extend(super::neutrality::apply(state, &public_plan));
@@ -726,25 +933,31 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
         }
     }
     let Some(c) = state.counters.as_mut() else { return Err(vec![v("this game does not hide stacks".into())]) };
-    // One batch per nationality: a counter shows its nationality, so it is one of those.
+    // One batch per nationality: a counter shows its nationality, so it is one of those (or
+    // one of the nationality's dummies placed, GE 15.1).
     let mut batch_of: BTreeMap<String, u32> = BTreeMap::new();
-    for u in &hidden {
+    let dummies = extra.iter().flat_map(|(n, k)| (1..=*k).map(move |i| dummy_record(n, i)));
+    for u in hidden.iter().map(|u| (*u).clone()).chain(dummies) {
         let b = *batch_of.entry(u.nation.clone()).or_insert_with(|| {
             c.batches.push(Vec::new());
             (c.batches.len() - 1) as u32
         });
-        c.batches[b as usize].push((*u).clone());
+        c.batches[b as usize].push(u);
     }
     let mut placeholders = Vec::new();
     for (p, (cid, value)) in d.counters.iter().zip(&fresh) {
         let Some(&b) = batch_of.get(&p.nation) else { continue };
-        let Some(model) = hidden.iter().find(|u| u.nation == p.nation) else { continue };
+        let Some(model) = c.batches[b as usize].first() else { continue };
         let mut ph = placeholder(model, cid, b);
         ph.place = Place::Hex(p.hex);
         placeholders.push(ph);
         c.origins.insert(cid.clone(), p.hex);
-        if let Some((unit, _)) = value.as_deref().and_then(parse_value) {
-            c.known.insert(cid.clone(), unit);
+        if let Some(v) = value {
+            if let Some((unit, _)) = parse_value(v) {
+                c.known.insert(cid.clone(), unit);
+            } else if parse_dummy(v).is_some() {
+                c.known.insert(cid.clone(), v.clone());
+            }
         }
     }
     for (id, h) in &d.shown {
@@ -790,6 +1003,15 @@ pub fn open_plan(state: &mut State, side: SideId, plan: Plan) -> Result<Vec<Even
                 .unit(unit),
             );
         }
+    }
+    // GE 15.1: the dummies placed are the plan's, each where the plan put it (every counter is
+    // open by now, so each dummy has shown where it started).
+    let shown: BTreeMap<&String, &HexId> =
+        c.started.iter().filter(|(k, _)| parse_dummy(k).is_some_and(|(n, _)| nation_side(&n) == Some(side))).collect();
+    let planned: BTreeMap<String, HexId> =
+        plan.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (dummy_value(n, i as u32 + 1), *h))).collect();
+    if shown.len() != planned.len() || shown.iter().any(|(k, h)| planned.get(*k) != Some(*h)) {
+        errs.push(Violation::new("GE 15.1", format!("the plan's dummies {planned:?} are not those placed ({shown:?})")));
     }
     if state.secret.as_ref().is_some_and(|s| s.free) && state.secret.as_ref().and_then(|s| s.markers.get(&side)) != Some(&plan.markers) {
         errs.push(v("the plan's markers are not those shown at the placement".into()));

@@ -15,6 +15,7 @@ pub mod combat;
 pub mod command;
 pub mod counters;
 pub mod deploy;
+pub mod dummies;
 pub mod entrench;
 pub mod fortified;
 pub mod hentsch;

@@ -69,6 +69,11 @@ pub struct Plan {
     /// The hex of every initial-army unit of the side.
     #[schemars(with = "BTreeMap<String, u32>")]
     pub units: BTreeMap<String, HexId>,
+    /// Dummy counters (GE 15, when the game has them), by nationality: the hex of each, the
+    /// first being dummy 1 (`dummy:FR:1`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<String, Vec<u32>>")]
+    pub dummies: BTreeMap<String, Vec<HexId>>,
 }
 
 impl Plan {
@@ -320,6 +325,7 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
     }
     // In free deployment a German plan without units in Belgium or Luxembourg leaves it
     // neutral (GE 3.6, `neutrality.rs`): nothing to refuse.
+    v.extend(super::dummies::check_plan(state, side, plan, markers, s.free));
     v.extend(check_stacks(state, side, plan));
     v
 }
@@ -332,6 +338,15 @@ fn check_stacks(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         if let Some(u) = state.unit(id).filter(|u| u.side == side) {
             by_hex.entry(*h).or_default().push(u);
         }
+    }
+    // GE 15.1: dummies stack as units of their nationality with no SL (G.4 item 22 reading).
+    let dummies: Vec<(HexId, super::state::Unit)> = plan
+        .dummies
+        .iter()
+        .flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (*h, super::counters::dummy_record(n, i as u32 + 1))))
+        .collect();
+    for (h, d) in &dummies {
+        by_hex.entry(*h).or_default().push(d);
     }
     for (h, placed) in by_hex {
         let fixed: Vec<&super::state::Unit> = state.units_at(h).filter(|u| u.side == side && !plan.units.contains_key(&u.id)).collect();
@@ -616,11 +631,23 @@ pub fn view(state: &mut State, seat: &str) {
 /// A legal plan close to the scenario's own setup: the scenario's hexes when they obey the
 /// rules (always in the historical campaign, which the scenario check guarantees); in free
 /// deployment markers barred by 3.6 move to the nearest legal hex and the units follow them.
+/// With dummies (GE 15) they are added last (`dummies::default_placement`).
 pub fn default_plan(state: &State, side: SideId) -> Plan {
+    let mut plan = default_unit_plan(state, side);
+    if let Some(s) = state.secret.as_ref() {
+        let markers = markers_for(s, side, &plan).clone();
+        plan.dummies = super::dummies::default_placement(state, side, &plan, &markers);
+    }
+    plan
+}
+
+/// [`default_plan`]'s units and markers.
+fn default_unit_plan(state: &State, side: SideId) -> Plan {
     let Some(s) = state.secret.as_ref() else { return Plan::default() };
     let mut plan = Plan {
         markers: if s.free { s.markers.get(&side).cloned().unwrap_or_default() } else { BTreeMap::new() },
         units: s.defaults.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| u.side == side)).map(|(k, h)| (k.clone(), *h)).collect(),
+        dummies: BTreeMap::new(),
     };
     if check_plan(state, side, &plan).is_empty() {
         return plan;
@@ -646,7 +673,7 @@ pub fn default_plan(state: &State, side: SideId) -> Plan {
         SideId::German => matches!(c, Some(Country::Germany | Country::Luxembourg | Country::Belgium)),
     };
     let ids: Vec<String> = plan.units.keys().cloned().collect();
-    let mut placed = Plan { markers: plan.markers.clone(), units: BTreeMap::new() };
+    let mut placed = Plan { markers: plan.markers.clone(), ..Plan::default() };
     for id in &ids {
         let (Some(army), Some(want)) = (s.armies.get(id), s.defaults.get(id)) else { continue };
         let Some(m) = markers.get(army) else { continue };
@@ -691,8 +718,7 @@ pub fn default_plan(state: &State, side: SideId) -> Plan {
 fn fits(state: &State, side: SideId, plan: &Plan, h: HexId) -> bool {
     let Some(s) = state.secret.as_ref() else { return false };
     let armies: BTreeSet<u8> = plan.units.iter().filter(|(_, x)| **x == h).filter_map(|(id, _)| s.armies.get(id).copied()).collect();
-    let only_here =
-        Plan { markers: BTreeMap::new(), units: plan.units.iter().filter(|(_, x)| **x == h).map(|(k, x)| (k.clone(), *x)).collect() };
+    let only_here = Plan { units: plan.units.iter().filter(|(_, x)| **x == h).map(|(k, x)| (k.clone(), *x)).collect(), ..Plan::default() };
     armies.len() <= 1 && check_stacks(state, side, &only_here).is_empty()
 }
 

@@ -196,6 +196,10 @@ pub struct Unit {
     /// may be. The other fields are the placeholder's, not a real unit's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hidden: Option<u32>,
+    /// A dummy counter's record (GE 15; `counters.rs`): it exists only in a counter batch, and
+    /// as the real unit `counters::unmasked` puts in its placeholder's place.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dummy: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -245,6 +249,7 @@ impl Unit {
             rebuilt: 0,
             naval: false,
             hidden: None,
+            dummy: false,
         }
     }
     /// The hex, if on the map.
@@ -384,6 +389,11 @@ pub struct Battle {
     /// shown.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opening: bool,
+    /// Only dummies defended the target (GE 15.2): they are removed and there is no result; a
+    /// march-assaulting force moves on, a prepared-assaulting force may advance and, if every
+    /// attacker advanced, attack again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dummies: bool,
 }
 
 impl Battle {

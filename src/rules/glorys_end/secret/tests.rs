@@ -93,6 +93,7 @@ fn hidden_stacks_show_the_top_unit() {
         stage: crate::rules::glorys_end::state::Stage::Roll,
         result: None,
         withdrawn: false,
+        dummies: false,
         stood: false,
         siege: vec![],
         opening: false,
