@@ -290,6 +290,18 @@ fn merge_turn_flags(from: &Unit, to: &mut Unit) {
     to.forced_march |= from.forced_march;
 }
 
+/// A placeholder, not a real record put back by [`unmasked`].
+pub fn is_placeholder(u: &Unit) -> bool {
+    u.hidden.is_some() && u.name == UNKNOWN
+}
+
+/// SL that count for stacking (GE 6.1). A placeholder counts 1 SL, the least a unit has, and
+/// so never more than what it hides; with dummies in play (GE 15) it may hide a dummy, which
+/// has none, so it counts 0 (the exact count is checked where the counter is known).
+pub fn stack_sl(state: &State, u: &Unit) -> u32 {
+    if is_placeholder(u) && dummies_on(state) { 0 } else { u.stack_sl() }
+}
+
 /// May this unit be hidden at all? Fortresses and siege guns never (G.3; a lone gun is
 /// overrun by entry, 14.7); naval infantry and Belgian units neither, because rules the
 /// public replay must apply at once depend on them (6.2/13.26, 4.5, 7.10). Reading.
@@ -579,6 +591,29 @@ fn out_of_supply_counters(state: &State) -> Vec<String> {
         .filter(|u| !sup.unit(u, super::supply::Use::Attrition))
         .map(|u| u.id.clone())
         .collect()
+}
+
+/// GE 9.3 with dummies (GE 15): a trench is kept at the end of the PA phase only by infantry,
+/// and dummies do not count, so with dummies in play a hidden counter keeps no trench: the
+/// author's tool opens one hidden infantry unit in each own trench hex with no shown infantry
+/// (the first this replay knows), and a trench with none shown is removed.
+pub fn trench_keepers(state: &State, side: SideId) -> Vec<String> {
+    if !dummies_on(state) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for (h, _) in state.trenches.iter().filter(|(_, t)| t.side == side) {
+        let shown = state.units_at(*h).any(|u| u.side == side && u.kind == Kind::Infantry && !is_hidden(u));
+        if shown {
+            continue;
+        }
+        let keeper = state.units_at(*h).filter(|u| u.side == side && is_hidden(u)).find(|u| {
+            let r = if is_placeholder(u) { real(state, u) } else { Some((*u).clone()) };
+            r.is_some_and(|r| r.kind == Kind::Infantry && !r.dummy)
+        });
+        out.extend(keeper.map(|u| u.id.clone()));
+    }
+    out
 }
 
 /// Phase G with dummies (GE 15 reading): the out-of-supply counters still hidden are claimed
@@ -896,6 +931,16 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
                 }
             }
         }
+        // Each unit and dummy under one counter only: with the counts equal, no value twice
+        // means every hidden unit has its counter.
+        let mut seen = BTreeSet::new();
+        for (cid, value) in fresh.iter().take(d.counters.len()) {
+            if let Some(x) = value
+                && !seen.insert(x)
+            {
+                errs.push(v(format!("{cid} is committed as {x}, which another counter of the placement already is")).unit(cid));
+            }
+        }
         if free && plan.markers != d.markers {
             errs.push(v("the markers shown are not the committed plan's".into()));
         }
@@ -1136,7 +1181,11 @@ pub fn opened_by(state: &State, side: SideId, a: &ActionKind) -> Vec<String> {
         ActionKind::Move(m) if m.units.iter().all(|id| kind_of(id) == Some(Kind::Cavalry)) => m.units.clone(),
         ActionKind::Move(_) => vec![],
         ActionKind::OpenCounters(_) => state.units.iter().filter(|u| u.side == side && is_hidden(u)).map(|u| u.id.clone()).collect(),
-        ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => due_at_attrition(state),
+        ActionKind::EndPhase(super::orders::PhaseName::Combat) if state.player == side => {
+            let mut ids = due_at_attrition(state);
+            ids.extend(trench_keepers(state, side));
+            ids
+        }
         other => named_units(other).into_iter().cloned().collect(),
     }
 }

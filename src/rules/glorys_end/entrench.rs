@@ -173,7 +173,10 @@ pub fn end_of_pa(state: &mut State) -> Vec<Event> {
     let mut ev = Vec::new();
     let hexes: Vec<HexId> = state.trenches.iter().filter(|(_, t)| t.side == side).map(|(h, _)| *h).collect();
     for h in hexes {
-        let infantry = state.units_at(h).any(|u| u.side == side && u.kind == Kind::Infantry);
+        // With dummies (GE 15) a hidden counter may be one, and dummies keep no trench (9.3):
+        // only shown infantry counts (`counters::trench_keepers` opens one).
+        let dummies = super::counters::dummies_on(state);
+        let infantry = state.units_at(h).any(|u| u.side == side && u.kind == Kind::Infantry && !(dummies && super::counters::is_hidden(u)));
         if !infantry {
             state.trenches.remove(&h);
             ev.push(Event::rule("GE 9.3", format!("the {} trench in {h} holds no infantry and is removed", side.title())));

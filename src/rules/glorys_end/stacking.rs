@@ -16,7 +16,7 @@ pub const MAX_CORPS: u32 = 2;
 pub fn can_pass(state: &State, h: HexId, side: SideId, units: &[String]) -> Vec<Violation> {
     let (mut sl, mut corps) = state.stack(h, side, units);
     for u in units.iter().filter_map(|id| state.unit(id)) {
-        sl += u.stack_sl();
+        sl += super::counters::stack_sl(state, u);
         corps += u.is_corps() as u32;
     }
     let mut errs = Vec::new();

@@ -686,7 +686,7 @@ impl State {
         let mut sl = 0;
         let mut corps = 0;
         for u in self.units_at(h).filter(|u| u.side == side && !except.contains(&u.id)) {
-            sl += u.stack_sl();
+            sl += super::counters::stack_sl(self, u);
             corps += u.is_corps() as u32;
         }
         (sl, corps)

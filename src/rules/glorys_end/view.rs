@@ -60,7 +60,9 @@ pub fn decision_text(state: &State) -> Option<String> {
                 RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
                 _ => {}
             }
-            if parts.is_empty() {
+            if parts.is_empty() && b.dummies {
+                parts.push(format!("only dummies defended {} and are removed (GE 15.2): answer decide: {{}}", b.target));
+            } else if parts.is_empty() {
                 parts.push("take the result (decide: {})".into());
             }
             Some(format!(
@@ -85,6 +87,9 @@ pub fn decision_text(state: &State) -> Option<String> {
                 parts.push(format!("allocate {lp} loss points among {}", list_sl(state, &live)));
             }
             parts.push(format!("advance into {} with any of {} (or none)", b.target, live.join(", ")));
+            if b.dummies {
+                parts.push("if every attacker advances, the force may make another prepared assault (GE 15.2)".into());
+            }
             Some(format!("{}: {}", b.attacker.name(), parts.join("; then ")))
         }
     }
@@ -416,7 +421,7 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
         if us.iter().any(|u| u.side != side) {
             return Err(format!("both sides in {h}"));
         }
-        let sl: u32 = us.iter().map(|u| u.stack_sl()).sum();
+        let sl: u32 = us.iter().map(|u| super::counters::stack_sl(state, u)).sum();
         let corps = us.iter().filter(|u| u.is_corps()).count() as u32;
         if sl > stacking::MAX_SL || corps > stacking::MAX_CORPS {
             return Err(format!("stacking broken in {h}: {sl} SL, {corps} corps"));
