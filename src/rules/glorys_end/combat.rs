@@ -457,7 +457,8 @@ pub fn after_opening(state: &mut State) -> Vec<Event> {
     if !hidden_in_target(state, b.attacker, b.target).is_empty() {
         return vec![];
     }
-    if !state.units_at(b.target).any(|u| u.side != b.attacker) {
+    // GE 15.2: nothing but dummies (and perhaps siege guns, which do not defend) was there.
+    if !state.units_at(b.target).any(|u| u.side != b.attacker && u.kind != Kind::SiegeGun) {
         return super::dummies::no_combat(state);
     }
     let shown = compute(state, b.kind, b.attacker, b.target, &b.attackers);

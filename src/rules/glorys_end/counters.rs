@@ -20,6 +20,9 @@
 //! hidden and by its own id from the entry that opens it. Only `move` and `hide` accept hidden
 //! counters; every other order opens the units it names first (the author's tool does that,
 //! [`conceal`]). Readings are in docs/glorys-end/rules.md, "Hidden stacks (GE 13.8)".
+//!
+//! Dummies (GE 15, `dummies.rs`) are counters too: committed as `dummy:FR:2`, kept in their
+//! nationality's batch as records with `Unit::dummy` set, and removed when opened.
 
 use std::collections::{BTreeMap, BTreeSet};
 

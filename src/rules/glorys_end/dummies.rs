@@ -150,19 +150,22 @@ pub fn no_combat(state: &mut State) -> Vec<Event> {
     b.result = Some(CrtResult { attacker_lp: 0, defender_lp: 0, retreat: false });
     let die = matches!(b.stage, Stage::Opening { die: Some(_) });
     b.stage = Stage::Defender { lp: 0, retreat: RetreatNeed::None };
-    let (kind, target) = (b.kind, b.target);
+    let (kind, target, defender) = (b.kind, b.target, b.attacker.other());
     let next = match kind {
         BattleKind::March => "the march-assaulting force may move on, and march-assault again, with the MP it has left",
         BattleKind::Prepared => "the attackers may advance, and attack again if every one of them advances",
     };
-    vec![Event::rule(
+    let mut ev = vec![Event::rule(
         "GE 15.2",
         format!(
             "only dummies defended {target}: they are removed and the {} has no result{}; {next}",
             kind.name(),
             if die { " (the kept die is not used)" } else { "" }
         ),
-    )]
+    )];
+    // GE 14.7: siege guns the dummies stood with are now alone.
+    ev.extend(super::siege::abandoned(state, target, defender, "were dummies"));
+    ev
 }
 
 /// GE 15.2, march assault on dummies alone: once the defender has answered, the force is
