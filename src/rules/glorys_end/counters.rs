@@ -194,9 +194,11 @@ pub fn dummy_value(nation: &str, n: u32) -> String {
 
 /// `dummy:FR:2` → (`FR`, 2).
 pub fn parse_dummy(v: &str) -> Option<(String, u32)> {
-    let (nation, n) = v.strip_prefix("dummy:")?.split_once(':')?;
-    let n: u32 = n.parse().ok()?;
-    (nation_side(nation).is_some() && n > 0 && !n.to_string().starts_with('0')).then(|| (nation.to_string(), n))
+    let (nation, digits) = v.strip_prefix("dummy:")?.split_once(':')?;
+    let n: u32 = digits.parse().ok()?;
+    // One spelling per dummy, as counter ids: no sign, no leading zero.
+    (nation_side(nation).is_some() && n > 0 && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0'))
+        .then(|| (nation.to_string(), n))
 }
 
 /// The record of dummy `n` of a nationality, as its batch keeps it (GE 15.1): movement 4 and
@@ -425,11 +427,15 @@ fn open(state: &mut State, side: SideId, id: &str, value: &str) -> Result<Event,
         return Err(bad(format!("the counter is {}", p.side.title())));
     }
     if parse_dummy(value).is_some() {
-        return open_dummy(state, k, value).map_err(bad);
+        return open_dummy(state, k, value).map_err(|m| Violation::new("GE 15.1", format!("{id} opens as {value:?}: {m}")).unit(id));
     }
     let (unit, sl) = parse_value(value).ok_or_else(|| bad("not `unit:<id>:<SL>` (nor `dummy:<nation>:<n>`, GE 15)".into()))?;
     if state.counters.as_ref().is_some_and(|c| c.claimed_dummies.contains(id)) {
-        return Err(bad("it stayed hidden out of supply at phase G, which declared it a dummy (GE 15, 7.12): it cannot be a unit".into()));
+        return Err(Violation::new(
+            "GE 15",
+            format!("{id} opens as {value:?}: it stayed hidden out of supply at phase G, which declared it a dummy (GE 7.12): it cannot be a unit"),
+        )
+        .unit(id));
     }
     let b = p.hidden.unwrap_or_default() as usize;
     let batch = state.counters.as_ref().and_then(|c| c.batches.get(b)).cloned().unwrap_or_default();
@@ -877,9 +883,10 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
     // GE 15.1: the counters beyond the units are dummies, up to the number supplied.
     let supply = state.counters.as_ref().map(|c| c.dummies.clone()).unwrap_or_default();
     let mut extra: BTreeMap<String, u32> = BTreeMap::new();
-    for n in want.keys().chain(got.keys()) {
+    let nations: BTreeSet<&str> = want.keys().chain(got.keys()).copied().collect();
+    for n in nations {
         let (w, g) = (want.get(n).copied().unwrap_or(0), got.get(n).copied().unwrap_or(0));
-        let may = if nation_side(n) == Some(side) { supply.get(*n).copied().unwrap_or(0) as usize } else { 0 };
+        let may = if nation_side(n) == Some(side) { supply.get(n).copied().unwrap_or(0) as usize } else { 0 };
         if g < w || g > w + may {
             errs.push(v(format!(
                 "{} units go under counters ({want:?} by nationality) but the placement has {} counters ({got:?}){}",
@@ -1349,6 +1356,12 @@ mod tests {
         assert_eq!(parse_value("army:DE-7"), None);
         assert_eq!(parse_value("unit:DE-7:x"), None);
         assert!(is_counter_id("c17") && !is_counter_id("c") && !is_counter_id("c07") && !is_counter_id("DE-7"));
+        assert_eq!(parse_dummy("dummy:FR:2"), Some(("FR".into(), 2)));
+        assert_eq!(parse_dummy("dummy:FR:02"), None);
+        assert_eq!(parse_dummy("dummy:FR:+2"), None);
+        assert_eq!(parse_dummy("dummy:FR:0"), None);
+        assert_eq!(parse_dummy("dummy:BE:1"), None);
+        assert_eq!(value_of(&dummy_record("GB", 3)), "dummy:GB:3");
     }
 }
 

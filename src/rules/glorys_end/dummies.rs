@@ -177,9 +177,11 @@ pub fn moves_on(state: &mut State) -> Vec<Event> {
         if let Some(u) = state.unit_mut(id) {
             u.attacked = false;
             u.move_state = MoveState::Moving;
+            // It made a march assault all the same: no prepared assault this turn (13.23, 13.22).
+            u.moved = true;
         }
     }
-    vec![Event::rule("GE 15.2", format!("{} go on moving from where they stand", b.attackers.join(", ")))]
+    vec![Event::rule("GE 15.2", format!("the march-assaulting force ({}) goes on moving from where it stands", b.attackers.join(", ")))]
 }
 
 /// GE 15.2, prepared assault on dummies alone, after the advance: the same force may attack

@@ -861,7 +861,10 @@ pub fn describe(state: &State) -> Vec<String> {
         // Only a view that knows the plan (its author's) gets here.
         let m: Vec<String> = p.markers.iter().map(|(a, h)| format!("{a}:{h}")).collect();
         let u: Vec<String> = p.units.iter().map(|(id, h)| format!("{id}:{h}")).collect();
-        out.push(format!("setup plan {} (secret, known to this view): markers [{}] units [{}]", side.name(), m.join(" "), u.join(" ")));
+        let d: Vec<String> =
+            p.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| format!("{n}{}:{h}", i + 1))).collect();
+        let d = if d.is_empty() { String::new() } else { format!(" dummies [{}]", d.join(" ")) };
+        out.push(format!("setup plan {} (secret, known to this view): markers [{}] units [{}]{d}", side.name(), m.join(" "), u.join(" ")));
     }
     out.extend(super::neutrality::describe(state));
     out
@@ -898,6 +901,14 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
             for (id, h) in &plan.units {
                 let army = s.armies.get(id).copied().unwrap_or(0);
                 t.push_str(&format!("          {id}: {h}   # army {army}\n"));
+            }
+            if !plan.dummies.is_empty() {
+                t.push_str("        # GE 15.1: dummies, by nationality (dummy 1 first), within 3 hexes of a marker\n");
+                t.push_str("        dummies:\n");
+                for (n, hexes) in &plan.dummies {
+                    let list: Vec<String> = hexes.iter().map(|h| h.to_string()).collect();
+                    t.push_str(&format!("          {n}: [{}]\n", list.join(", ")));
+                }
             }
         }
         _ => t.push_str("actions:\n  - deploy: {reveal: true}\n"),
