@@ -5,6 +5,10 @@
 //! hexes (`rows: [28, 34]`, `cols: [26, 34]`; edges are the block's sides) with `terrain`,
 //! `cities`, `places` (named towns), `paris`, `rivers` and units written out (`a`, `d`, `m` values, optional `cav`
 //! bracket values, `size`, `kind`). Then `turn`, `player`, `phase`, `control`.
+//!
+//! Hidden stacks (GE 13.8, 15): `hidden_counters: true`, `dummies: {FR: 2}` (the supply) and
+//! `counters: [{hex: 3231, nation: FR, is: dummy}, {is: FR-2}]`, counters already on the map
+//! (`c1`, `c2`, … in that order), known to the replay only with `counters_known: true`.
 
 use std::collections::BTreeMap;
 
@@ -88,6 +92,30 @@ struct CaseState {
     /// Hidden stacks (GE 13.8, the `hidden_counters` option; `counters.rs`).
     #[serde(default)]
     hidden_counters: bool,
+    /// Dummy counters supplied per nationality (`{FR: 2, DE: 1}`, GE 15.1, the `dummies`
+    /// option); implies `hidden_counters`.
+    #[serde(default)]
+    dummies: BTreeMap<String, u32>,
+    /// Counters already on the map, numbered `c1`, `c2`, … in the order written; implies
+    /// `hidden_counters`.
+    #[serde(default)]
+    counters: Vec<CaseCounter>,
+    /// The replay knows what every prestate counter is (as `verify`'s omniscient pass does);
+    /// by default only openings tell.
+    #[serde(default)]
+    counters_known: bool,
+}
+
+/// A counter of the prestate: `{hex: 3231, nation: FR, is: dummy}` or `{is: FR-2}` (a unit of
+/// `units:`, which goes under it where it stands).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseCounter {
+    #[serde(default)]
+    hex: Option<HexId>,
+    #[serde(default)]
+    nation: Option<String>,
+    is: String,
 }
 
 #[derive(Deserialize)]
@@ -327,6 +355,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
         st.units.push(u);
     }
+    // Before control is taken: a dummy controls its hex like infantry (G.4 item 22 reading).
+    place_counters(&mut st, &cs)?;
     if let Some(t) = cs.turn {
         st.turn = t;
     }
@@ -393,9 +423,6 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
             c.hentsch = super::hentsch::Hentsch::Armed;
         }
     }
-    if cs.hidden_counters {
-        st.counters = Some(Box::new(super::counters::Counters::new()));
-    }
     // A prestate is the start of its player turn (GE 7.3, 4.8: towns held by cavalry alone).
     st.note_towns_at_start();
     supply::mark_start_of_movement(&mut st);
@@ -407,9 +434,10 @@ fn secret_case(mut st: State, cs: &CaseState) -> Result<State, String> {
     if !cs.units.is_empty() || cs.turn.is_some() || cs.player.is_some() || cs.phase.is_some() {
         return Err("a secret-setup prestate takes the scenario as it is (no units, turn, player or phase)".into());
     }
-    if cs.hidden_counters {
-        st.counters = Some(Box::new(super::counters::Counters::new()));
+    if !cs.counters.is_empty() || cs.counters_known {
+        return Err("a secret-setup prestate places no counters: its placement does".into());
     }
+    place_counters(&mut st, cs)?;
     // Event VP may be set (e.g. to reach the 20 German VP of GE 3.7 quickly).
     if let Some(c) = st.campaign.as_deref_mut() {
         for (side, vp) in &cs.campaign_vp {
@@ -419,11 +447,131 @@ fn secret_case(mut st: State, cs: &CaseState) -> Result<State, String> {
     Ok(st)
 }
 
+/// The prestate's hidden stacks: the counters (`hidden_counters`, `dummies`, `counters`),
+/// built as a secret placement builds them (`counters::place_setup`): one batch per
+/// nationality holding the records of every counter of that colour, dummies last, and each
+/// counter's placeholder where its unit or dummy stands.
+fn place_counters(st: &mut State, cs: &CaseState) -> Result<(), String> {
+    use super::counters::{self, Counters};
+    if !cs.hidden_counters && cs.dummies.is_empty() && cs.counters.is_empty() {
+        return Ok(());
+    }
+    let mut c = Counters::new();
+    for (n, k) in &cs.dummies {
+        if counters::nation_side(n).is_none() {
+            return Err(format!("dummies: {n:?} is not a nationality with dummies (DE, FR, GB)"));
+        }
+        if *k > 0 {
+            c.dummies.insert(n.clone(), *k);
+        }
+    }
+    // Nationality → (units, number of dummies); each counter's id, colour and record in order.
+    let mut by_nation: BTreeMap<String, (Vec<Unit>, u32)> = BTreeMap::new();
+    let mut placed: Vec<(String, String, Unit)> = Vec::new();
+    for (i, cc) in cs.counters.iter().enumerate() {
+        let cid = format!("{}{}", counters::PREFIX, i + 1);
+        if cc.is == "dummy" {
+            let (Some(nation), Some(hex)) = (cc.nation.clone(), cc.hex) else {
+                return Err(format!("{cid}: a dummy counter gives its hex and nation"));
+            };
+            let entry = by_nation.entry(nation.clone()).or_default();
+            entry.1 += 1;
+            if entry.1 > c.dummies.get(&nation).copied().unwrap_or(0) {
+                return Err(format!("{cid}: more {nation} dummies than `dummies:` supplies (GE 15.1)"));
+            }
+            let mut d = counters::dummy_record(&nation, entry.1);
+            d.place = Place::Hex(hex);
+            placed.push((cid, nation, d));
+            continue;
+        }
+        let Some(k) = st.units.iter().position(|u| u.id == cc.is) else {
+            return Err(format!("{cid}: {} is not a unit of `units:` (or `dummy`)", cc.is));
+        };
+        let u = st.units.remove(k);
+        let Some(hex) = u.hex() else { return Err(format!("{cid}: {} is not on the map", u.id)) };
+        if cc.hex.is_some_and(|h| h != hex) || cc.nation.as_ref().is_some_and(|n| *n != u.nation) {
+            return Err(format!("{cid}: {} is a {} unit in {hex}", u.id, u.nation));
+        }
+        if !counters::hideable(&u) {
+            return Err(format!("{cid}: {} is never hidden (fortresses, siege guns, naval, Belgian)", u.id));
+        }
+        by_nation.entry(u.nation.clone()).or_default().0.push(u.clone());
+        placed.push((cid, u.nation.clone(), u));
+    }
+    let mut batch_of: BTreeMap<String, u32> = BTreeMap::new();
+    for (nation, (units, k)) in by_nation {
+        batch_of.insert(nation.clone(), c.batches.len() as u32);
+        c.batches.push(units.into_iter().chain((1..=k).map(|n| counters::dummy_record(&nation, n))).collect());
+    }
+    for (cid, nation, record) in &placed {
+        let b = batch_of.get(nation).copied().unwrap_or_default();
+        st.units.push(counters::placeholder(record, cid, b));
+        if cs.counters_known {
+            c.known.insert(cid.clone(), record.id.clone());
+        }
+    }
+    c.next = placed.len() as u32 + 1;
+    st.counters = Some(Box::new(c));
+    Ok(())
+}
+
 impl CaseRuleset for GlorysEnd {
     fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         case_state(value)
     }
     fn case_faces(dice: &[u32]) -> Vec<u32> {
         dice.iter().map(|d| d.saturating_sub(1)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::glorys_end::counters;
+
+    fn load(text: &str) -> Result<State, String> {
+        case_state(&yaml_serde::from_str(text).expect("yaml"))
+    }
+
+    #[test]
+    fn prestate_counters_are_built_as_a_placement_builds_them() {
+        let st = load(
+            "
+dummies: {FR: 2, DE: 1}
+counters_known: true
+units:
+  - {id: DE-1, hex: 3131, sl: 4}
+  - {id: FR-1, hex: 3231, sl: 2}
+  - {id: FR-2, hex: 3231, sl: 3}
+counters: [{hex: 3231, nation: FR, is: dummy}, {is: FR-2}, {hex: 3231, nation: FR, is: dummy}, {hex: 3331, nation: DE, is: dummy}]
+",
+        )
+        .expect("prestate");
+        let c = st.counters.as_deref().expect("counters");
+        assert_eq!(c.next, 5);
+        assert_eq!(c.dummies, BTreeMap::from([("DE".to_string(), 1), ("FR".to_string(), 2)]));
+        // One batch per nationality: its units, then its dummies placed.
+        let batches: Vec<Vec<&str>> = c.batches.iter().map(|b| b.iter().map(|u| u.id.as_str()).collect()).collect();
+        assert_eq!(batches, [vec!["dummy:DE:1"], vec!["FR-2", "dummy:FR:1", "dummy:FR:2"]]);
+        let known: Vec<(&str, &str)> = c.known.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(known, [("c1", "dummy:FR:1"), ("c2", "FR-2"), ("c3", "dummy:FR:2"), ("c4", "dummy:DE:1")]);
+        assert!(st.unit("FR-2").is_none(), "FR-2 is under c2");
+        for (cid, nation, row) in [("c1", "FR", 32), ("c2", "FR", 32), ("c3", "FR", 32), ("c4", "DE", 33)] {
+            let p = st.unit(cid).expect("placeholder");
+            assert!(counters::is_hidden(p) && p.nation == nation && p.hex() == Some(HexId::new(row, 31)), "{cid}: {p:?}");
+        }
+        // A counter alone controls its hex like infantry (block hexes start Allied).
+        assert_eq!(st.control(HexId::new(33, 31)), Some(SideId::German));
+        // The omniscient replay checks the real records: the dummy's 4 MP, FR-2's 3 SL.
+        let um = counters::unmasked(&st);
+        assert_eq!(um.unit("c1").map(|u| (u.dummy, u.values[0].movement)), Some((true, counters::DUMMY_MP)));
+        assert_eq!(um.unit("c2").map(|u| u.sl), Some(3));
+        // Public by default; the supply is a hard limit; a unit goes under a counter where it stands.
+        let public = load("dummies: {DE: 1}\ncounters: [{hex: 3131, nation: DE, is: dummy}]").expect("public");
+        assert!(public.counters.as_deref().is_some_and(|c| c.known.is_empty()));
+        assert!(load("dummies: {DE: 1}\ncounters: [{hex: 3131, nation: DE, is: dummy}, {hex: 3131, nation: DE, is: dummy}]").is_err());
+        assert!(load("counters: [{hex: 3131, nation: DE, is: dummy}]").is_err());
+        assert!(load("units: [{id: DE-1, hex: 3131}]\ncounters: [{hex: 3132, is: DE-1}]").is_err());
+        assert!(load("units: [{id: DE-1, hex: 3131}]\ncounters: [{is: DE-9}]").is_err());
     }
 }

@@ -255,7 +255,7 @@ pub fn is_counter_id(id: &str) -> bool {
 }
 
 /// The placeholder shown for counter `id` of batch `batch`, standing where `u` stood.
-fn placeholder(u: &Unit, id: &str, batch: u32) -> Unit {
+pub(crate) fn placeholder(u: &Unit, id: &str, batch: u32) -> Unit {
     let values = vec![Values { attack: 0, defence: 0, movement: PLACEHOLDER_MP, vs_cavalry: None }];
     let mut p = Unit::new(id, UNKNOWN, u.side, &u.nation, Kind::Infantry, Size::Division, 1, values, u.place);
     copy_turn_flags(u, &mut p);
