@@ -200,3 +200,31 @@ pub fn after_advance(state: &mut State, advance: &[String]) -> Vec<Event> {
     }
     vec![Event::rule("GE 15.2", format!("every attacker advanced: {} may make another prepared assault this phase", live.join(", ")))]
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Ruleset;
+    use crate::engine::cases::CaseRuleset;
+    use crate::rules::glorys_end::GlorysEnd;
+    use crate::rules::glorys_end::orders::{Action, ActionKind, Orders, PhaseName};
+
+    fn state(yaml: &str) -> crate::rules::glorys_end::State {
+        GlorysEnd::case_state(&yaml_serde::from_str(yaml).expect("yaml")).expect("case state")
+    }
+
+    /// The author's tool at the end of the prepared assault phase (GE 9.3 with dummies): it opens
+    /// a hidden infantry unit in the own trench hex that shows none, never the dummy beside it,
+    /// and nothing where shown infantry already keeps the trench.
+    #[test]
+    fn the_tool_opens_a_trench_keeper_and_never_a_dummy() {
+        let s = state(
+            "{turn: 10, phase: combat, player: german, dummies: {DE: 2}, counters_known: true,
+              trenches: [[3131, german, false], [3331, german, false]],
+              units: [{id: DE-1, hex: 3131, sl: 4}, {id: DE-2, hex: 3331, sl: 4}, {id: DE-3, hex: 3331, sl: 2}],
+              counters: [{hex: 3131, nation: DE, is: dummy}, {is: DE-1}, {hex: 3331, nation: DE, is: dummy}, {is: DE-3}]}",
+        );
+        let orders = Orders { actions: vec![Action(ActionKind::EndPhase(PhaseName::Combat))] };
+        let c = GlorysEnd::conceal(&s, "german", orders).expect("conceal");
+        assert_eq!(c.open, vec!["c2".to_string()]);
+    }
+}
