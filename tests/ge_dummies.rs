@@ -11,11 +11,14 @@ use umpire::engine::bot::{self, Players};
 use umpire::engine::game::{Game, GameError};
 use umpire::engine::hidden::Knowledge;
 use umpire::engine::registry::AnyState;
-use umpire::engine::{Ruleset, SeatInfo};
+use umpire::engine::{Committed, HiddenActs, Opened, Ruleset, SeatInfo};
+use umpire::geo::hex::HexId;
 use umpire::log::entry::{Body, Kind};
 use umpire::rules::glorys_end::counters;
-use umpire::rules::glorys_end::state::Phase;
-use umpire::rules::glorys_end::{GlorysEnd, State};
+use umpire::rules::glorys_end::orders::{Action, ActionKind};
+use umpire::rules::glorys_end::secret::{self, Deploy, Plan};
+use umpire::rules::glorys_end::state::{Phase, SideId};
+use umpire::rules::glorys_end::{GlorysEnd, Orders, State};
 
 mod support;
 use support::{players_with_keys, text, umpire_in};
@@ -256,5 +259,138 @@ fn dummies_refused_without_hidden_counters_or_secret_setup() {
         assert!(!o.status.success(), "{scenario} {options:?}: refused\n{out}");
         assert!(out.contains("GE 15.1"), "{scenario} {options:?}: the error names GE 15.1\n{out}");
         assert!(!alice.join("game.log").exists(), "no log is written");
+    }
+}
+
+/// The public and the omniscient replay of one placement, entry by entry, as the engine
+/// drives them (conceal on the author's state, commit, open, validate, apply, invariants).
+struct Placement {
+    public: State,
+    omniscient: State,
+    values: BTreeMap<String, String>,
+}
+
+impl Placement {
+    fn send(&mut self, seat: &str, kind: ActionKind) {
+        let orders = Orders { actions: vec![Action(kind)] };
+        let c = GlorysEnd::conceal(&self.omniscient, seat, orders).expect("conceal");
+        self.values.extend(c.commit.iter().cloned());
+        for (s, known) in [(&mut self.public, false), (&mut self.omniscient, true)] {
+            let mut acts = HiddenActs {
+                committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: known.then(|| v.clone()) }).collect(),
+                opened: c.open.iter().map(|id| Opened { id: id.clone(), value: self.values[id].clone(), draw: None }).collect(),
+            };
+            GlorysEnd::hidden(s, seat, &mut acts).expect("hidden");
+            let legal = GlorysEnd::validate(s, seat, c.orders.clone()).unwrap_or_else(|r| panic!("{:?}", r.violations));
+            GlorysEnd::apply(s, seat, legal);
+            GlorysEnd::check_invariants(s).expect("invariants");
+        }
+    }
+}
+
+/// A German plan with as many SL of units in one hex as fit, and dummies there to make ten
+/// with one SL each (legal: a dummy has no SL, G.4 item 22 reading); the hex and its SL.
+fn full_stack_and_dummies(state: &State) -> Option<(Plan, HexId, u32)> {
+    let side = SideId::German;
+    let mut plan = secret::default_plan(state, side);
+    plan.dummies.clear();
+    let sl = |p: &Plan, h: HexId| -> u32 {
+        p.units.iter().filter(|(_, x)| **x == h).filter_map(|(id, _)| state.unit(id)).map(|u| u.sl as u32).sum()
+    };
+    let mut hexes: Vec<HexId> = plan.units.values().copied().collect();
+    hexes.sort();
+    hexes.dedup();
+    for h in hexes {
+        let mut trial = plan.clone();
+        for id in plan.units.keys() {
+            let Some(u) = state.unit(id) else { continue };
+            if sl(&trial, h) == 9 {
+                break;
+            }
+            if trial.units[id] == h || sl(&trial, h) + u.sl as u32 > 9 {
+                continue;
+            }
+            let mut t = trial.clone();
+            t.units.insert(id.clone(), h);
+            if secret::check_plan(state, side, &t).is_empty() {
+                trial = t;
+            }
+        }
+        let k = 10u32.saturating_sub(sl(&trial, h));
+        trial.dummies.insert("DE".into(), vec![h; k as usize]);
+        if k <= 3 && secret::check_plan(state, side, &trial).is_empty() {
+            return Some((trial.clone(), h, sl(&trial, h)));
+        }
+    }
+    None
+}
+
+/// Rules bug (reported, fix proposed, not applied here: stacking.rs, state.rs and view.rs are
+/// not this branch's): a placeholder counts 1 SL in every replay's `State::units`, but with
+/// dummies (GE 15) a hidden counter may have none. A stack of 8 SL and two dummies is legal
+/// (the plan check counts a dummy as 0 SL); once its units are opened and the dummies are not,
+/// the state holds 8 shown SL and two placeholders, and the invariant (and GE 6.1 on any move
+/// there) counts 10. The bots avoid it (`legal.rs` keeps a dummy's SL free); a player
+/// who does not trips the public replay. Proposed fix: with dummies on, a placeholder counts
+/// 0 SL for stacking (`State::stack`, `stacking::can_pass`, the invariant in `view.rs`).
+#[test]
+#[ignore = "rules bug: a dummy's placeholder counts 1 SL for stacking (see the doc comment)"]
+fn a_full_stack_and_dummies_stay_legal_when_the_units_are_opened() {
+    let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
+    let sc = umpire::scenarios::find(FREE).expect("bundled");
+    let s = GlorysEnd::setup(sc.text, Some(&opts), &seats).expect("setup");
+    let (plan, h, sl) = full_stack_and_dummies(&s).expect("a German hex takes 7 SL or more and dummies");
+    let mut p = Placement { public: s.clone(), omniscient: s.clone(), values: BTreeMap::new() };
+    let allied = secret::default_plan(&s, SideId::Allied);
+    p.send("allied", ActionKind::Deploy(Deploy { plan: Some(allied), ..Deploy::default() }));
+    p.send("german", ActionKind::Deploy(Deploy { plan: Some(plan), ..Deploy::default() }));
+    for seat in ["allied", "german"] {
+        p.send(seat, ActionKind::Deploy(Deploy { reveal: true, ..Deploy::default() }));
+    }
+    // The German opens the units of the hex, not the dummy.
+    let opened: Vec<(String, String)> = p
+        .omniscient
+        .units_at(h)
+        .filter(|u| counters::is_hidden(u))
+        .filter_map(|u| Some((u.id.clone(), p.values.get(&u.id)?.clone())))
+        .filter(|(_, v)| !v.starts_with("dummy:"))
+        .collect();
+    assert!(!opened.is_empty(), "units under counters in {h}");
+    for s in [&mut p.public, &mut p.omniscient] {
+        let opened = opened.iter().map(|(id, v)| Opened { id: id.clone(), value: v.clone(), draw: None }).collect();
+        let mut acts = HiddenActs { committed: vec![], opened };
+        GlorysEnd::hidden(s, "german", &mut acts).expect("the openings are accepted");
+        let shown: u32 = s.units_at(h).filter(|u| !counters::is_hidden(u)).map(|u| u.sl as u32).sum();
+        assert_eq!(shown, sl, "{sl} SL shown in {h}, the dummies still hidden");
+        GlorysEnd::check_invariants(s).expect("units of 9 SL or less and dummies are within the stacking limit");
+    }
+}
+
+/// Bug outside this branch (reported, fix proposed; `secret.rs` is not this branch's): the
+/// bot's plan for a German free deployment sometimes puts a unit on a hex of the map data
+/// that is not in play (DE-10 in 1419), and `secret::check_plan` accepts it; with hidden
+/// stacks the placement under counters then refuses it ("placed off the map", GE 3.3), and
+/// the game cannot go on (`umpire selfplay --scenario glorys-end/free-deployment --seed 10
+/// --option hidden_counters=true --option dummies=true`). Proposed fix: `check_plan` refuses
+/// unit (and dummy) hexes that are not `board.in_play`, so the bot's random walk keeps off them.
+#[test]
+#[ignore = "bug in secret.rs: a plan may place units on hexes not in play (see the doc comment)"]
+fn bot_plans_place_everything_in_play() {
+    let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
+    let s = GlorysEnd::setup(umpire::scenarios::find(FREE).expect("bundled").text, Some(&opts), &seats).expect("setup");
+    for side in [SideId::German, SideId::Allied] {
+        for k in 0..=40u8 {
+            let plan = secret::bot_plan(&s, side, &mut umpire::dice::Dice::from_seed(&umpire::crypto::Hash([k; 32])));
+            let dummies = plan.dummies.values().flatten();
+            for h in plan.units.values().chain(dummies) {
+                assert!(
+                    s.board.in_play(*h),
+                    "{side:?} plan {k} places a counter in {h}, not in play: {:?}",
+                    secret::check_plan(&s, side, &plan)
+                );
+            }
+        }
     }
 }
