@@ -68,6 +68,7 @@ fn events(game: &Game) -> Vec<(String, String)> {
 #[test]
 fn bot_games_with_dummies_verify() {
     let (mut removed, mut chains, mut claims) = (0, 0, 0);
+    let (mut moved_on, mut again) = (0, 0);
     for (scenario, seed, options) in
         [(FREE, 1u64, FREE_DUMMIES), (FREE, 2, FREE_DUMMIES), (FREE, 3, FREE_DUMMIES), (SHORT, 1, SHORT_DUMMIES)]
     {
@@ -91,6 +92,8 @@ fn bot_games_with_dummies_verify() {
         let ev = events(&game);
         removed += ev.iter().filter(|(_, t)| t.contains(" dummy, removed")).count();
         chains += ev.iter().filter(|(r, _)| r == "GE 15.2").count();
+        moved_on += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("go on moving")).count();
+        again += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("may make another prepared assault")).count();
         // Every phase-G claim is true: the bot leaves only dummies hidden out of supply.
         for (r, t) in &ev {
             if r == "GE 15" && t.contains("declares it a dummy") {
@@ -101,9 +104,14 @@ fn bot_games_with_dummies_verify() {
             }
         }
     }
-    eprintln!("{removed} dummies removed, {chains} GE 15.2 events, {claims} phase-G claims");
+    eprintln!(
+        "{removed} dummies removed, {chains} GE 15.2 events ({moved_on} march-assaulting forces moved on, {again} prepared-assaulting \
+         forces advanced whole and may attack again), {claims} phase-G claims"
+    );
     assert!(removed > 0, "some dummy is opened and removed");
     assert!(chains > 0, "some attack falls on dummies alone (GE 15.2)");
+    assert!(moved_on > 0, "some march assault on dummies alone goes on moving");
+    assert!(again > 0, "some prepared assault on dummies alone advances with every attacker");
 }
 
 /// Public facts after every entry, in a replay of `game` with this knowledge.
