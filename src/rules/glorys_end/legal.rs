@@ -17,6 +17,16 @@
 //! counters phase G reaches, everything at the end), so what it writes validates. Before ending
 //! some combat phases it hides all but one unit of some stacks, and it opens its counters when
 //! the game is over.
+//!
+//! Dummies (GE 15): its own dummies appear in [`counters::unmasked`] as units with `dummy`
+//! set (no SL, 4 MP). Any order but a move would open one, and an opened dummy is removed, so
+//! only moves ever name a dummy ([`orderable`] keeps them out of attacks, march assaults,
+//! forced marches, entrenching, strategic movement, replacements, losses and advances). They
+//! go ahead of the army to quiet hexes (sometimes into contact), now and then join or ride
+//! with real stacks, and with dummies in play some hides take a whole stack (reading D8). A
+//! force whose march assault found only dummies moves on; after a prepared assault on dummies
+//! it usually advances whole, which lets it attack again. At phase G its out-of-supply
+//! dummies stay hidden (the claim) while its real units there are opened (`opened_by`).
 
 use super::combat::{self, RetreatTo};
 use super::counters;
