@@ -1,21 +1,45 @@
 //! Glory's End dummy counters (GE 15) through the whole protocol: bot games of a free
-//! deployment with hidden stacks and dummies place dummies in their secret plans, see dummies
-//! removed when attacked or opened, and pass `verify`'s omniscient pass.
+//! deployment (and a short campaign with a secret setup) with hidden stacks and dummies place
+//! dummies in their secret plans, see dummies removed when attacked or opened, open every
+//! counter at the end and pass `verify`'s omniscient pass; every replay agrees on the public
+//! facts; no entry names a dummy; a real unit left hidden out of supply at phase G (a false
+//! claim that it is a dummy) is named as a cheat; the option is refused where it cannot work.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use umpire::engine::bot::{self, Players};
-use umpire::engine::game::Game;
+use umpire::engine::game::{Game, GameError};
+use umpire::engine::hidden::Knowledge;
 use umpire::engine::registry::AnyState;
-use umpire::rules::glorys_end::State;
+use umpire::engine::{Committed, HiddenActs, Opened, Ruleset, SeatInfo};
+use umpire::geo::hex::HexId;
+use umpire::log::entry::{Body, Kind};
 use umpire::rules::glorys_end::counters;
+use umpire::rules::glorys_end::orders::{Action, ActionKind};
+use umpire::rules::glorys_end::secret::{self, Deploy, Plan};
+use umpire::rules::glorys_end::state::{Phase, SideId};
+use umpire::rules::glorys_end::{GlorysEnd, Orders, State};
+
+mod support;
+use support::{players_with_keys, text, umpire_in};
 
 mod common;
-use common::TIME;
+use common::{TIME, any_step};
 const SEATS: &[(&str, &str)] = &[("german", "german"), ("allied", "allied")];
 
-fn play(scenario: &str, seed: u64, options: &str) -> (Game, Players) {
+const FREE: &str = "glorys-end/free-deployment";
+const FREE_DUMMIES: &str = "{hidden_counters: true, dummies: true}";
+const SHORT: &str = "glorys-end/short-campaign";
+const SHORT_DUMMIES: &str = "{hidden_counters: true, dummies: true, secret_setup: true}";
+
+fn start(scenario: &str, seed: u64, options: &str) -> (Game, Players) {
     let sc = umpire::scenarios::find(scenario).expect("bundled");
     let opts = Some(yaml_serde::from_str(options).expect("options"));
-    let (mut game, mut players) = bot::start_game_with(sc, SEATS, seed, 16384, TIME, opts).expect("start");
+    bot::start_game_with(sc, SEATS, seed, 16384, TIME, opts).expect("start")
+}
+
+fn play(scenario: &str, seed: u64, options: &str) -> (Game, Players) {
+    let (mut game, mut players) = start(scenario, seed, options);
     let mut clock = || TIME.to_string();
     let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
     if let Err(e) = bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
@@ -31,17 +55,350 @@ fn ge(state: &AnyState) -> &State {
     }
 }
 
+/// The opened values of a game's counters (`c<n>`), by counter id.
+fn counter_values(game: &Game) -> BTreeMap<String, String> {
+    game.opened_values().into_iter().filter(|((_, id), _)| counters::is_counter_id(id)).map(|((_, id), v)| (id, v)).collect()
+}
+
+/// Every event text of a game with its rule.
+fn events(game: &Game) -> Vec<(String, String)> {
+    game.steps.iter().flat_map(|st| &st.events).map(|e| (e.rule.clone().unwrap_or_default(), e.text.clone())).collect()
+}
+
 #[test]
-fn explore() {
-    let (game, _) = play("glorys-end/free-deployment", 1, "{hidden_counters: true, dummies: true}");
-    for st in &game.steps {
-        for e in &st.events {
-            if e.text.contains("dumm") || e.rule.as_deref().is_some_and(|r| r.starts_with("GE 15")) {
-                println!("{:?} {}", e.rule, e.text);
+fn bot_games_with_dummies_verify() {
+    let (mut removed, mut chains, mut claims) = (0, 0, 0);
+    let (mut moved_on, mut again) = (0, 0);
+    for (scenario, seed, options) in
+        [(FREE, 1u64, FREE_DUMMIES), (FREE, 2, FREE_DUMMIES), (FREE, 3, FREE_DUMMIES), (SHORT, 1, SHORT_DUMMIES)]
+    {
+        let (game, _) = play(scenario, seed, options);
+        assert!(game.outcome().is_some(), "{scenario} {seed}: a result");
+        assert_eq!(game.unopened(), vec![], "{scenario} {seed}: every commitment is opened by the end");
+        let s = ge(&game.state);
+        assert!(!s.units.iter().any(counters::is_hidden), "{scenario} {seed}: nothing is hidden at the end");
+        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("{scenario} {seed}: public replay: {e}"));
+        assert_eq!(replayed.state, game.state);
+        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("{scenario} {seed}: cheats {c:?}"));
+        assert_eq!(omni.outcome(), game.outcome());
+        // Dummies were placed under counters, for both sides.
+        let values = counter_values(&game);
+        let dummies: BTreeSet<String> = values
+            .values()
+            .filter_map(|v| counters::parse_dummy(v))
+            .map(|(n, _)| counters::nation_side(&n).expect("side").name().to_string())
+            .collect();
+        assert_eq!(dummies.len(), 2, "{scenario} {seed}: both sides place dummies: {dummies:?}");
+        let ev = events(&game);
+        removed += ev.iter().filter(|(_, t)| t.contains(" dummy, removed")).count();
+        chains += ev.iter().filter(|(r, _)| r == "GE 15.2").count();
+        moved_on += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("go on moving")).count();
+        again += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("may make another prepared assault")).count();
+        // Every phase-G claim is true: the bot leaves only dummies hidden out of supply.
+        for (r, t) in &ev {
+            if r == "GE 15" && t.contains("declares it a dummy") {
+                let id = t.split_whitespace().nth(3).expect("the counter");
+                let v = values.get(id).unwrap_or_else(|| panic!("{scenario} {seed}: {id} is opened in the end"));
+                assert!(v.starts_with("dummy:"), "{scenario} {seed}: {id} claimed a dummy at phase G is {v}");
+                claims += 1;
             }
         }
     }
-    let s = ge(&game.state);
-    assert!(!s.units.iter().any(counters::is_hidden));
-    println!("{:?}", game.outcome());
+    eprintln!(
+        "{removed} dummies removed, {chains} GE 15.2 events ({moved_on} march-assaulting forces moved on, {again} prepared-assaulting \
+         forces advanced whole and may attack again), {claims} phase-G claims"
+    );
+    assert!(removed > 0, "some dummy is opened and removed");
+    assert!(chains > 0, "some attack falls on dummies alone (GE 15.2)");
+    assert!(moved_on > 0, "some march assault on dummies alone goes on moving");
+    assert!(again > 0, "some prepared assault on dummies alone advances with every attacker");
+}
+
+/// Public facts after every entry, in a replay of `game` with this knowledge.
+fn facts_by_entry(game: &Game, knowledge: Knowledge) -> Vec<Vec<String>> {
+    let mut g = Game::from_genesis_with(&game.entries[0], knowledge).expect("genesis");
+    let mut out = vec![counters::public_facts(ge(&g.state))];
+    for e in &game.entries[1..] {
+        g.apply(e).unwrap_or_else(|err| panic!("entry {}: {err}", e.seq()));
+        out.push(counters::public_facts(ge(&g.state)));
+    }
+    out
+}
+
+#[test]
+fn public_facts_agree_with_dummies() {
+    let (game, players) = play(FREE, 4, FREE_DUMMIES);
+    assert!(counter_values(&game).values().any(|v| v.starts_with("dummy:")), "the game places dummies");
+    let public = facts_by_entry(&game, Knowledge::public());
+    let modes = [
+        ("german", Knowledge::seat("german", players.key("german").expect("key").clone())),
+        ("allied", Knowledge::seat("allied", players.key("allied").expect("key").clone())),
+        ("omniscient", Knowledge::omniscient(game.opened_values())),
+    ];
+    for (name, k) in modes {
+        let other = facts_by_entry(&game, k);
+        assert_eq!(other.len(), public.len());
+        for (i, (a, b)) in public.iter().zip(&other).enumerate() {
+            assert_eq!(a, b, "entry {i}: the {name} replay's public facts differ from the public replay's");
+        }
+    }
+}
+
+#[test]
+fn no_entry_names_a_dummy() {
+    for (scenario, seed, options) in [(FREE, 5u64, FREE_DUMMIES), (SHORT, 2, SHORT_DUMMIES)] {
+        let (game, _) = play(scenario, seed, options);
+        let values = game.opened_values();
+        let dummies = values.values().filter(|v| v.starts_with("dummy:")).count();
+        assert!(dummies > 0, "{scenario} {seed}: dummies placed");
+        let mut checked = 0;
+        for e in &game.entries[1..] {
+            let Some(orders) = &e.draft.body.orders else { continue };
+            let t = yaml_serde::to_string(orders).expect("yaml");
+            // The value of a dummy travels only in an opening, never in plain orders.
+            assert!(!t.contains("dummy:"), "entry {} by {} names a dummy:\n{t}", e.seq(), e.seat());
+            // Nor does any committed value (`unit:DE-7:3`, `dummy:FR:2`, a sealed plan).
+            for v in values.values() {
+                assert!(!t.contains(v.as_str()), "entry {} by {} leaks the committed value {v}", e.seq(), e.seat());
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "{scenario} {seed}: {checked} entries with orders checked");
+    }
+}
+
+/// The cheat: at the end of its combat phase, `seat` leaves hidden a counter it knows to be a
+/// real unit out of supply (the public replay reads it as a claim that it is a dummy). Returns
+/// the entry's seq, the counter and its committed value, once the game reaches such a moment.
+fn claim_a_unit(game: &mut Game, players: &mut Players, seat: &str) -> Option<(u64, String, String)> {
+    let view = players.view(game, seat).ok()??.clone();
+    let mine = ge(&view.state);
+    let side = mine.side_of(seat)?;
+    if mine.player != side || mine.phase != Phase::Combat || mine.battle.is_some() || game.pending.is_some() {
+        return None;
+    }
+    let due = counters::due_at_attrition(mine);
+    let id = due.first()?.clone();
+    let c = mine.counters.as_ref()?;
+    let value = c.known.get(&id).and_then(|uid| c.batches.iter().flatten().find(|x| &x.id == uid)).map(counters::value_of)?;
+    let mut body = Body::new(Kind::Orders);
+    body.orders = Some(yaml_serde::from_str("actions: [{end_phase: combat}]").ok()?);
+    let e = bot::sign_body(game, seat, players, body, TIME.into()).ok()?;
+    game.apply(&e).expect("the public replay reads the counter left hidden as a claimed dummy");
+    Some((e.seq(), id, value))
+}
+
+#[test]
+fn a_real_unit_claimed_as_dummy_is_named_by_verify() {
+    let mut found = None;
+    'games: for (scenario, seed, options) in
+        [(SHORT, 3u64, SHORT_DUMMIES), (SHORT, 4, SHORT_DUMMIES), (FREE, 6, FREE_DUMMIES), (FREE, 7, FREE_DUMMIES)]
+    {
+        let (mut game, mut players) = start(scenario, seed, options);
+        for _ in 0..4000 {
+            if game.outcome().is_some() {
+                continue 'games;
+            }
+            for seat in ["german", "allied"] {
+                if let Some(c) = claim_a_unit(&mut game, &mut players, seat) {
+                    found = Some((scenario, seed, game, players, seat, c));
+                    break 'games;
+                }
+            }
+            any_step(&mut game, &mut players, seed);
+        }
+    }
+    let (scenario, seed, game, players, seat, (seq, id, value)) =
+        found.expect("some game leaves a hidden real unit out of supply at the end of a combat phase");
+    let claimed = ge(&game.state).counters.as_ref().is_some_and(|c| c.claimed_dummies.contains(&id));
+    assert!(claimed, "{scenario} {seed}: {id} is publicly claimed as a dummy");
+    // The public replay cannot see the lie.
+    Game::replay(&game.entries).map_err(|(_, e)| e).expect("the public replay accepts every entry");
+    // The omniscient pass knows the counter's value (the owner's commitment) and names the entry.
+    let mut values = game.opened_values();
+    values.insert((seat.to_string(), id.clone()), value.clone());
+    let (at, by, msg) = refusal(Game::replay_with(&game.entries, Knowledge::omniscient(values)));
+    assert_eq!((at, by.as_str()), (seq, seat), "the omniscient pass names the entry: {msg}");
+    assert!(msg.contains(&id) && msg.contains("GE 7.12"), "{msg}");
+    // The owner's own replay (its key knows the counter) refuses the entry too.
+    let key = players.key(seat).expect("key").clone();
+    let (at, _, msg) = refusal(Game::replay_with(&game.entries, Knowledge::seat(seat, key)));
+    assert_eq!(at, seq, "the owner's replay refuses the claim: {msg}");
+}
+
+/// The entry a replay refused, its seat and the refusal.
+fn refusal(r: Result<Game, (Option<Box<Game>>, GameError)>) -> (u64, String, String) {
+    match r {
+        Ok(_) => panic!("the replay accepts a false claim that a unit is a dummy"),
+        Err((_, GameError::Orders { seq, seat, error })) => (seq, seat, format!("{error} {error:?}")),
+        Err((_, e)) => panic!("refused for another reason: {e}"),
+    }
+}
+
+#[test]
+fn dummies_refused_without_hidden_counters_or_secret_setup() {
+    let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let setup = |scenario: &str, options: &str| {
+        let sc = umpire::scenarios::find(scenario).expect("bundled");
+        let opts: yaml_serde::Value = yaml_serde::from_str(options).expect("yaml");
+        GlorysEnd::setup(sc.text, Some(&opts), &seats).map(|_| ())
+    };
+    // The ruleset's setup: the Marne has no secret setup; a free deployment needs hidden stacks.
+    let marne = setup("glorys-end/marne", FREE_DUMMIES).expect_err("the Marne has no secret setup");
+    assert!(marne.problems.iter().any(|p| p.starts_with("GE 15.1") && p.contains("secret")), "{:?}", marne.problems);
+    let bare = setup(FREE, "{dummies: true}").expect_err("dummies need hidden stacks");
+    assert!(bare.problems.iter().any(|p| p.starts_with("GE 15.1") && p.contains("hidden_counters")), "{:?}", bare.problems);
+    let campaign = setup(SHORT, FREE_DUMMIES).expect_err("a historical campaign needs secret_setup");
+    assert!(campaign.problems.iter().any(|p| p.starts_with("GE 15.1") && p.contains("secret")), "{:?}", campaign.problems);
+    // Where both are on, the setup accepts the option and supplies the dummies.
+    setup(FREE, FREE_DUMMIES).expect("a free deployment with hidden stacks takes dummies");
+    setup(SHORT, SHORT_DUMMIES).expect("a secret short campaign takes dummies");
+    // And `umpire new` refuses the genesis with the rule named.
+    let t = tempfile::tempdir().unwrap();
+    let (alice, _) = players_with_keys(t.path());
+    for (scenario, options) in [("glorys-end/marne", vec!["hidden_counters=true", "dummies=true"]), (FREE, vec!["dummies=true"])] {
+        let mut args = vec!["new", "--scenario", scenario, "--seat", "german=alice.pub", "--seat", "allied=bob.pub"];
+        args.extend(["--as", "german", "--key", "alice.key", "-o", "game.log"]);
+        for o in &options {
+            args.extend(["--option", o]);
+        }
+        let o = umpire_in(&alice, &args, None);
+        let out = text(&o);
+        assert!(!o.status.success(), "{scenario} {options:?}: refused\n{out}");
+        assert!(out.contains("GE 15.1"), "{scenario} {options:?}: the error names GE 15.1\n{out}");
+        assert!(!alice.join("game.log").exists(), "no log is written");
+    }
+}
+
+/// The public and the omniscient replay of one placement, entry by entry, as the engine
+/// drives them (conceal on the author's state, commit, open, validate, apply, invariants).
+struct Placement {
+    public: State,
+    omniscient: State,
+    values: BTreeMap<String, String>,
+}
+
+impl Placement {
+    fn send(&mut self, seat: &str, kind: ActionKind) {
+        let orders = Orders { actions: vec![Action(kind)] };
+        let c = GlorysEnd::conceal(&self.omniscient, seat, orders).expect("conceal");
+        self.values.extend(c.commit.iter().cloned());
+        for (s, known) in [(&mut self.public, false), (&mut self.omniscient, true)] {
+            let mut acts = HiddenActs {
+                committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: known.then(|| v.clone()) }).collect(),
+                opened: c.open.iter().map(|id| Opened { id: id.clone(), value: self.values[id].clone(), draw: None }).collect(),
+            };
+            GlorysEnd::hidden(s, seat, &mut acts).expect("hidden");
+            let legal = GlorysEnd::validate(s, seat, c.orders.clone()).unwrap_or_else(|r| panic!("{:?}", r.violations));
+            GlorysEnd::apply(s, seat, legal);
+            GlorysEnd::check_invariants(s).expect("invariants");
+        }
+    }
+}
+
+/// A German plan with as many SL of units in one hex as fit, and dummies there to make ten
+/// with one SL each (legal: a dummy has no SL, G.4 item 22 reading); the hex and its SL.
+fn full_stack_and_dummies(state: &State) -> Option<(Plan, HexId, u32)> {
+    let side = SideId::German;
+    let mut plan = secret::default_plan(state, side);
+    plan.dummies.clear();
+    let sl = |p: &Plan, h: HexId| -> u32 {
+        p.units.iter().filter(|(_, x)| **x == h).filter_map(|(id, _)| state.unit(id)).map(|u| u.sl as u32).sum()
+    };
+    let mut hexes: Vec<HexId> = plan.units.values().copied().collect();
+    hexes.sort();
+    hexes.dedup();
+    for h in hexes {
+        let mut trial = plan.clone();
+        for id in plan.units.keys() {
+            let Some(u) = state.unit(id) else { continue };
+            if sl(&trial, h) == 9 {
+                break;
+            }
+            if trial.units[id] == h || sl(&trial, h) + u.sl as u32 > 9 {
+                continue;
+            }
+            let mut t = trial.clone();
+            t.units.insert(id.clone(), h);
+            if secret::check_plan(state, side, &t).is_empty() {
+                trial = t;
+            }
+        }
+        let k = 10u32.saturating_sub(sl(&trial, h));
+        trial.dummies.insert("DE".into(), vec![h; k as usize]);
+        if k <= 3 && secret::check_plan(state, side, &trial).is_empty() {
+            return Some((trial.clone(), h, sl(&trial, h)));
+        }
+    }
+    None
+}
+
+/// Rules bug (reported, fix proposed, not applied here: stacking.rs, state.rs and view.rs are
+/// not this branch's): a placeholder counts 1 SL in every replay's `State::units`, but with
+/// dummies (GE 15) a hidden counter may have none. A stack of 8 SL and two dummies is legal
+/// (the plan check counts a dummy as 0 SL); once its units are opened and the dummies are not,
+/// the state holds 8 shown SL and two placeholders, and the invariant (and GE 6.1 on any move
+/// there) counts 10. The bots avoid it (`legal.rs` keeps a dummy's SL free); a player
+/// who does not trips the public replay. Proposed fix: with dummies on, a placeholder counts
+/// 0 SL for stacking (`State::stack`, `stacking::can_pass`, the invariant in `view.rs`).
+#[test]
+#[ignore = "rules bug: a dummy's placeholder counts 1 SL for stacking (see the doc comment)"]
+fn a_full_stack_and_dummies_stay_legal_when_the_units_are_opened() {
+    let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
+    let sc = umpire::scenarios::find(FREE).expect("bundled");
+    let s = GlorysEnd::setup(sc.text, Some(&opts), &seats).expect("setup");
+    let (plan, h, sl) = full_stack_and_dummies(&s).expect("a German hex takes 7 SL or more and dummies");
+    let mut p = Placement { public: s.clone(), omniscient: s.clone(), values: BTreeMap::new() };
+    let allied = secret::default_plan(&s, SideId::Allied);
+    p.send("allied", ActionKind::Deploy(Deploy { plan: Some(allied), ..Deploy::default() }));
+    p.send("german", ActionKind::Deploy(Deploy { plan: Some(plan), ..Deploy::default() }));
+    for seat in ["allied", "german"] {
+        p.send(seat, ActionKind::Deploy(Deploy { reveal: true, ..Deploy::default() }));
+    }
+    // The German opens the units of the hex, not the dummy.
+    let opened: Vec<(String, String)> = p
+        .omniscient
+        .units_at(h)
+        .filter(|u| counters::is_hidden(u))
+        .filter_map(|u| Some((u.id.clone(), p.values.get(&u.id)?.clone())))
+        .filter(|(_, v)| !v.starts_with("dummy:"))
+        .collect();
+    assert!(!opened.is_empty(), "units under counters in {h}");
+    for s in [&mut p.public, &mut p.omniscient] {
+        let opened = opened.iter().map(|(id, v)| Opened { id: id.clone(), value: v.clone(), draw: None }).collect();
+        let mut acts = HiddenActs { committed: vec![], opened };
+        GlorysEnd::hidden(s, "german", &mut acts).expect("the openings are accepted");
+        let shown: u32 = s.units_at(h).filter(|u| !counters::is_hidden(u)).map(|u| u.sl as u32).sum();
+        assert_eq!(shown, sl, "{sl} SL shown in {h}, the dummies still hidden");
+        GlorysEnd::check_invariants(s).expect("units of 9 SL or less and dummies are within the stacking limit");
+    }
+}
+
+/// Bug outside this branch (reported, fix proposed; `secret.rs` is not this branch's): the
+/// bot's plan for a German free deployment sometimes puts a unit on a hex of the map data
+/// that is not in play (DE-10 in 1419), and `secret::check_plan` accepts it; with hidden
+/// stacks the placement under counters then refuses it ("placed off the map", GE 3.3), and
+/// the game cannot go on (`umpire selfplay --scenario glorys-end/free-deployment --seed 10
+/// --option hidden_counters=true --option dummies=true`). Proposed fix: `check_plan` refuses
+/// unit (and dummy) hexes that are not `board.in_play`, so the bot's random walk keeps off them.
+#[test]
+#[ignore = "bug in secret.rs: a plan may place units on hexes not in play (see the doc comment)"]
+fn bot_plans_place_everything_in_play() {
+    let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+    let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
+    let s = GlorysEnd::setup(umpire::scenarios::find(FREE).expect("bundled").text, Some(&opts), &seats).expect("setup");
+    for side in [SideId::German, SideId::Allied] {
+        for k in 0..=40u8 {
+            let plan = secret::bot_plan(&s, side, &mut umpire::dice::Dice::from_seed(&umpire::crypto::Hash([k; 32])));
+            let dummies = plan.dummies.values().flatten();
+            for h in plan.units.values().chain(dummies) {
+                assert!(
+                    s.board.in_play(*h),
+                    "{side:?} plan {k} places a counter in {h}, not in play: {:?}",
+                    secret::check_plan(&s, side, &plan)
+                );
+            }
+        }
+    }
 }

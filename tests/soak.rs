@@ -69,3 +69,35 @@ fn hidden_counter_marne_games_play_out_and_verify() {
     eprintln!("{} hidden-counter games, {counters} counters hidden", n.max(1));
     assert!(counters > 0, "the bots hide stacks");
 }
+
+/// GE 15: a hundredth as many free-deployment games (each several times longer than a Marne
+/// game) with hidden stacks and dummies (`dummies: true`): the bots place dummies in their
+/// secret plans, move them, see some removed, and open every counter at the end; each log
+/// passes the public replay and `verify`'s omniscient pass.
+#[test]
+fn dummy_free_deployment_games_play_out_and_verify() {
+    let n: u64 = std::env::var("UMPIRE_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000) / 100;
+    let free = umpire::scenarios::find("glorys-end/free-deployment").unwrap();
+    let options: yaml_serde::Value = yaml_serde::from_str("{hidden_counters: true, dummies: true}").unwrap();
+    let (mut dummies, mut removed) = (0, 0);
+    for seed in 0..n.max(1) {
+        let (mut game, mut players) =
+            bot::start_game_with(free, &[("german", "german"), ("allied", "allied")], seed, 8192, common::TIME, Some(options.clone()))
+                .unwrap();
+        let mut clock = || common::TIME.to_string();
+        let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
+        if let Err(e) = bot::play_out(&mut game, &mut players, seed, 6000, &mut clock, &mut keep) {
+            panic!("dummy game {seed}: {e}");
+        }
+        assert!(game.outcome().is_some());
+        assert_eq!(game.unopened(), vec![], "dummy game {seed}: every counter is opened");
+        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("dummy game {seed} does not verify: {e}"));
+        assert_eq!(replayed.state, game.state, "dummy game {seed}: replay reproduces the state");
+        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("dummy game {seed}: cheats {c:?}"));
+        assert_eq!(omni.outcome(), game.outcome());
+        dummies += game.opened_values().values().filter(|v| v.starts_with("dummy:")).count();
+        removed += game.steps.iter().flat_map(|s| &s.events).filter(|e| e.text.contains(" dummy, removed")).count();
+    }
+    eprintln!("{} dummy games, {dummies} dummies placed, {removed} opened and removed (attacked, or at the end)", n.max(1));
+    assert!(dummies > 0, "the bots place dummies");
+}

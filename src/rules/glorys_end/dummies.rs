@@ -90,8 +90,9 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan, markers: &BTreeMap<u
 }
 
 /// The bot's dummies (and the template's example): for each nationality of the side, one
-/// dummy on top of each of that nationality's stacks in turn, every other one alone on the
-/// free hex nearest a mobilization marker, each kept only if the plan stays legal.
+/// dummy on top of each of that nationality's stacks in turn, the weakest stacks first (a
+/// dummy there makes a weak stack look stronger), every other one alone on the free hex
+/// nearest a mobilization marker, each kept only if the plan stays legal.
 pub fn default_placement(state: &State, side: SideId, plan: &Plan, markers: &BTreeMap<u8, HexId>) -> BTreeMap<String, Vec<HexId>> {
     let mut out: BTreeMap<String, Vec<HexId>> = BTreeMap::new();
     let Some(c) = state.counters.as_ref() else { return out };
@@ -101,10 +102,14 @@ pub fn default_placement(state: &State, side: SideId, plan: &Plan, markers: &BTr
         SideId::German => map.hex(h).is_some_and(|i| i.country == Country::Germany),
     };
     for (nation, k) in c.dummies.iter().filter(|(n, _)| nation_side(n) == Some(side)) {
-        let mut stacks: Vec<HexId> =
-            plan.units.iter().filter(|(id, _)| state.unit(id).is_some_and(|u| &u.nation == nation)).map(|(_, h)| *h).collect();
-        stacks.sort();
-        stacks.dedup();
+        let mut sl: BTreeMap<HexId, u32> = BTreeMap::new();
+        for (id, h) in &plan.units {
+            if let Some(u) = state.unit(id).filter(|u| &u.nation == nation) {
+                *sl.entry(*h).or_default() += u.sl as u32;
+            }
+        }
+        let mut stacks: Vec<HexId> = sl.keys().copied().collect();
+        stacks.sort_by_key(|h| (sl[h], *h));
         let mut hexes: Vec<HexId> = Vec::new();
         for i in 0..*k as usize {
             let on_stack = (i % 2 == 0 || markers.is_empty()).then(|| stacks.get((i / 2) % stacks.len().max(1)).copied()).flatten();
@@ -118,7 +123,13 @@ pub fn default_placement(state: &State, side: SideId, plan: &Plan, markers: &BTr
                     .filter(|h| own(*h) && h.distance(m) <= MARKER_RANGE && !plan.units.values().any(|x| x == h) && !hexes.contains(h))
                     .min_by_key(|h| (h.distance(m), *h))
             };
-            let Some(h) = on_stack.or_else(alone) else { continue };
+            // A dummy on a stack leaves room for its placeholder's 1 SL: the public replay
+            // counts it until it is opened, also once the units beside it are shown.
+            let room = |h: &HexId| {
+                let dummies = out.values().chain([&hexes]).flatten().filter(|x| *x == h).count() as u32;
+                sl.get(h).copied().unwrap_or(0) + dummies < super::stacking::MAX_SL
+            };
+            let Some(h) = on_stack.filter(room).or_else(alone) else { continue };
             let mut trial = plan.clone();
             trial.dummies = out.clone();
             trial.dummies.entry(nation.clone()).or_default().extend(hexes.iter().copied().chain([h]));

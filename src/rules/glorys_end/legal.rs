@@ -17,6 +17,16 @@
 //! counters phase G reaches, everything at the end), so what it writes validates. Before ending
 //! some combat phases it hides all but one unit of some stacks, and it opens its counters when
 //! the game is over.
+//!
+//! Dummies (GE 15): its own dummies appear in [`counters::unmasked`] as units with `dummy`
+//! set (no SL, 4 MP). Any order but a move would open one, and an opened dummy is removed, so
+//! only moves ever name a dummy ([`orderable`] keeps them out of attacks, march assaults,
+//! forced marches, entrenching, strategic movement, replacements, losses and advances). They
+//! go ahead of the army to quiet hexes (sometimes into contact), now and then join or ride
+//! with real stacks, and with dummies in play some hides take a whole stack (reading D8). A
+//! force whose march assault found only dummies moves on; after a prepared assault on dummies
+//! it usually advances whole, which lets it attack again. At phase G its out-of-supply
+//! dummies stay hidden (the claim) while its real units there are opened (`opened_by`).
 
 use super::combat::{self, RetreatTo};
 use super::counters;
@@ -38,7 +48,60 @@ fn one_in(d: &mut Dice, n: u32) -> bool {
     d.roll(n) == 0
 }
 
+/// GE 15: may the bot give this unit an order other than a move? Not a dummy: any other
+/// order opens the counter it names (`counters::opened_by`), and an opened dummy is removed.
+fn orderable(u: &super::state::Unit) -> bool {
+    !u.dummy
+}
+
+/// The ids among `ids` that [`orderable`] allows (a dummy is left out).
+fn orderable_ids(s: &State, ids: &[String]) -> Vec<String> {
+    ids.iter().filter(|id| s.unit(id).is_some_and(orderable)).cloned().collect()
+}
+
+/// SL of a unit for stacking as the public replay may come to count it: a hidden counter is
+/// its placeholder's 1 SL until it is opened, then its own SL (a dummy's placeholder keeps
+/// counting 1 while the units beside it are opened).
+fn public_sl(u: &super::state::Unit) -> u32 {
+    if counters::is_hidden(u) { u.stack_sl().max(1) } else { u.stack_sl() }
+}
+
+/// GE 6.1 as the public replay may check it, for the hexes `units` (of `side`) enter, each
+/// getting `extra` SL more. The bot checks on its own view, where its dummies have no SL; the
+/// public replay counts every hidden counter as 1 SL, so a stack of 9 SL and a dummy is legal
+/// but one SL over the limit in public once its units are opened and the dummy is not
+/// (reported as a rules bug; until it is fixed, the bot keeps a dummy's SL free).
+fn public_stacking_ok(s: &State, side: SideId, units: &[String], hexes: &[HexId], extra: u32) -> bool {
+    if !counters::dummies_on(s) {
+        return true;
+    }
+    let moving: u32 = units.iter().filter_map(|id| s.unit(id)).map(public_sl).sum();
+    hexes.iter().all(|&h| {
+        let here: u32 = s.units_at(h).filter(|u| u.side == side && !units.contains(&u.id)).map(public_sl).sum();
+        here + moving + extra <= super::stacking::MAX_SL
+    })
+}
+
+/// [`public_sl`] of the unit `id` (0 if there is none).
+fn public_sl_of(s: &State, id: &str) -> u32 {
+    s.unit(id).map(public_sl).unwrap_or(0)
+}
+
 fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, mut a: ActionKind) -> bool {
+    let public_ok = match &a {
+        ActionKind::Move(m) => public_stacking_ok(s, side, &m.units, &m.path, 0),
+        ActionKind::Enter(e) => public_stacking_ok(s, side, std::slice::from_ref(&e.unit), &[e.hex], 0),
+        ActionKind::Strategic(sm) => public_stacking_ok(s, side, &sm.units, &[sm.to], 0),
+        // The unit is opened to take its replacement: it counts its own SL and one more.
+        ActionKind::Replace(r) => match s.unit(&r.unit).and_then(|u| u.hex().map(|h| (h, u.sl as u32))) {
+            Some((h, sl)) => public_stacking_ok(s, side, &[], &[h], sl + 1 - public_sl_of(s, &r.unit)),
+            None => true,
+        },
+        _ => true,
+    };
+    if !public_ok {
+        return false;
+    }
     let mut probe = s.clone();
     open_for(&mut probe, side, &mut a);
     if turn::step(&mut probe, side, &a).is_ok() {
@@ -117,7 +180,9 @@ fn hide_stacks(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice
     let mut hexes: Vec<HexId> = s.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex()).collect();
     hexes.sort();
     hexes.dedup();
-    hexes.retain(|&h| shown(s, h).len() >= 2);
+    // With dummies (reading D8) a stack may go under counters whole: no shown top is needed.
+    let whole = counters::dummies_on(s);
+    hexes.retain(|&h| shown(s, h).len() >= if whole { 1 } else { 2 });
     let mut trial = s.clone();
     let mut hides = Vec::new();
     for h in hexes {
@@ -125,11 +190,13 @@ fn hide_stacks(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice
             continue;
         }
         let mut units = shown(&trial, h);
-        if units.len() < 2 {
+        if units.is_empty() || (units.len() < 2 && !whole) {
             continue;
         }
-        // The top unit stays shown.
-        units.swap_remove(d.roll(units.len() as u32) as usize);
+        // The top unit stays shown, but with dummies now and then none does.
+        if !(whole && one_in(d, 2)) {
+            units.swap_remove(d.roll(units.len() as u32) as usize);
+        }
         let supplied = super::supply::SupplyAll::of(&trial);
         units.retain(|id| trial.unit(id).is_some_and(|u| supplied.unit(u, super::supply::Use::Attrition)));
         // A random order: the chooser's shuffle.
@@ -161,7 +228,7 @@ fn spread_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<
         return vec![];
     }
     let mut left: Vec<(String, u32)> =
-        units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile()).map(|u| (u.id.clone(), u.sl as u32)).collect();
+        units.iter().filter_map(|id| state.unit(id)).filter(|u| u.mobile() && orderable(u)).map(|u| (u.id.clone(), u.sl as u32)).collect();
     let mut out: Vec<Loss> = Vec::new();
     for _ in 0..lp {
         let top = left.iter().map(|(_, s)| *s).max().unwrap_or(0);
@@ -220,7 +287,7 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
             for l in &losses {
                 vp::lose(&mut probe, &l.unit, l.sl);
             }
-            let surv = combat::live_attackers(&probe);
+            let surv = orderable_ids(&probe, &combat::live_attackers(&probe));
             // Advance with everyone if possible (GE-13.21), else with what fits, else a few.
             if !one_in(d, 6) {
                 cands.push(Decide { losses: losses.clone(), retreat: None, advance: surv.clone() });
@@ -271,7 +338,7 @@ fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dic
     let mut contact: Vec<String> = s
         .units
         .iter()
-        .filter(|u| u.side == side && u.kind == Kind::Infantry && !u.replaced && !u.entrenching)
+        .filter(|u| u.side == side && u.kind == Kind::Infantry && orderable(u) && !u.replaced && !u.entrenching)
         .filter(|u| u.hex().is_some_and(|h| adjacent_to_enemy(s, h, side) && !s.trenches.contains_key(&h)))
         .map(|u| u.id.clone())
         .collect();
@@ -382,7 +449,7 @@ enum Role {
 
 /// A mobile unit of `side` holds `h` (a fortress alone does not count as a garrison).
 fn held_by_mobile(s: &State, h: HexId, side: SideId) -> bool {
-    s.units_at(h).any(|u| u.side == side && u.mobile())
+    s.units_at(h).any(|u| u.side == side && u.mobile() && orderable(u))
 }
 
 /// The German cities of the Franco-German border (Lorraine, Alsace: south of row 26).
@@ -397,7 +464,7 @@ fn role(s: &State, side: SideId, from: HexId) -> Role {
     }
     let b = &s.board;
     let paris = b.paris_hexes();
-    let ours: Vec<&super::state::Unit> = s.units_at(from).filter(|u| u.side == side && u.mobile()).collect();
+    let ours: Vec<&super::state::Unit> = s.units_at(from).filter(|u| u.side == side && u.mobile() && orderable(u)).collect();
     match side {
         SideId::German => {
             let in_germany = b.hex(from).is_some_and(|i| i.country == super::map::Country::Germany);
@@ -533,6 +600,7 @@ fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
         .iter()
         .filter(|u| {
             u.side == side
+                && orderable(u)
                 && !u.moved
                 && !u.attacked
                 && !u.ooc
@@ -595,6 +663,7 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
         .filter(|u| {
             u.side == side
                 && u.kind == Kind::Infantry
+                && orderable(u)
                 && u.sl < u.max_sl
                 && !u.replaced
                 && s.replacements.get(&u.nation).is_some_and(|n| *n > 0)
@@ -614,7 +683,9 @@ fn spend_replacements(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &m
 /// else this turn).
 fn sm_candidates(s: &State, side: SideId, h: HexId) -> Vec<String> {
     s.units_at(h)
-        .filter(|u| u.side == side && u.kind == Kind::Infantry && u.strategic.is_none() && !u.replaced && !u.entrenching && !u.ooc)
+        .filter(|u| {
+            u.side == side && u.kind == Kind::Infantry && orderable(u) && u.strategic.is_none() && !u.replaced && !u.entrenching && !u.ooc
+        })
         .map(|u| u.id.clone())
         .collect()
 }
@@ -670,6 +741,91 @@ fn strategic_moves(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut 
     }
 }
 
+/// A march assault by `group` (which just moved) on the neighbouring enemy stack with the best
+/// odds, 2:1 or better; whether one was written (it ends the entry).
+fn march_assault(s: &mut State, side: SideId, acts: &mut Vec<Action>, group: &[String]) -> bool {
+    let group = orderable_ids(s, group);
+    let Some(at) = group.first().and_then(|id| s.unit(id)).and_then(|u| u.hex()) else { return false };
+    let mut best: Option<(i32, HexId)> = None;
+    for &t in s.board.neighbours(at) {
+        if s.occupant(t) == Some(side.other())
+            && let Ok(b) = combat::declare(s, BattleKind::March, side, t, &group)
+            && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
+            && best.is_none_or(|(k, _)| strength(&b) > k)
+        {
+            best = Some((strength(&b), t));
+        }
+    }
+    match best {
+        Some((_, t)) => try_push(s, side, acts, ActionKind::MarchAssault(Assault { target: t, units: group, siege: vec![] })),
+        None => false,
+    }
+}
+
+/// GE 15: the not-yet-moved dummies of one hex go ahead of the army, down the goal field as
+/// far as their 4 MP take them, mostly stopping on the last quiet hex (out of the enemy's
+/// contact) and sometimes in contact, where they look like a screen; now and then they join a
+/// nearby stack of real units instead, and some rest. In contact they mostly stay.
+fn move_dummies(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice, dummies: Vec<String>, field: &[u32]) {
+    let Some(from) = dummies.first().and_then(|id| s.unit(id)).and_then(|u| u.hex()) else { return };
+    if one_in(d, 4) || (adjacent_to_enemy(s, from, side) && !one_in(d, 3)) {
+        return;
+    }
+    let group = if dummies.len() > 1 && one_in(d, 3) { vec![dummies[d.roll(dummies.len() as u32) as usize].clone()] } else { dummies };
+    let mp = group.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
+    let mut path = if one_in(d, 4) { toward_stack(s, side, from, mp, d) } else { vec![] };
+    if path.is_empty() {
+        path = purposeful_path(s, field, from, mp, side, d);
+        if !one_in(d, 3) {
+            while path.last().is_some_and(|&h| adjacent_to_enemy(s, h, side)) {
+                path.pop();
+            }
+        }
+    }
+    if path.is_empty() {
+        path = random_path(s, from, 1 + d.roll(2) as usize, side, d);
+    }
+    for l in (1..=path.len()).rev() {
+        if try_push(s, side, acts, ActionKind::Move(Move { units: group.clone(), path: path[..l].to_vec() })) {
+            break;
+        }
+    }
+}
+
+/// A path from `from` to a random own stack of real units within three hexes, one step
+/// closer each hex, within `mp` (empty if there is none or the way is blocked).
+fn toward_stack(s: &State, side: SideId, from: HexId, mp: u32, d: &mut Dice) -> Vec<HexId> {
+    let mut stacks: Vec<HexId> = s
+        .units
+        .iter()
+        .filter(|u| u.side == side && orderable(u) && u.mobile())
+        .filter_map(|u| u.hex())
+        .filter(|h| (1..=3).contains(&h.distance(from)))
+        .collect();
+    stacks.sort();
+    stacks.dedup();
+    let Some(to) = pick(d, &stacks) else { return vec![] };
+    let (mut path, mut at, mut left) = (Vec::new(), from, mp);
+    while at != to {
+        let steps: Vec<HexId> = s
+            .board
+            .neighbours(at)
+            .iter()
+            .copied()
+            .filter(|&n| {
+                n.distance(to) < at.distance(to)
+                    && s.occupant(n) != Some(side.other())
+                    && s.board.entry_cost(at, n).is_some_and(|c| c <= left)
+            })
+            .collect();
+        let Some(n) = pick(d, &steps) else { return vec![] };
+        left -= s.board.entry_cost(at, n).unwrap_or(left);
+        path.push(n);
+        at = n;
+    }
+    path
+}
+
 /// Random legal orders for `seat`, or `None` if nothing is expected of it.
 pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> {
     if super::secret::in_progress(state) {
@@ -720,6 +876,29 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
         }
         Phase::Movement => {
+            // GE 15.2: a march assault that found only dummies goes on moving (and may
+            // assault again); its units are still moving and have not attacked.
+            let going: Vec<String> = s
+                .units
+                .iter()
+                .filter(|u| u.side == side && u.move_state == MoveState::Moving && !u.attacked && orderable(u))
+                .map(|u| u.id.clone())
+                .collect();
+            if let Some(from) = going.first().and_then(|id| s.unit(id)).and_then(|u| u.hex())
+                && going.iter().all(|id| s.unit(id).and_then(|u| u.hex()) == Some(from))
+                && !one_in(d, 4)
+            {
+                let mp = going.iter().filter_map(|id| s.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
+                let path = purposeful_path(&s, &goal_field(&s, side), from, mp, side, d);
+                for l in (1..=path.len()).rev() {
+                    if try_push(&mut s, side, &mut acts, ActionKind::Move(Move { units: going.clone(), path: path[..l].to_vec() })) {
+                        break;
+                    }
+                }
+                if !one_in(d, 3) && march_assault(&mut s, side, &mut acts, &going) {
+                    return Some(Orders { actions: acts });
+                }
+            }
             let waiting: Vec<String> = s
                 .units
                 .iter()
@@ -810,6 +989,13 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     })
                     .map(|u| u.id.clone())
                     .collect();
+                // GE 15: the dummies of the hex wander on their own, or now and then ride
+                // with the stack's move; they never force-march or assault.
+                let (dummies, stack): (Vec<String>, Vec<String>) = stack.into_iter().partition(|id| s.unit(id).is_some_and(|u| u.dummy));
+                let ride = !dummies.is_empty() && !stack.is_empty() && one_in(d, 3);
+                if !dummies.is_empty() && !ride {
+                    move_dummies(&mut s, side, &mut acts, d, dummies.clone(), &field);
+                }
                 if stack.is_empty() {
                     continue;
                 }
@@ -866,7 +1052,21 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     path = random_path(&s, from, 1 + d.roll(2) as usize, side, d);
                 }
                 let mut moved = false;
+                // Dummies riding along go only as far as their 4 MP take them all the way;
+                // otherwise the stack moves without them.
+                let forced = group.iter().any(|id| s.unit(id).is_some_and(|u| u.forced_march));
+                if ride && !forced && !path.is_empty() {
+                    let mut with = group.clone();
+                    with.extend(dummies.iter().cloned());
+                    if try_push(&mut s, side, &mut acts, ActionKind::Move(Move { units: with, path: path.clone() })) {
+                        moved = true;
+                        group = orderable_ids(&s, &last_units(&acts).unwrap_or(group));
+                    }
+                }
                 for l in (1..=path.len()).rev() {
+                    if moved {
+                        break;
+                    }
                     if try_push(&mut s, side, &mut acts, ActionKind::Move(Move { units: group.clone(), path: path[..l].to_vec() })) {
                         moved = true;
                         group = last_units(&acts).unwrap_or(group);
@@ -877,28 +1077,8 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     continue;
                 }
                 // A march assault at 2:1 or better, now and then: that ends the entry.
-                if one_in(d, 2) {
-                    let Some(at) = s.unit(&group[0]).and_then(|u| u.hex()) else { continue };
-                    let mut best: Option<(i32, HexId)> = None;
-                    for &t in s.board.neighbours(at) {
-                        if s.occupant(t) == Some(side.other())
-                            && let Ok(b) = combat::declare(&s, BattleKind::March, side, t, &group)
-                            && matches!(b.odds, Odds::Column { column, .. } if column >= 2)
-                            && best.is_none_or(|(k, _)| strength(&b) > k)
-                        {
-                            best = Some((strength(&b), t));
-                        }
-                    }
-                    if let Some((_, t)) = best
-                        && try_push(
-                            &mut s,
-                            side,
-                            &mut acts,
-                            ActionKind::MarchAssault(Assault { target: t, units: group.clone(), siege: vec![] }),
-                        )
-                    {
-                        return Some(Orders { actions: acts });
-                    }
+                if one_in(d, 2) && march_assault(&mut s, side, &mut acts, &group) {
+                    return Some(Orders { actions: acts });
                 }
             }
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Movement));
