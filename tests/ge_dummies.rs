@@ -92,7 +92,7 @@ fn bot_games_with_dummies_verify() {
         let ev = events(&game);
         removed += ev.iter().filter(|(_, t)| t.contains(" dummy, removed")).count();
         chains += ev.iter().filter(|(r, _)| r == "GE 15.2").count();
-        moved_on += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("go on moving")).count();
+        moved_on += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("goes on moving")).count();
         again += ev.iter().filter(|(r, t)| r == "GE 15.2" && t.contains("may make another prepared assault")).count();
         // Every phase-G claim is true: the bot leaves only dummies hidden out of supply.
         for (r, t) in &ev {
@@ -333,16 +333,11 @@ fn full_stack_and_dummies(state: &State) -> Option<(Plan, HexId, u32)> {
     None
 }
 
-/// Rules bug (reported, fix proposed, not applied here: stacking.rs, state.rs and view.rs are
-/// not this branch's): a placeholder counts 1 SL in every replay's `State::units`, but with
-/// dummies (GE 15) a hidden counter may have none. A stack of 8 SL and two dummies is legal
-/// (the plan check counts a dummy as 0 SL); once its units are opened and the dummies are not,
-/// the state holds 8 shown SL and two placeholders, and the invariant (and GE 6.1 on any move
-/// there) counts 10. The bots avoid it (`legal.rs` keeps a dummy's SL free); a player
-/// who does not trips the public replay. Proposed fix: with dummies on, a placeholder counts
-/// 0 SL for stacking (`State::stack`, `stacking::can_pass`, the invariant in `view.rs`).
+/// GE 6.1 with dummies (GE 15): a stack of 8 SL and two dummies is legal (the plan check counts
+/// a dummy as 0 SL); once its units are opened and the dummies are not, the two placeholders
+/// must not push the public count over the limit: with dummies on a placeholder counts 0 SL
+/// (`counters::stack_sl`).
 #[test]
-#[ignore = "rules bug: a dummy's placeholder counts 1 SL for stacking (see the doc comment)"]
 fn a_full_stack_and_dummies_stay_legal_when_the_units_are_opened() {
     let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
@@ -375,15 +370,11 @@ fn a_full_stack_and_dummies_stay_legal_when_the_units_are_opened() {
     }
 }
 
-/// Bug outside this branch (reported, fix proposed; `secret.rs` is not this branch's): the
-/// bot's plan for a German free deployment sometimes puts a unit on a hex of the map data
-/// that is not in play (DE-10 in 1419), and `secret::check_plan` accepts it; with hidden
-/// stacks the placement under counters then refuses it ("placed off the map", GE 3.3), and
-/// the game cannot go on (`umpire selfplay --scenario glorys-end/free-deployment --seed 10
-/// --option hidden_counters=true --option dummies=true`). Proposed fix: `check_plan` refuses
-/// unit (and dummy) hexes that are not `board.in_play`, so the bot's random walk keeps off them.
+/// GE 3.3: the bot's plans keep every unit and dummy on hexes in play. The map data holds
+/// hexes outside the play area (DE-10 once walked to 1419); `secret::check_plan` refuses them,
+/// so the bot's random walk keeps off them and the placement under counters never meets one
+/// (it refused them as "placed off the map", and the game could not go on).
 #[test]
-#[ignore = "bug in secret.rs: a plan may place units on hexes not in play (see the doc comment)"]
 fn bot_plans_place_everything_in_play() {
     let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");

@@ -59,49 +59,7 @@ fn orderable_ids(s: &State, ids: &[String]) -> Vec<String> {
     ids.iter().filter(|id| s.unit(id).is_some_and(orderable)).cloned().collect()
 }
 
-/// SL of a unit for stacking as the public replay may come to count it: a hidden counter is
-/// its placeholder's 1 SL until it is opened, then its own SL (a dummy's placeholder keeps
-/// counting 1 while the units beside it are opened).
-fn public_sl(u: &super::state::Unit) -> u32 {
-    if counters::is_hidden(u) { u.stack_sl().max(1) } else { u.stack_sl() }
-}
-
-/// GE 6.1 as the public replay may check it, for the hexes `units` (of `side`) enter, each
-/// getting `extra` SL more. The bot checks on its own view, where its dummies have no SL; the
-/// public replay counts every hidden counter as 1 SL, so a stack of 9 SL and a dummy is legal
-/// but one SL over the limit in public once its units are opened and the dummy is not
-/// (reported as a rules bug; until it is fixed, the bot keeps a dummy's SL free).
-fn public_stacking_ok(s: &State, side: SideId, units: &[String], hexes: &[HexId], extra: u32) -> bool {
-    if !counters::dummies_on(s) {
-        return true;
-    }
-    let moving: u32 = units.iter().filter_map(|id| s.unit(id)).map(public_sl).sum();
-    hexes.iter().all(|&h| {
-        let here: u32 = s.units_at(h).filter(|u| u.side == side && !units.contains(&u.id)).map(public_sl).sum();
-        here + moving + extra <= super::stacking::MAX_SL
-    })
-}
-
-/// [`public_sl`] of the unit `id` (0 if there is none).
-fn public_sl_of(s: &State, id: &str) -> u32 {
-    s.unit(id).map(public_sl).unwrap_or(0)
-}
-
 fn try_push(s: &mut State, side: SideId, acts: &mut Vec<Action>, mut a: ActionKind) -> bool {
-    let public_ok = match &a {
-        ActionKind::Move(m) => public_stacking_ok(s, side, &m.units, &m.path, 0),
-        ActionKind::Enter(e) => public_stacking_ok(s, side, std::slice::from_ref(&e.unit), &[e.hex], 0),
-        ActionKind::Strategic(sm) => public_stacking_ok(s, side, &sm.units, &[sm.to], 0),
-        // The unit is opened to take its replacement: it counts its own SL and one more.
-        ActionKind::Replace(r) => match s.unit(&r.unit).and_then(|u| u.hex().map(|h| (h, u.sl as u32))) {
-            Some((h, sl)) => public_stacking_ok(s, side, &[], &[h], sl + 1 - public_sl_of(s, &r.unit)),
-            None => true,
-        },
-        _ => true,
-    };
-    if !public_ok {
-        return false;
-    }
     let mut probe = s.clone();
     open_for(&mut probe, side, &mut a);
     if turn::step(&mut probe, side, &a).is_ok() {
