@@ -11,7 +11,6 @@ use umpire::crypto::commit;
 use umpire::engine::bot::{self, Players};
 use umpire::engine::game::Game;
 use umpire::engine::hidden::Knowledge;
-use umpire::engine::registry::AnyState;
 use umpire::log::entry::{Body, Kind, Opening};
 use umpire::rules::glorys_end::State;
 use umpire::rules::glorys_end::counters;
@@ -21,7 +20,7 @@ mod support;
 use support::{text, umpire_in, write_log_and_key};
 
 mod common;
-use common::{TIME, any_step};
+use common::{TIME, any_step, assert_hidden_game_verifies, facts_agree, ge};
 const SEATS: &[(&str, &str)] = &[("german", "german"), ("allied", "allied")];
 
 fn options() -> Option<yaml_serde::Value> {
@@ -41,13 +40,6 @@ fn play(scenario: &str, seed: u64) -> (Game, Players) {
         panic!("{scenario} game {seed}: {e}");
     }
     (game, players)
-}
-
-fn ge(state: &AnyState) -> &State {
-    match state {
-        AnyState::GlorysEnd(s) => s,
-        _ => panic!("not a Glory's End state"),
-    }
 }
 
 /// Counter commitments of a game (`c<n>`), by seat.
@@ -73,28 +65,10 @@ fn bot_games_open_every_counter_and_pass_verify() {
             .flat_map(|st| &st.events)
             .filter(|e| e.text.contains("the odds are computed when the defender opens"))
             .count();
-        assert_eq!(game.unopened(), vec![], "{scenario} {seed}: every commitment is opened by the end");
-        let s = ge(&game.state);
-        assert!(!s.units.iter().any(counters::is_hidden), "{scenario} {seed}: nothing is hidden at the end");
-        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("{scenario} {seed}: public replay: {e}"));
-        assert_eq!(replayed.state, game.state);
-        // verify's omniscient pass re-checks every hidden move with the units' real values.
-        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("{scenario} {seed}: cheats {c:?}"));
-        assert_eq!(omni.outcome(), game.outcome());
+        assert_hidden_game_verifies(&game, &format!("{scenario} {seed}"));
     }
     assert_eq!(sides.len(), 2, "both sides hide stacks: {sides:?}");
     assert!(shown > 0, "some attacks fall on hidden defenders");
-}
-
-/// Public facts after every entry, in a replay of `game` with this knowledge.
-fn facts_by_entry(game: &Game, knowledge: Knowledge) -> Vec<Vec<String>> {
-    let mut g = Game::from_genesis_with(&game.entries[0], knowledge).expect("genesis");
-    let mut out = vec![counters::public_facts(ge(&g.state))];
-    for e in &game.entries[1..] {
-        g.apply(e).unwrap_or_else(|err| panic!("entry {}: {err}", e.seq()));
-        out.push(counters::public_facts(ge(&g.state)));
-    }
-    out
 }
 
 #[test]
@@ -114,24 +88,6 @@ fn a_free_deployment_under_counters_agrees_in_every_mode_and_verifies() {
     assert_eq!(game.unopened(), vec![], "every commitment, the plans too, is opened by the end");
     game.replay_omniscient().unwrap_or_else(|c| panic!("cheats {c:?}"));
     facts_agree(&game, &players);
-}
-
-/// The public facts after every entry are the same in the public, both seats' and the
-/// omniscient replays.
-fn facts_agree(game: &Game, players: &Players) {
-    let public = facts_by_entry(game, Knowledge::public());
-    let modes = [
-        ("german", Knowledge::seat("german", players.key("german").expect("key").clone())),
-        ("allied", Knowledge::seat("allied", players.key("allied").expect("key").clone())),
-        ("omniscient", Knowledge::omniscient(game.opened_values())),
-    ];
-    for (name, k) in modes {
-        let other = facts_by_entry(game, k);
-        assert_eq!(other.len(), public.len());
-        for (i, (a, b)) in public.iter().zip(&other).enumerate() {
-            assert_eq!(a, b, "entry {i}: the {name} replay's public facts differ from the public replay's");
-        }
-    }
 }
 
 /// Whether `hay` holds `word` as a whole token (`FR-1` is not in `FR-12`).

@@ -10,7 +10,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use umpire::engine::bot::{self, Players};
 use umpire::engine::game::{Game, GameError};
 use umpire::engine::hidden::Knowledge;
-use umpire::engine::registry::AnyState;
 use umpire::engine::{Committed, HiddenActs, Opened, Ruleset, SeatInfo};
 use umpire::geo::hex::HexId;
 use umpire::log::entry::{Body, Kind};
@@ -24,7 +23,7 @@ mod support;
 use support::{players_with_keys, text, umpire_in};
 
 mod common;
-use common::{TIME, any_step};
+use common::{TIME, any_step, assert_hidden_game_verifies, facts_agree, ge};
 const SEATS: &[(&str, &str)] = &[("german", "german"), ("allied", "allied")];
 
 const FREE: &str = "glorys-end/free-deployment";
@@ -48,13 +47,6 @@ fn play(scenario: &str, seed: u64, options: &str) -> (Game, Players) {
     (game, players)
 }
 
-fn ge(state: &AnyState) -> &State {
-    match state {
-        AnyState::GlorysEnd(s) => s,
-        _ => panic!("not a Glory's End state"),
-    }
-}
-
 /// The opened values of a game's counters (`c<n>`), by counter id.
 fn counter_values(game: &Game) -> BTreeMap<String, String> {
     game.opened_values().into_iter().filter(|((_, id), _)| counters::is_counter_id(id)).map(|((_, id), v)| (id, v)).collect()
@@ -73,14 +65,7 @@ fn bot_games_with_dummies_verify() {
         [(FREE, 1u64, FREE_DUMMIES), (FREE, 2, FREE_DUMMIES), (FREE, 3, FREE_DUMMIES), (SHORT, 1, SHORT_DUMMIES)]
     {
         let (game, _) = play(scenario, seed, options);
-        assert!(game.outcome().is_some(), "{scenario} {seed}: a result");
-        assert_eq!(game.unopened(), vec![], "{scenario} {seed}: every commitment is opened by the end");
-        let s = ge(&game.state);
-        assert!(!s.units.iter().any(counters::is_hidden), "{scenario} {seed}: nothing is hidden at the end");
-        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("{scenario} {seed}: public replay: {e}"));
-        assert_eq!(replayed.state, game.state);
-        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("{scenario} {seed}: cheats {c:?}"));
-        assert_eq!(omni.outcome(), game.outcome());
+        assert_hidden_game_verifies(&game, &format!("{scenario} {seed}"));
         // Dummies were placed under counters, for both sides.
         let values = counter_values(&game);
         let dummies: BTreeSet<String> = values
@@ -114,34 +99,11 @@ fn bot_games_with_dummies_verify() {
     assert!(again > 0, "some prepared assault on dummies alone advances with every attacker");
 }
 
-/// Public facts after every entry, in a replay of `game` with this knowledge.
-fn facts_by_entry(game: &Game, knowledge: Knowledge) -> Vec<Vec<String>> {
-    let mut g = Game::from_genesis_with(&game.entries[0], knowledge).expect("genesis");
-    let mut out = vec![counters::public_facts(ge(&g.state))];
-    for e in &game.entries[1..] {
-        g.apply(e).unwrap_or_else(|err| panic!("entry {}: {err}", e.seq()));
-        out.push(counters::public_facts(ge(&g.state)));
-    }
-    out
-}
-
 #[test]
 fn public_facts_agree_with_dummies() {
     let (game, players) = play(FREE, 4, FREE_DUMMIES);
     assert!(counter_values(&game).values().any(|v| v.starts_with("dummy:")), "the game places dummies");
-    let public = facts_by_entry(&game, Knowledge::public());
-    let modes = [
-        ("german", Knowledge::seat("german", players.key("german").expect("key").clone())),
-        ("allied", Knowledge::seat("allied", players.key("allied").expect("key").clone())),
-        ("omniscient", Knowledge::omniscient(game.opened_values())),
-    ];
-    for (name, k) in modes {
-        let other = facts_by_entry(&game, k);
-        assert_eq!(other.len(), public.len());
-        for (i, (a, b)) in public.iter().zip(&other).enumerate() {
-            assert_eq!(a, b, "entry {i}: the {name} replay's public facts differ from the public replay's");
-        }
-    }
+    facts_agree(&game, &players);
 }
 
 #[test]

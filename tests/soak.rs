@@ -40,30 +40,31 @@ fn a_thousand_marne_games_play_out_and_verify() {
     assert!(rolls > 0);
 }
 
+/// A bot game of `scenario` with these genesis `options`, played out and checked as `verify`
+/// checks a log with hidden values (`common::assert_hidden_game_verifies`).
+fn play_hidden(scenario: &str, options: &yaml_serde::Value, seed: u64, chain: u64, limit: u64) -> Game {
+    let sc = umpire::scenarios::find(scenario).unwrap();
+    let (mut game, mut players) =
+        bot::start_game_with(sc, &[("german", "german"), ("allied", "allied")], seed, chain, common::TIME, Some(options.clone())).unwrap();
+    let mut clock = || common::TIME.to_string();
+    let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
+    if let Err(e) = bot::play_out(&mut game, &mut players, seed, limit, &mut clock, &mut keep) {
+        panic!("{scenario} game {seed}: {e}");
+    }
+    common::assert_hidden_game_verifies(&game, &format!("{scenario} game {seed}"));
+    game
+}
+
 /// GE 13.8: a tenth as many Marne games with hidden stacks (`hidden_counters: true`): the bots
 /// hide stacks and open every counter at the end; each log passes the public replay and
 /// `verify`'s omniscient pass, which re-checks every hidden move with the real units.
 #[test]
 fn hidden_counter_marne_games_play_out_and_verify() {
     let n: u64 = std::env::var("UMPIRE_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000) / 10;
-    let marne = umpire::scenarios::find("glorys-end/marne").unwrap();
     let options: yaml_serde::Value = yaml_serde::from_str("{hidden_counters: true}").unwrap();
     let mut counters = 0;
     for seed in 0..n.max(1) {
-        let (mut game, mut players) =
-            bot::start_game_with(marne, &[("german", "german"), ("allied", "allied")], seed, 4096, common::TIME, Some(options.clone()))
-                .unwrap();
-        let mut clock = || common::TIME.to_string();
-        let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
-        if let Err(e) = bot::play_out(&mut game, &mut players, seed, 3000, &mut clock, &mut keep) {
-            panic!("hidden-counter game {seed}: {e}");
-        }
-        assert!(game.outcome().is_some());
-        assert_eq!(game.unopened(), vec![], "hidden-counter game {seed}: every counter is opened");
-        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("hidden-counter game {seed} does not verify: {e}"));
-        assert_eq!(replayed.state, game.state, "hidden-counter game {seed}: replay reproduces the state");
-        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("hidden-counter game {seed}: cheats {c:?}"));
-        assert_eq!(omni.outcome(), game.outcome());
+        let game = play_hidden("glorys-end/marne", &options, seed, 4096, 3000);
         counters += game.commitments.keys().filter(|(_, id)| umpire::rules::glorys_end::counters::is_counter_id(id)).count();
     }
     eprintln!("{} hidden-counter games, {counters} counters hidden", n.max(1));
@@ -77,24 +78,10 @@ fn hidden_counter_marne_games_play_out_and_verify() {
 #[test]
 fn dummy_free_deployment_games_play_out_and_verify() {
     let n: u64 = std::env::var("UMPIRE_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000) / 100;
-    let free = umpire::scenarios::find("glorys-end/free-deployment").unwrap();
     let options: yaml_serde::Value = yaml_serde::from_str("{hidden_counters: true, dummies: true}").unwrap();
     let (mut dummies, mut removed) = (0, 0);
     for seed in 0..n.max(1) {
-        let (mut game, mut players) =
-            bot::start_game_with(free, &[("german", "german"), ("allied", "allied")], seed, 8192, common::TIME, Some(options.clone()))
-                .unwrap();
-        let mut clock = || common::TIME.to_string();
-        let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
-        if let Err(e) = bot::play_out(&mut game, &mut players, seed, 6000, &mut clock, &mut keep) {
-            panic!("dummy game {seed}: {e}");
-        }
-        assert!(game.outcome().is_some());
-        assert_eq!(game.unopened(), vec![], "dummy game {seed}: every counter is opened");
-        let replayed = Game::replay(&game.entries).unwrap_or_else(|(_, e)| panic!("dummy game {seed} does not verify: {e}"));
-        assert_eq!(replayed.state, game.state, "dummy game {seed}: replay reproduces the state");
-        let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("dummy game {seed}: cheats {c:?}"));
-        assert_eq!(omni.outcome(), game.outcome());
+        let game = play_hidden("glorys-end/free-deployment", &options, seed, 8192, 6000);
         dummies += game.opened_values().values().filter(|v| v.starts_with("dummy:")).count();
         removed += game.steps.iter().flat_map(|s| &s.events).filter(|e| e.text.contains(" dummy, removed")).count();
     }
