@@ -332,26 +332,29 @@ fn a_full_stack_and_dummies_stay_legal_when_the_units_are_opened() {
     }
 }
 
-/// GE 3.3: the bot's plans keep every unit and dummy on hexes in play. The map data holds
-/// hexes outside the play area (DE-10 once walked to 1419); `secret::check_plan` refuses them,
-/// so the bot's random walk keeps off them and the placement under counters never meets one
-/// (it refused them as "placed off the map", and the game could not go on).
+/// GE 3.6 under counters: a German free deployment that invades the Netherlands (hexes of the
+/// map data that come into play only with the invasion) is placed under counters like any
+/// other. The placement used to check "off the map" before the invasion took effect, so a bot
+/// plan with units in the Netherlands (DE-10 in 1419, seed 10 of the dummy selfplay) could not
+/// be placed and the game stopped.
 #[test]
-fn bot_plans_place_everything_in_play() {
+fn a_dutch_invasion_is_placed_under_counters() {
     let seats = vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let opts: yaml_serde::Value = yaml_serde::from_str(FREE_DUMMIES).expect("yaml");
     let s = GlorysEnd::setup(umpire::scenarios::find(FREE).expect("bundled").text, Some(&opts), &seats).expect("setup");
-    for side in [SideId::German, SideId::Allied] {
-        for k in 0..=40u8 {
-            let plan = secret::bot_plan(&s, side, &mut umpire::dice::Dice::from_seed(&umpire::crypto::Hash([k; 32])));
-            let dummies = plan.dummies.values().flatten();
-            for h in plan.units.values().chain(dummies) {
-                assert!(
-                    s.board.in_play(*h),
-                    "{side:?} plan {k} places a counter in {h}, not in play: {:?}",
-                    secret::check_plan(&s, side, &plan)
-                );
-            }
-        }
+    let dutch = |h: &HexId| s.board.map().hex(*h).is_some_and(|i| i.country == umpire::rules::glorys_end::map::Country::Netherlands);
+    let plan = (0..=255u8)
+        .map(|k| secret::bot_plan(&s, SideId::German, &mut umpire::dice::Dice::from_seed(&umpire::crypto::Hash([k; 32]))))
+        .find(|p| p.units.values().any(dutch))
+        .expect("some German bot plan invades the Netherlands (GE 3.6)");
+    assert_eq!(secret::check_plan(&s, SideId::German, &plan), vec![], "the invading plan is legal");
+    let mut p = Placement { public: s.clone(), omniscient: s.clone(), values: BTreeMap::new() };
+    p.send("allied", ActionKind::Deploy(Deploy { plan: Some(secret::default_plan(&s, SideId::Allied)), ..Deploy::default() }));
+    p.send("german", ActionKind::Deploy(Deploy { plan: Some(plan), ..Deploy::default() }));
+    for seat in ["allied", "german"] {
+        p.send(seat, ActionKind::Deploy(Deploy { reveal: true, ..Deploy::default() }));
+    }
+    for st in [&p.public, &p.omniscient] {
+        assert!(st.units.iter().filter_map(|u| u.hex()).any(|h| dutch(&h)), "German units or counters stand in the Netherlands");
     }
 }

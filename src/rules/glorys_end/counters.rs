@@ -903,7 +903,11 @@ pub fn place_setup(state: &mut State, side: SideId, d: &Deploy) -> Result<Vec<Ev
         if !dummies_on(state) && !d.shown.values().any(|h| *h == p.hex) {
             errs.push(Violation::new("GE 13.8", format!("{} stands in {} with no shown unit on top", p.id, p.hex)).hex(p.hex.to_string()));
         }
-        if !state.board.in_play(p.hex) {
+        // GE 3.6: a German free deployment may invade the Netherlands, which comes into play
+        // with this placement (`neutrality::apply` below).
+        let invades =
+            side == SideId::German && free && state.board.map().hex(p.hex).is_some_and(|i| i.country == super::map::Country::Netherlands);
+        if !state.board.in_play(p.hex) && !invades {
             errs.push(v(format!("{} is placed off the map ({})", p.id, p.hex)).hex(p.hex.to_string()));
         }
     }

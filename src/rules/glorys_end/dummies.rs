@@ -65,8 +65,8 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan, markers: &BTreeMap<u
                         || (free && c == Some(Country::Netherlands))
                 }
             };
-            if c.is_none() || !state.board.in_play(*h) {
-                v.push(Violation::new("GE 15.1", format!("{name}: {h} is not a hex of the map in play")).hex(h.to_string()));
+            if c.is_none() {
+                v.push(Violation::new("GE 15.1", format!("{name}: {h} is not a hex of the map")).hex(h.to_string()));
                 continue;
             }
             if !allowed {

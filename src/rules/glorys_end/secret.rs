@@ -273,9 +273,8 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         }
         let c = country(h);
         match c {
-            // A hex of the map data outside the scenario's play area is off the map too.
-            _ if !state.board.in_play(h) => {
-                v.push(Violation::new(rule, "not a hex of the map in play").unit(id.clone()).hex(h.to_string()));
+            None => {
+                v.push(Violation::new(rule, "not a hex of the map").unit(id.clone()).hex(h.to_string()));
                 continue;
             }
             // GE 3.6: the German may invade the Netherlands at setup (`neutrality.rs`).
