@@ -13,16 +13,19 @@ use crate::engine::Event;
 /// Apply phase G for the phasing side.
 pub fn phase(state: &mut State) -> Vec<Event> {
     let side = state.player;
-    // GE 15 with hidden stacks: counters left hidden here are declared dummies (`counters.rs`).
-    let (claimed, mut ev) = super::counters::claim_dummies(state);
     let sup = supply::SupplyAll::of(state);
-    let victims: Vec<String> = state
+    let oos: Vec<String> = state
         .units
         .iter()
-        .filter(|u| u.side == side && u.mobile() && u.hex().is_some() && !claimed.contains(&u.id))
+        .filter(|u| u.side == side && u.mobile() && u.hex().is_some())
         .filter(|u| !sup.unit(u, supply::Use::Attrition))
         .map(|u| u.id.clone())
         .collect();
+    // GE 15 with hidden stacks: counters left hidden here are declared dummies (`counters.rs`).
+    let dummies = super::counters::dummies_on(state);
+    let (claimed, victims): (Vec<String>, Vec<String>) =
+        oos.into_iter().partition(|id| dummies && state.unit(id).is_some_and(super::counters::is_hidden));
+    let mut ev = super::counters::claim_dummies(state, &claimed);
     if victims.is_empty() && claimed.is_empty() {
         ev.push(Event::rule("GE 7.12", format!("phase G (attrition): every {} unit is supplied", side.title())));
         return ev;

@@ -625,17 +625,14 @@ pub fn trench_keepers(state: &State, side: SideId) -> Vec<String> {
     out
 }
 
-/// Phase G with dummies (GE 15 reading): the out-of-supply counters still hidden are claimed
-/// to be dummies and lose nothing; the claim is public, and such a counter is refused if it
-/// ever opens as a unit (the omniscient pass names the entry that left a unit hidden).
-pub fn claim_dummies(state: &mut State) -> (Vec<String>, Vec<Event>) {
-    if !dummies_on(state) {
-        return (vec![], vec![]);
-    }
-    let ids = out_of_supply_counters(state);
+/// Phase G with dummies (GE 15 reading): the out-of-supply counters still hidden (`ids`, found
+/// by `attrition::phase`) are claimed to be dummies and lose nothing; the claim is public, and
+/// such a counter is refused if it ever opens as a unit (the omniscient pass names the entry
+/// that left a unit hidden).
+pub fn claim_dummies(state: &mut State, ids: &[String]) -> Vec<Event> {
     let mut ev = Vec::new();
     if let Some(c) = state.counters.as_mut() {
-        for id in &ids {
+        for id in ids {
             c.claimed_dummies.insert(id.clone());
             ev.push(Event::rule(
                 "GE 15",
@@ -645,7 +642,7 @@ pub fn claim_dummies(state: &mut State) -> (Vec<String>, Vec<Event>) {
             ));
         }
     }
-    (ids, ev)
+    ev
 }
 
 /// `hide`: check and apply (the fresh commitments of the entry become the counters).
@@ -818,7 +815,7 @@ pub fn conceal_setup(state: &State, side: SideId, d: &mut Deploy) -> Vec<(String
     let secret = plan.to_value();
     let key = |id: &str| crate::crypto::hash::sha256(format!("umpire/ge-counter-order\0{secret}\0{id}").as_bytes());
     // Units by id, dummies (GE 15) by their value `dummy:FR:1`.
-    let dummies = plan.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (dummy_value(n, i as u32 + 1), *h)));
+    let dummies = plan.numbered_dummies().map(|(n, k, h)| (dummy_value(n, k), h));
     let mut order: Vec<(String, HexId)> = plan.units.iter().map(|(id, h)| (id.clone(), *h)).chain(dummies).collect();
     order.sort_by_key(|(id, h)| (*h, key(id).0));
     let mut commit = Vec::new();
@@ -1067,8 +1064,7 @@ pub fn open_plan(state: &mut State, side: SideId, plan: Plan) -> Result<Vec<Even
     // open by now, so each dummy has shown where it started).
     let shown: BTreeMap<&String, &HexId> =
         c.started.iter().filter(|(k, _)| parse_dummy(k).is_some_and(|(n, _)| nation_side(&n) == Some(side))).collect();
-    let planned: BTreeMap<String, HexId> =
-        plan.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (dummy_value(n, i as u32 + 1), *h))).collect();
+    let planned: BTreeMap<String, HexId> = plan.numbered_dummies().map(|(n, k, h)| (dummy_value(n, k), h)).collect();
     if shown.len() != planned.len() || shown.iter().any(|(k, h)| planned.get(*k) != Some(*h)) {
         errs.push(Violation::new("GE 15.1", format!("the plan's dummies {planned:?} are not those placed ({shown:?})")));
     }

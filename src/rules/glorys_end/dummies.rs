@@ -58,18 +58,11 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan, markers: &BTreeMap<u
         for (i, h) in hexes.iter().enumerate() {
             let name = counters::dummy_value(nation, i as u32 + 1);
             let c = map.hex(*h).map(|x| x.country);
-            let allowed = match side {
-                SideId::Allied => c == Some(Country::France),
-                SideId::German => {
-                    matches!(c, Some(Country::Germany | Country::Luxembourg | Country::Belgium))
-                        || (free && c == Some(Country::Netherlands))
-                }
-            };
             if c.is_none() {
                 v.push(Violation::new("GE 15.1", format!("{name}: {h} is not a hex of the map")).hex(h.to_string()));
                 continue;
             }
-            if !allowed {
+            if !super::secret::may_start_in(side, c, free) {
                 let where_ = if side == SideId::Allied { "in France" } else { "in Germany, Luxembourg or Belgium" };
                 v.push(Violation::new("GE 15.1", format!("{name} starts {where_}, as the side's initial-army units")).hex(h.to_string()));
             }
@@ -123,8 +116,9 @@ pub fn default_placement(state: &State, side: SideId, plan: &Plan, markers: &BTr
                     .filter(|h| own(*h) && h.distance(m) <= MARKER_RANGE && !plan.units.values().any(|x| x == h) && !hexes.contains(h))
                     .min_by_key(|h| (h.distance(m), *h))
             };
-            // A dummy on a stack leaves room for its placeholder's 1 SL: the public replay
-            // counts it until it is opened, also once the units beside it are shown.
+            // The bot keeps a stack below the SL limit with its dummies counted as 1 SL each, a
+            // choice of its own that spreads them over more stacks (the rules count a dummy,
+            // and with dummies a placeholder, as 0 SL: `counters::stack_sl`).
             let room = |h: &HexId| {
                 let dummies = out.values().chain([&hexes]).flatten().filter(|x| *x == h).count() as u32;
                 sl.get(h).copied().unwrap_or(0) + dummies < super::stacking::MAX_SL

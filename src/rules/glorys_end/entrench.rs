@@ -172,10 +172,10 @@ pub fn end_of_pa(state: &mut State) -> Vec<Event> {
     let side = state.player;
     let mut ev = Vec::new();
     let hexes: Vec<HexId> = state.trenches.iter().filter(|(_, t)| t.side == side).map(|(h, _)| *h).collect();
+    // With dummies (GE 15) a hidden counter may be one, and dummies keep no trench (9.3): only
+    // shown infantry counts (`counters::trench_keepers` opens one).
+    let dummies = super::counters::dummies_on(state);
     for h in hexes {
-        // With dummies (GE 15) a hidden counter may be one, and dummies keep no trench (9.3):
-        // only shown infantry counts (`counters::trench_keepers` opens one).
-        let dummies = super::counters::dummies_on(state);
         let infantry = state.units_at(h).any(|u| u.side == side && u.kind == Kind::Infantry && !(dummies && super::counters::is_hidden(u)));
         if !infantry {
             state.trenches.remove(&h);

@@ -81,6 +81,11 @@ impl Plan {
     pub fn to_value(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+    /// The plan's dummies (GE 15.1), each with its nationality and number (dummy `n` is the
+    /// `n`-th hex of its nationality's list, counting from 1) and its hex.
+    pub fn numbered_dummies(&self) -> impl Iterator<Item = (&str, u32, HexId)> + '_ {
+        self.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (n.as_str(), i as u32 + 1, *h)))
+    }
     /// Read a committed or opened value.
     pub fn from_value(v: &str) -> Result<Plan, Violation> {
         serde_json::from_str(v).map_err(|e| Violation::new("GE 3.3", format!("the committed value is not a placement: {e}")))
@@ -284,11 +289,7 @@ pub fn check_plan(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
             }
             _ => {}
         }
-        let allowed = match side {
-            SideId::Allied => c == Some(Country::France),
-            SideId::German => matches!(c, Some(Country::Germany | Country::Luxembourg | Country::Belgium)),
-        } || (side == SideId::German && s.free && c == Some(Country::Netherlands));
-        if !allowed {
+        if !may_start_in(side, c, s.free) {
             let where_ = if side == SideId::Allied { "in France" } else { "in Germany, Luxembourg or Belgium (never in France)" };
             v.push(Violation::new("GE 3.3", format!("initial-army units of this side start {where_}")).unit(id.clone()).hex(h.to_string()));
         }
@@ -340,11 +341,8 @@ fn check_stacks(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         }
     }
     // GE 15.1: dummies stack as units of their nationality with no SL (G.4 item 22 reading).
-    let dummies: Vec<(HexId, super::state::Unit)> = plan
-        .dummies
-        .iter()
-        .flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| (*h, super::counters::dummy_record(n, i as u32 + 1))))
-        .collect();
+    let dummies: Vec<(HexId, super::state::Unit)> =
+        plan.numbered_dummies().map(|(n, k, h)| (h, super::counters::dummy_record(n, k))).collect();
     for (h, d) in &dummies {
         by_hex.entry(*h).or_default().push(d);
     }
@@ -380,6 +378,18 @@ fn check_stacks(state: &State, side: SideId, plan: &Plan) -> Vec<Violation> {
         }
     }
     v
+}
+
+/// Whether the side's initial-army units (and dummies, GE 15.1) may start in a hex of country
+/// `c` (GE 3.3): the Allies in France; the Germans in Germany, Luxembourg or Belgium, and in
+/// a free deployment the Netherlands too (their invasion, GE 3.6).
+pub fn may_start_in(side: SideId, c: Option<Country>, free: bool) -> bool {
+    match side {
+        SideId::Allied => c == Some(Country::France),
+        SideId::German => {
+            matches!(c, Some(Country::Germany | Country::Luxembourg | Country::Belgium)) || (free && c == Some(Country::Netherlands))
+        }
+    }
 }
 
 /// A German hex next to the Netherlands, Belgium or Luxembourg (GE 3.6).
@@ -861,8 +871,7 @@ pub fn describe(state: &State) -> Vec<String> {
         // Only a view that knows the plan (its author's) gets here.
         let m: Vec<String> = p.markers.iter().map(|(a, h)| format!("{a}:{h}")).collect();
         let u: Vec<String> = p.units.iter().map(|(id, h)| format!("{id}:{h}")).collect();
-        let d: Vec<String> =
-            p.dummies.iter().flat_map(|(n, hexes)| hexes.iter().enumerate().map(move |(i, h)| format!("{n}{}:{h}", i + 1))).collect();
+        let d: Vec<String> = p.numbered_dummies().map(|(n, k, h)| format!("{n}{k}:{h}")).collect();
         let d = if d.is_empty() { String::new() } else { format!(" dummies [{}]", d.join(" ")) };
         out.push(format!("setup plan {} (secret, known to this view): markers [{}] units [{}]{d}", side.name(), m.join(" "), u.join(" ")));
     }
