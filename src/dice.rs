@@ -14,9 +14,16 @@ use rand_core::{Rng, SeedableRng};
 
 use crate::crypto::{Hash, tagged_hash};
 
-/// `seed(E) = SHA-256("umpire/dice/1\0" ‖ hash(E) ‖ reveal(F))`.
-pub fn dice_seed(entry_hash: &Hash, reveal: &Hash) -> Hash {
-    tagged_hash("umpire/dice/1", &[entry_hash.as_bytes(), reveal.as_bytes()])
+/// `seed(E) = SHA-256("umpire/dice/2\0" ‖ reveal(E) ‖ reveal(F))` (DESIGN §2.5): chain values
+/// only, so re-sending or re-dating E cannot change its roll.
+pub fn dice_seed(reveal_e: &Hash, reveal_f: &Hash) -> Hash {
+    tagged_hash("umpire/dice/2", &[reveal_e.as_bytes(), reveal_f.as_bytes()])
+}
+
+/// `seed_lead(E) = SHA-256("umpire/lead-dice/2\0" ‖ reveal(P) ‖ reveal(E))`: the leading roll
+/// that opens E, P being the latest orders/ack entry of the other side (DESIGN §2.5).
+pub fn lead_seed(reveal_p: &Hash, reveal_e: &Hash) -> Hash {
+    tagged_hash("umpire/lead-dice/2", &[reveal_p.as_bytes(), reveal_e.as_bytes()])
 }
 
 /// A stream of fair dice from one seed: ChaCha20 with rejection sampling.
@@ -89,10 +96,14 @@ mod tests {
 
     #[test]
     fn seed_layout() {
-        let mut m = b"umpire/dice/1\0".to_vec();
+        let mut m = b"umpire/dice/2\0".to_vec();
         m.extend([1u8; 32]);
         m.extend([2u8; 32]);
         assert_eq!(dice_seed(&Hash([1; 32]), &Hash([2; 32])), sha256(&m));
+        let mut m = b"umpire/lead-dice/2\0".to_vec();
+        m.extend([1u8; 32]);
+        m.extend([2u8; 32]);
+        assert_eq!(lead_seed(&Hash([1; 32]), &Hash([2; 32])), sha256(&m));
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub enum MailError {
     NotAMessage(String),
     /// Nothing that looks like an umpire entry.
     #[error(
-        "no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/1` through its `sig: ed25519:…` line",
+        "no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/2` through its `sig: ed25519:…` line",
         problems_text(problems)
     )]
     NoEntries { what: String, problems: Vec<String> },
@@ -678,7 +678,7 @@ impl Found {
     }
 }
 
-/// Find entries in text: each from a line `umpire: entry/1` through its `sig: ed25519:` line
+/// Find entries in text: each from a line `umpire: entry/2` (or `/1`, to name it) through its `sig: ed25519:` line
 /// (CRLF is read as LF). Also finds every entry of a `---`-separated log.
 pub fn entries_in_text(bytes: &[u8], origin: &str) -> Found {
     let mut found = Found::default();
@@ -701,7 +701,7 @@ pub fn entries_in_text(bytes: &[u8], origin: &str) -> Found {
         let end = text[pos..].iter().position(|&b| b == b'\n').map(|i| pos + i + 1).unwrap_or(text.len());
         let line = &text[pos..end];
         let content = line.strip_suffix(b"\n").unwrap_or(line);
-        if content == b"umpire: entry/1" {
+        if content == b"umpire: entry/2" || content == b"umpire: entry/1" {
             if let Some(s) = start {
                 found.problems.push(format!("{origin}: text from offset {s} starts an entry but has no `sig:` line before the next entry"));
             }
@@ -882,7 +882,7 @@ mod tests {
     #[test]
     fn detects_by_content() {
         assert_eq!(detect(b"From alice@example.org Mon Nov 23 12:00:00 2026\nFrom: a@b\n\nhi\n"), InputKind::Mbox);
-        assert_eq!(detect(b"umpire: entry/1\ngame: x\n"), InputKind::Entries);
+        assert_eq!(detect(b"umpire: entry/2\ngame: x\n"), InputKind::Entries);
         assert_eq!(detect(b"---\numpire: entry/1\n"), InputKind::Entries);
         assert_eq!(detect(b"Return-Path: <a@b>\r\nFrom: a@b\r\nSubject: x\r\n\r\nbody\r\n"), InputKind::Message);
         assert_eq!(detect(b"X-Foo: bar\nX-Bar: baz\n\nbody"), InputKind::Text);
@@ -898,10 +898,10 @@ mod tests {
 
     #[test]
     fn finds_nothing_in_garbage() {
-        let f = entries_in_text(b"umpire: entry/1\nseq: 1\n", "x");
+        let f = entries_in_text(b"umpire: entry/2\nseq: 1\n", "x");
         assert!(f.entries.is_empty());
         assert_eq!(f.problems.len(), 1);
-        let f = entries_in_text(b"umpire: entry/1\nseq: 1\nsig: ed25519:AAAA\n", "x");
+        let f = entries_in_text(b"umpire: entry/2\nseq: 1\nsig: ed25519:AAAA\n", "x");
         assert!(f.entries.is_empty() && f.problems.len() == 1, "{f:?}");
     }
 

@@ -6,6 +6,7 @@ use super::common::{self, CliError, fail};
 use crate::engine::game::Game;
 use crate::log::Kind;
 use crate::log::entry::Entry;
+use crate::log::protocol::Agreement;
 use crate::log::store;
 
 /// Arguments of `umpire apply`.
@@ -57,26 +58,62 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // their order among equals and a fork is still reported against the first copy).
     received.sort_by_key(|(_, e)| e.seq());
     let mut new = Vec::new();
+    let mut rewrite = !game.in_play();
     for (origin, entry) in received {
         let seq = entry.seq();
-        let have = game.entries.len() as u64;
-        if seq < have {
-            let mine = &game.entries[seq as usize];
+        if let Some(mine) = game.entry(seq) {
             if mine.hash == entry.hash {
                 println!("{origin}: entry {seq} is already in the log; skipped");
                 continue;
             }
-            let same_seat = mine.seat() == entry.seat();
-            return fail(format!(
-                "{origin}: FORK at entry {seq}: the log has {} (by {}), the file has {} (by {}){}",
-                mine.hash,
-                mine.seat(),
-                entry.hash,
-                entry.seat(),
-                if same_seat { " — an EQUIVOCATION: the same seat signed two different entries" } else { "" }
-            ));
+            // Two entries at one seq: proof of something only if both verify (DESIGN §2.3).
+            match crate::log::protocol::compare(game.genesis(), &game.entries, std::slice::from_ref(&entry)) {
+                Agreement::DifferentGames => return fail(format!("{origin}: entry {seq} is FOREIGN: it belongs to another game")),
+                Agreement::Unverified { why, .. } => {
+                    return fail(format!("{origin}: entry {seq} is FORGED OR CORRUPTED ({why}); it proves nothing and was not applied"));
+                }
+                Agreement::Fork { crossed: true, .. } if gives_way(&game, mine, &entry) && seq + 1 == game.next_seq() => {
+                    // Honest crossed mail: our out-of-turn entry gives way to theirs.
+                    let ours = mine.clone();
+                    let mut entries = game.entries.clone();
+                    entries.pop();
+                    game = common::replay_entries(&entries, &a.log)?;
+                    locked.replace(&entries)?;
+                    rewrite = true;
+                    println!(
+                        "{origin}: entry {seq} crossed in the mail with your {} ({}); yours gives way (DESIGN §2.3): it was not \
+                         applied by the others, sign it again if you still want it",
+                        crate::log::entry::kind_name(ours.kind()),
+                        ours.hash.short(16)
+                    );
+                }
+                Agreement::Fork { crossed: true, .. } => {
+                    println!(
+                        "{origin}: entry {seq} by {} crossed in the mail with {} by {}, which stands; theirs gives way (DESIGN §2.3)",
+                        entry.seat(),
+                        crate::log::entry::kind_name(mine.kind()),
+                        mine.seat()
+                    );
+                    continue;
+                }
+                Agreement::Fork { equivocation, .. } => {
+                    return fail(format!(
+                        "{origin}: FORK at entry {seq}: the log has {} (by {}), the file has {} (by {}); both signatures verify{}",
+                        mine.hash,
+                        mine.seat(),
+                        entry.hash,
+                        entry.seat(),
+                        if equivocation { " — an EQUIVOCATION: the same seat signed two different entries" } else { "" }
+                    ));
+                }
+                Agreement::Prefix => {}
+            }
+            if game.entry(seq).is_some_and(|m| m.hash != entry.hash) {
+                continue;
+            }
         }
-        if seq > have {
+        if game.in_play() && seq > game.next_seq() {
+            let have = game.next_seq();
             return fail(format!(
                 "{origin}: entry {seq} comes too early: the log ends at entry {}; apply entries {have}..{} first",
                 have - 1,
@@ -94,7 +131,12 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         }
         new.push(entry);
     }
-    if !new.is_empty() {
+    if rewrite && !new.is_empty() {
+        // Joins come in any order (DESIGN §2.4) and a crossed entry may have given way: the
+        // log is written whole, in seq order.
+        locked.replace(&game.entries)?;
+        println!("wrote {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
+    } else if !new.is_empty() {
         locked.append(&new)?;
         println!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
@@ -129,6 +171,20 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     }
     std::mem::forget(game);
     Ok(0)
+}
+
+/// Between two crossed entries at one seq, does `mine` give way to `theirs`? The one
+/// without a reveal gives way; between two without, the later seat in the genesis list.
+fn gives_way(game: &Game, mine: &Entry, theirs: &Entry) -> bool {
+    let no_reveal = |e: &Entry| !matches!(e.kind(), Kind::Orders | Kind::Ack);
+    match (no_reveal(mine), no_reveal(theirs)) {
+        (true, false) => true,
+        (false, _) => false,
+        (true, true) => {
+            let pos = |s: &str| game.genesis().seats.iter().position(|x| x.seat == s).unwrap_or(usize::MAX);
+            pos(mine.seat()) > pos(theirs.seat())
+        }
+    }
 }
 
 /// The entries of one input, each with where it came from. Entry files and logs are read as

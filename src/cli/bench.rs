@@ -112,7 +112,7 @@ fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliEr
         // the orders are validated after the dice they reveal
         Some(p) => {
             let mut s = pre.state.clone();
-            let mut d = crate::dice::Dice::from_seed(&crate::dice::dice_seed(&p.hash, &e.draft.reveal.expect("reveals")));
+            let mut d = crate::dice::Dice::from_seed(&crate::dice::dice_seed(&p.reveal, &e.draft.reveal.expect("reveals")));
             s.resolve(&mut d);
             s
         }

@@ -7,7 +7,7 @@ use crate::crypto::Hash;
 use crate::crypto::chain::{chain_seed, chain_value};
 use crate::crypto::keys::{KeyError, SecretKey};
 use crate::engine::game::{Game, GameError};
-use crate::log::entry::{Body, Draft, Entry, EntryError, MAX_ENTRY_BYTES};
+use crate::log::entry::{Body, Entry, EntryError, Kind, MAX_ENTRY_BYTES};
 use crate::log::store::{self, LockedLog, StoreError};
 
 /// A command failure. `Usage` exits 2, everything else 1.
@@ -139,45 +139,28 @@ pub fn next_reveal(game: &Game, seat: &str, key: &SecretKey) -> Result<Option<Ha
     Ok(Some(v))
 }
 
-/// Pick the `dice_from` seat: the one asked for, or the only seat of another side.
-pub fn pick_dice_from(game: &Game, seat: &str, asked: Option<&str>) -> Result<Option<String>, CliError> {
-    if !game.in_play() {
-        return Ok(None);
-    }
+/// Check a `--dice-from` the player gave: a seat of the other side. The engine names the
+/// seat the rules imply (DESIGN §2.5); the flag only matters where they cannot say.
+pub fn check_dice_from(game: &Game, seat: &str, asked: Option<&str>) -> Result<(), CliError> {
     let opp = game.opponents(seat);
-    if let Some(p) = &game.pending
-        && p.dice_from != seat
-        && p.seat != seat
-    {
-        // not our business; fall through to the normal choice
-    }
     match asked {
-        Some(a) if opp.iter().any(|o| o == a) => Ok(Some(a.to_string())),
-        Some(a) => Err(CliError::Usage(format!("--dice-from {a}: not a seat of another side (choose one of: {})", opp.join(", ")))),
-        None if opp.len() == 1 => Ok(Some(opp[0].clone())),
-        None => {
-            Err(CliError::Usage(format!("several opposing seats ({}); say which one reveals your dice with --dice-from", opp.join(", "))))
+        Some(a) if !opp.iter().any(|o| o == a) => {
+            Err(CliError::Usage(format!("--dice-from {a}: not a seat of the other side (choose one of: {})", opp.join(", "))))
         }
+        _ => Ok(()),
     }
 }
 
 /// Build, sign and check an entry for `seat` on top of `game` (nothing is written).
 pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
-    let draft = Draft {
-        game: Some(game.id()),
-        seq: game.next_seq(),
-        prev: Some(game.entries.last().map(|e| e.hash).unwrap_or(game.id())),
-        seat: seat.to_string(),
-        reveal: next_reveal(game, seat, key)?,
-        dice_from: pick_dice_from(game, seat, dice_from)?,
-        time: now(),
-        body,
-    };
-    // `try_sign` re-parses the bytes: what the opponent's tool reads is what we checked.
-    let entry = draft.try_sign(key).map_err(|e| CliError::Other(format!("cannot make this entry: {e}")))?;
-    // Never write an entry the opponent's tool would refuse.
-    let mut check = game.clone();
-    check.apply(&entry)?;
+    check_dice_from(game, seat, dice_from)?;
+    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { next_reveal(game, seat, key)? } else { None };
+    // `try_sign` re-parses the bytes, and the entry is applied to a copy of the game: what
+    // the opponent's tool reads is what we checked, and we never write an entry it refuses.
+    let (entry, _) = game.sign_for(seat, key, body, reveal, dice_from, now()).map_err(|e| match e {
+        crate::engine::game::SignError::Game(g) => CliError::from(g),
+        other => CliError::Other(other.to_string()),
+    })?;
     Ok(entry)
 }
 
@@ -187,7 +170,7 @@ pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from
 /// game when something is hidden (what the other tools will see).
 pub fn sign_as_author(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
     let view = game.seat_view(seat, key.clone())?;
-    let reveal = next_reveal(game, seat, key)?;
+    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { next_reveal(game, seat, key)? } else { None };
     let body = crate::engine::author::complete_body(&view, seat, key, reveal.as_ref(), body)
         .map_err(|e| CliError::Other(format!("entry {} ({seat}): {e}", game.next_seq())))?;
     let entry = sign_next(&view, seat, key, body, dice_from)?;
@@ -258,8 +241,17 @@ pub fn sign_append_write(
     let log = locked.path().to_path_buf();
     let log = log.as_path();
     let entry = sign_as_author(game, seat, key, body, dice_from)?;
-    locked.append(std::slice::from_ref(&entry))?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_entry_path(log, entry.seq()));
+    if game.in_play() {
+        locked.append(std::slice::from_ref(&entry))?;
+    } else {
+        // A join goes at its seat's seq (DESIGN §2.4), which may come before joins already
+        // here: the log is written whole, in seq order.
+        let mut all = game.entries.clone();
+        let at = all.iter().position(|e| e.seq() > entry.seq()).unwrap_or(all.len());
+        all.insert(at, entry.clone());
+        locked.replace(&all)?;
+    }
     write_entry_file(&out, &entry)?;
     println!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));
     println!("appended to {}; send {} to the other players", log.display(), out.display());

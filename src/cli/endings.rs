@@ -56,7 +56,11 @@ fn sign(a: SeatArgs, kind: Kind, amend: Option<Amendment>) -> Result<i32, CliErr
             Some(p) => return fail(format!("the owed dice (entry {}) are {}'s to reveal, not {seat}'s", p.seq, p.dice_from)),
             // An ack may also just settle the private draws this seat's next entry owes.
             None if game.draws.iter().any(|d| &d.dice_from == seat) => {}
-            None => return fail("no dice are owed; nothing to acknowledge"),
+            // A leading roll that cannot lead (DESIGN §2.5) is rolled by an ack.
+            None if game.lead_due().is_some_and(|(s, _, p)| &s == seat && p.is_none()) => {}
+            // At the end, an ack opens this seat's commitments still owed.
+            None if game.openings_owed() && game.owed_openings().iter().any(|(s, _)| s == seat) => {}
+            None => return fail("no dice, draw, leading roll or opening is owed by this seat; nothing to acknowledge"),
         },
         Kind::AcceptDraw => match &game.draw_offer {
             Some((_, _, h)) => body.agree = Some(*h),

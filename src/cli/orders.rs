@@ -64,7 +64,8 @@ fn view_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<(Game, Option
 fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyState, CliError> {
     let owes_draws = view.draws.iter().any(|d| d.dice_from == seat);
     let owes_dice = view.pending.as_ref().filter(|p| p.dice_from == seat);
-    if owes_dice.is_none() && !owes_draws {
+    let leads = view.lead_for(seat).is_some();
+    if owes_dice.is_none() && !owes_draws && !leads {
         return Ok(view.state.clone());
     }
     let Some(key) = key else {
@@ -74,12 +75,19 @@ fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyStat
                 p.seq, p.what
             )));
         }
+        if leads {
+            return Err(CliError::Usage(
+                "your next entry opens with a leading roll (DESIGN §2.5); give --key so umpire can show the situation after it".into(),
+            ));
+        }
         return Err(CliError::Usage("your next entry settles a private draw; give --key so umpire can show the situation after it".into()));
     };
     let reveal = common::next_reveal(view, seat, key)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
     let (state, events) = view.state_before(seat, Some(&reveal));
     if let Some(p) = owes_dice {
         println!("# the dice you owe (entry {}) give:", p.seq);
+    } else if leads {
+        println!("# your next entry opens with a leading roll (DESIGN §2.5):");
     } else {
         println!("# your next entry settles:");
     }

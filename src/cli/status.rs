@@ -113,6 +113,16 @@ fn score_lines(game: &Game) -> Vec<String> {
 
 /// If `seat` owes dice, show what they will be (only its own key can know).
 pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Result<(), CliError> {
+    if game.lead_for(seat).is_some() {
+        let key = common::key_for_seat(game, seat, key_path)?;
+        let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
+        let view = game.seat_view(seat, key)?;
+        let (_, events) = view.state_before(seat, Some(&reveal));
+        println!("your next entry opens with a leading roll (DESIGN §2.5); it will give:");
+        common::print_events(&events);
+        println!("write your orders for the situation after it (`umpire orders template LOG --as {seat} --key ...`)");
+        return Ok(());
+    }
     let Some(p) = &game.pending else { return Ok(()) };
     if p.dice_from != seat {
         return Ok(());

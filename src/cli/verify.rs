@@ -105,7 +105,19 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
             }
         }
         r.deviations = g.amendments.iter().map(|a| a.describe()).collect();
-        if let Some(end) = &g.ending {
+        if let Some(end) = &g.ending
+            && g.openings_owed()
+        {
+            let owed: Vec<String> = g.owed_openings().iter().map(|(s, ids)| format!("{s} owes {}", ids.join(", "))).collect();
+            r.problems.push(format!(
+                "INCOMPLETE: the rules ended the game at entry {} ({}), but openings are owed: {}; the game is not over until they come \
+                 (DESIGN §2.6)",
+                end.seq,
+                describe_outcome(&end.outcome),
+                owed.join("; ")
+            ));
+            r.status = Some(format!("incomplete: openings owed ({})", owed.join("; ")));
+        } else if let Some(end) = &g.ending {
             r.outcome = Some(format!("{} (entry {})", describe_outcome(&end.outcome), end.seq));
             for (seat, id, seq) in g.unopened() {
                 r.problems.push(format!("entry {seq}: {seat} committed to {id:?} and never opened it before the game ended"));
@@ -126,14 +138,28 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
         }
     }
     for other in &a.against {
+        let Some(genesis) = game.as_ref().map(|g| g.genesis().clone()) else {
+            r.problems.push(format!("{}: not compared: this log's own genesis does not verify", other.display()));
+            continue;
+        };
         match common::read_entry_file(other) {
-            Ok(theirs) => match compare(&entries, &theirs) {
+            Ok(theirs) => match compare(&genesis, &entries, &theirs) {
                 Agreement::Prefix => {}
-                Agreement::DifferentGames => r.problems.push(format!("{}: not the same game", other.display())),
-                Agreement::Fork { seq, hash_a, hash_b, seat_a, seat_b, equivocation } => r.problems.push(format!(
-                    "{}: {} at entry {seq}: this log has {hash_a} (by {seat_a}), the other has {hash_b} (by {seat_b})",
+                Agreement::DifferentGames => r.problems.push(format!("{}: FOREIGN: not an entry of this game", other.display())),
+                Agreement::Unverified { seq, hash, why } => r.problems.push(format!(
+                    "{}: FORGED OR CORRUPTED entry {seq} ({hash}): {why}; it proves nothing about any seat",
+                    other.display()
+                )),
+                Agreement::Fork { seq, hash_a, hash_b, seat_a, seat_b, equivocation, crossed } => r.problems.push(format!(
+                    "{}: {} at entry {seq}: this log has {hash_a} (by {seat_a}), the other has {hash_b} (by {seat_b}); both signatures verify",
                     other.display(),
-                    if equivocation { "EQUIVOCATION (one seat signed two different entries)" } else { "FORK" }
+                    if equivocation {
+                        "EQUIVOCATION (one seat signed two different entries)"
+                    } else if crossed {
+                        "CROSSED MAIL (an out-of-turn entry gives way; sign it again after the other)"
+                    } else {
+                        "FORK"
+                    }
                 )),
             },
             Err(e) => r.problems.push(e.to_string()),

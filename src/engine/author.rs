@@ -43,6 +43,15 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
         commits = c.commit;
         open_ids = c.open;
     }
+    // At the end, an ack opens every commitment of the seat still unopened (DESIGN §2.6:
+    // the game is not over while one is owed).
+    if body.kind == Kind::Ack && view.openings_owed() {
+        for ((s, id), r) in &view.commitments {
+            if s == seat && r.opened.is_none() && !open_ids.contains(id) {
+                open_ids.push(id.clone());
+            }
+        }
+    }
     let mut openings = Vec::new();
     for id in &open_ids {
         let value = view

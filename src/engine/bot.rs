@@ -144,25 +144,29 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
     Ok(Some(complete_body(view, seat, &key, reveal.as_ref(), body)?))
 }
 
-/// Sign `body` as the next entry of `game` for `seat` (not applied).
+/// Sign `body` as the next entry of `game` for `seat` (not applied). `dice_from` is the
+/// engine's guess before the entry; [`apply_signed`] corrects it when the entry changes who
+/// moves next.
 pub fn sign_body(game: &Game, seat: &str, players: &mut Players, body: Body, time: String) -> Result<Entry, BotError> {
-    let dice_from = if game.in_play() {
-        let opp = game.opponents(seat);
-        opp.first().cloned()
-    } else {
-        None
-    };
-    let draft = Draft {
-        game: Some(game.id()),
-        seq: game.next_seq(),
-        prev: Some(game.entries.last().map(|e| e.hash).unwrap_or(game.id())),
-        seat: seat.to_string(),
-        reveal: players.next_reveal(game, seat)?,
-        dice_from,
-        time,
-        body,
-    };
+    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { players.next_reveal(game, seat)? } else { None };
+    let draft = game.draft_for(seat, body, reveal, None, time);
     draft.try_sign(players.key(seat)?).map_err(|e| BotError::Unsignable(e.to_string()))
+}
+
+/// Apply a bot's entry to `game`, re-signing it once with the `dice_from` the engine wants
+/// when the guess was wrong (a partner moves next, DESIGN §2.5). Returns the entry applied.
+pub fn apply_signed(game: &mut Game, players: &mut Players, entry: Entry) -> Result<Entry, BotError> {
+    match game.apply(&entry) {
+        Ok(_) => Ok(entry),
+        Err(GameError::DiceFrom { want, .. }) => {
+            let d = &entry.draft;
+            let again = game.draft_for(&d.seat, d.body.clone(), d.reveal, Some(&want), d.time.clone());
+            let again = again.try_sign(players.key(&d.seat)?).map_err(|e| BotError::Unsignable(e.to_string()))?;
+            game.apply(&again)?;
+            Ok(again)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The bot's own dice for one decision: from its seed, the seat and the seq.
@@ -190,7 +194,7 @@ pub fn play_out(
             let mut ch = chooser(seed, &seat, game.next_seq());
             let Some(body) = next_body(game, &seat, players, &mut ch)? else { continue };
             let entry = sign_body(game, &seat, players, body, time())?;
-            game.apply(&entry)?;
+            let entry = apply_signed(game, players, entry)?;
             on_entry(&entry, game)?;
             moved = true;
             break;
@@ -260,7 +264,7 @@ pub fn start_game_with(
         let mut join = Body::new(Kind::Join);
         join.chain = Some(anchor(players.key(seat)?, seat));
         let e = sign_body(&game, seat, &mut players, join, time.into())?;
-        game.apply(&e)?;
+        apply_signed(&mut game, &mut players, e)?;
     }
     Ok((game, players))
 }

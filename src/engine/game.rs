@@ -15,7 +15,7 @@ use super::{Event, Outcome, SeatInfo};
 use crate::crypto::keys::SecretKey;
 use crate::crypto::{Hash, commit, draw, seal};
 use crate::dice::{Dice, dice_seed};
-use crate::log::entry::{Entry, Kind};
+use crate::log::entry::{Body, Draft, Entry, Kind};
 use crate::log::protocol::{Genesis, ProtocolError, ProtocolState};
 
 /// An entry that ended with a random action, waiting for its revealer.
@@ -23,8 +23,14 @@ use crate::log::protocol::{Genesis, ProtocolError, ProtocolState};
 pub struct PendingDice {
     /// Seq of the entry whose dice are owed.
     pub seq: u64,
-    /// Its hash (first half of the seed).
+    /// Its hash.
     pub hash: Hash,
+    /// Its reveal (first half of the seed, DESIGN §2.5).
+    pub reveal: Hash,
+    /// A leading roll that could not lead (no P yet, or a take-back in between) and is
+    /// rolled as an ordinary one: resolved with `Ruleset::resolve_lead`.
+    #[serde(default)]
+    pub lead: bool,
     /// Its author.
     pub seat: String,
     /// The seat whose next entry reveals the dice.
@@ -78,6 +84,9 @@ pub struct StepRecord {
     pub opened: Vec<String>,
     /// Free text the author attached.
     pub note: Option<String>,
+    /// Private draws this entry settled (a take-back never reaches it, DESIGN §2.7).
+    #[serde(default)]
+    pub settled_draws: bool,
 }
 
 /// Why an entry cannot be applied.
@@ -98,6 +107,9 @@ pub enum GameError {
     /// The entry is not what the game waits for.
     #[error("entry {seq} ({seat}): out of turn: {why}")]
     OutOfTurn { seq: u64, seat: String, why: String },
+    /// `dice_from` is not the seat the game will expect first from the other side.
+    #[error("entry {seq} ({seat}): dice_from is {found:?}, but the first seat of the other side the game expects next is {want:?} (DESIGN §2.5)")]
+    DiceFrom { seq: u64, seat: String, found: String, want: String },
     /// The game already ended.
     #[error("entry {seq}: the game is over ({result})")]
     Over { seq: u64, result: String },
@@ -113,6 +125,17 @@ pub enum GameError {
     /// The rules broke their own invariants: a bug in umpire, reported rather than hidden.
     #[error("entry {seq}: internal invariant broken after this entry: {why} (please report this log)")]
     Invariant { seq: u64, why: String },
+}
+
+/// Why [`Game::sign_for`] made no entry.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SignError {
+    /// The entry would not read back as written.
+    #[error("cannot make this entry: {0}")]
+    Unsignable(String),
+    /// The game refuses it.
+    #[error(transparent)]
+    Game(#[from] GameError),
 }
 
 /// A commitment made by a seat.
@@ -141,6 +164,9 @@ pub struct Cheat {
 pub struct Ending {
     pub seq: u64,
     pub outcome: Outcome,
+    /// A resignation or an agreed draw (final even with openings owed); else the rules'.
+    #[serde(default)]
+    pub by_protocol: bool,
 }
 
 /// A game replayed from its log.
@@ -223,6 +249,7 @@ impl Game {
             pending: None,
             opened: Vec::new(),
             note: entry.draft.body.note.clone(),
+            settled_draws: false,
         });
         game.entries.push(entry.clone());
         Ok(game)
@@ -264,9 +291,29 @@ impl Game {
         self.protocol.genesis.game_id
     }
 
-    /// Seq the next entry must carry.
+    /// Seq the next entry must carry (once play started; a join's seq is fixed by its seat,
+    /// see [`Game::join_seq`]).
     pub fn next_seq(&self) -> u64 {
-        self.entries.len() as u64
+        if self.protocol.all_joined { self.protocol.last_seq + 1 } else { self.entries.len() as u64 }
+    }
+
+    /// The seq of `seat`'s join (DESIGN §2.4).
+    pub fn join_seq(&self, seat: &str) -> Option<u64> {
+        self.genesis().join_seq(seat)
+    }
+
+    /// The entry with this seq, if the game has it.
+    pub fn entry(&self, seq: u64) -> Option<&Entry> {
+        match self.entries.get(seq as usize) {
+            Some(e) if e.seq() == seq => Some(e),
+            _ => self.entries.iter().find(|e| e.seq() == seq),
+        }
+    }
+
+    /// The `prev` the next entry must carry: the last entry's hash, or the joins digest for
+    /// the first entry of play.
+    pub fn next_prev(&self) -> Hash {
+        self.protocol.last_hash
     }
 
     /// True once every seat has joined.
@@ -274,9 +321,86 @@ impl Game {
         self.protocol.all_joined
     }
 
-    /// The result, if the game is over.
+    /// The result, if the game is over. A result the rules reached is not final while a
+    /// commitment is still unopened (DESIGN §2.6: "a game with an opening still owed is not
+    /// over"); a resignation or an agreed draw is.
     pub fn outcome(&self) -> Option<Outcome> {
+        if self.openings_owed() {
+            return None;
+        }
         self.ending.as_ref().map(|e| e.outcome.clone())
+    }
+
+    /// The rules reached a result, but commitments are still unopened: the game waits for
+    /// their openings (`umpire ack` sends them).
+    pub fn openings_owed(&self) -> bool {
+        self.ending.as_ref().is_some_and(|e| !e.by_protocol) && self.commitments.values().any(|r| r.opened.is_none())
+    }
+
+    /// Unopened commitments by seat, as `(seat, ids)`, in genesis seat order.
+    pub fn owed_openings(&self) -> Vec<(String, Vec<String>)> {
+        let mut out = Vec::new();
+        for s in &self.genesis().seats {
+            let ids: Vec<String> = self
+                .commitments
+                .iter()
+                .filter(|((seat, _), r)| seat == &s.seat && r.opened.is_none())
+                .map(|((_, id), _)| id.clone())
+                .collect();
+            if !ids.is_empty() {
+                out.push((s.seat.clone(), ids));
+            }
+        }
+        out
+    }
+
+    /// A roll known to one side only (DESIGN §2.5 "one-sided knowledge"): dice owed by a
+    /// revealer who can compute them, or a leading roll due. While it lasts, no amendment
+    /// and no draw is proposed or answered, and that side sends nothing but the due entry.
+    pub fn one_sided_roll(&self) -> Option<String> {
+        if let Some(p) = &self.pending {
+            return Some(format!("the dice of entry {} ({}), which {}'s next entry reveals", p.seq, p.what, p.dice_from));
+        }
+        if let Some((seat, what, Some(_))) = self.lead_due() {
+            return Some(format!("the leading roll that opens {seat}'s next entry ({what})"));
+        }
+        None
+    }
+
+    /// The leading roll due (DESIGN §2.5): `(seat, what, Some(P))` when the next entry of
+    /// `seat` opens with it (P: the latest orders/ack entry of the other side), `(.., None)`
+    /// when the ruleset declares one but the conditions do not hold, so it is rolled as an
+    /// ordinary roll (the seat sends `ack`, the other side's next entry fixes it).
+    pub fn lead_due(&self) -> Option<(String, String, Option<crate::log::protocol::Revealed>)> {
+        if self.pending.is_some() || self.ending.is_some() || !self.in_play() {
+            return None;
+        }
+        let (seat, what) = self.state.leading_roll()?;
+        let side = self.genesis().side_of(&seat)?.to_string();
+        let p = self.protocol.latest_of_other_side(&side).cloned();
+        let after_take_back = self.amendments.iter().filter(|a| a.undo_from.is_some()).map(|a| a.agreed).max().unwrap_or(0);
+        let own_since = self.protocol.latest.get(&side).map(|r| r.seq);
+        let p = p.filter(|p| p.seq > after_take_back && own_since.is_none_or(|o| o < p.seq));
+        Some((seat, what, p))
+    }
+
+    /// The seat `author`'s orders/ack entry must name in `dice_from`, judged on the game
+    /// after that entry: the first seat of the other side the game expects an entry from
+    /// (DESIGN §2.5). `None` when the rules cannot say (any seat of the other side).
+    pub fn wanted_dice_from(&self, author: &str) -> Option<String> {
+        let opp = self.opponents(author);
+        if opp.len() == 1 {
+            return opp.into_iter().next();
+        }
+        let side = self.genesis().seats.iter().find(|s| s.seat == opp[0])?.side.clone();
+        if self.openings_owed() {
+            return self.owed_openings().into_iter().map(|(s, _)| s).find(|s| opp.contains(s)).or_else(|| opp.first().cloned());
+        }
+        if let Some(p) = &self.pending {
+            return Some(p.dice_from.clone()).filter(|s| opp.contains(s));
+        }
+        let now = self.state.expect().awaits.into_iter().map(|a| a.seat).find(|s| opp.contains(s));
+        now.or_else(|| self.state.next_seat_of(&side).filter(|s| opp.contains(s)))
     }
 
     /// The seats of sides other than `seat`'s.
@@ -323,8 +447,8 @@ impl Game {
     pub fn preview_resolution(&self, reveal: &Hash) -> Option<(AnyState, Vec<Event>)> {
         let p = self.pending.as_ref()?;
         let (mut state, mut events) = self.preview_draws(&p.dice_from, reveal);
-        let mut dice = Dice::from_seed(&dice_seed(&p.hash, reveal));
-        events.extend(state.resolve(&mut dice));
+        let mut dice = Dice::from_seed(&dice_seed(&p.reveal, reveal));
+        events.extend(if p.lead { state.resolve_lead(&mut dice) } else { state.resolve(&mut dice) });
         Some((state, events))
     }
 
@@ -335,7 +459,81 @@ impl Game {
         let Some(reveal) = reveal else { return (self.state.clone(), Vec::new()) };
         match &self.pending {
             Some(p) if p.dice_from == seat => self.preview_resolution(reveal).expect("pending is set"),
-            _ => self.preview_draws(seat, reveal),
+            _ => {
+                let (mut state, mut events) = self.preview_draws(seat, reveal);
+                if let Some((lseat, what, Some(p))) = self.lead_due()
+                    && lseat == seat
+                {
+                    let mut dice = Dice::from_seed(&crate::dice::lead_seed(&p.reveal, reveal));
+                    events.push(Event::say(format!("leading roll ({what}), fixed by entry {}:", p.seq)));
+                    events.extend(state.resolve_lead(&mut dice));
+                }
+                (state, events)
+            }
+        }
+    }
+
+    /// The header of `seat`'s next entry around `body` (DESIGN §2.2–2.5): a join at its
+    /// seat's seq with `prev` = the game id; any other entry at the next seq; `reveal` and
+    /// `dice_from` only on orders/ack in play; `lead` set when a leading roll opens it.
+    /// `dice_from` is `asked` or the engine's best guess made before the entry: when the
+    /// entry changes who moves next, applying it answers [`GameError::DiceFrom`] with the
+    /// seat wanted, and the caller signs again with that one ([`Game::sign_for`] does).
+    pub fn draft_for(&self, seat: &str, mut body: Body, reveal: Option<Hash>, asked: Option<&str>, time: String) -> Draft {
+        let reveals = matches!(body.kind, Kind::Orders | Kind::Ack);
+        if body.kind == Kind::Join {
+            let seq = self.join_seq(seat).unwrap_or(0);
+            return Draft { game: Some(self.id()), seq, prev: Some(self.id()), seat: seat.into(), reveal: None, dice_from: None, time, body };
+        }
+        if body.kind == Kind::Orders && body.lead.is_none() {
+            body.lead = self.lead_for(seat);
+        }
+        let dice_from = (reveals && self.in_play()).then(|| {
+            asked.map(str::to_string).or_else(|| self.wanted_dice_from(seat)).or_else(|| self.opponents(seat).into_iter().next()).unwrap_or_default()
+        });
+        Draft {
+            game: Some(self.id()),
+            seq: self.next_seq(),
+            prev: Some(self.next_prev()),
+            seat: seat.into(),
+            reveal: if reveals { reveal } else { None },
+            dice_from,
+            time,
+            body,
+        }
+    }
+
+    /// Sign `seat`'s next entry around `body` with `key` and check it applies: on a copy of
+    /// this game, returned with the entry. A wrong guess of `dice_from` is corrected once.
+    pub fn sign_for(
+        &self,
+        seat: &str,
+        key: &SecretKey,
+        body: Body,
+        reveal: Option<Hash>,
+        asked: Option<&str>,
+        time: String,
+    ) -> Result<(Entry, Game), SignError> {
+        let sign = |d: Draft| d.try_sign(key).map_err(|e| SignError::Unsignable(e.to_string()));
+        let entry = sign(self.draft_for(seat, body.clone(), reveal, asked, time.clone()))?;
+        let mut check = self.clone();
+        match check.apply(&entry) {
+            Ok(_) => Ok((entry, check)),
+            Err(GameError::DiceFrom { want, .. }) if asked.is_none() => {
+                let entry = sign(self.draft_for(seat, body, reveal, Some(&want), time))?;
+                let mut check = self.clone();
+                check.apply(&entry)?;
+                Ok((entry, check))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The `lead` the next orders entry of `seat` must carry, if a leading roll opens it.
+    pub fn lead_for(&self, seat: &str) -> Option<Hash> {
+        match self.lead_due() {
+            Some((lseat, _, Some(p))) if lseat == seat => Some(p.hash),
+            _ => None,
         }
     }
 
@@ -384,11 +582,62 @@ impl Game {
     fn apply_inner(&mut self, entry: &Entry) -> Result<(), GameError> {
         let seq = entry.seq();
         let seat = entry.seat().to_string();
+        let body = &entry.draft.body;
+        // Judged on the game before this entry (the protocol step changes `latest`).
+        let lead = self.lead_due();
+        let one_sided = self.one_sided_roll();
         let step = self.protocol.accept(entry)?;
-        if let Some(end) = &self.ending {
+        if let Some(end) = &self.ending
+            && (end.by_protocol || !self.commitments.values().any(|r| r.opened.is_none()))
+        {
             return Err(GameError::Over { seq, result: describe_outcome(&end.outcome) });
         }
-        let body = &entry.draft.body;
+        let out_of_turn = |why: String| GameError::OutOfTurn { seq, seat: seat.clone(), why };
+        let reveals = matches!(body.kind, Kind::Orders | Kind::Ack);
+        // DESIGN §2.5 "one-sided knowledge": while one side alone knows a roll, nobody
+        // proposes or answers an amendment or a draw; only the due entry or a resignation.
+        if let Some(roll) = &one_sided
+            && matches!(body.kind, Kind::OfferDraw | Kind::AcceptDraw | Kind::ProposeAmend | Kind::AgreeAmend)
+        {
+            return Err(out_of_turn(format!(
+                "{roll} is known to one side only: no draw offer or amendment until the entry that is due makes it public"
+            )));
+        }
+        if let Some(end) = &self.ending
+            && !matches!(body.kind, Kind::Orders | Kind::Ack | Kind::Resign)
+        {
+            return Err(out_of_turn(format!(
+                "the rules ended the game ({}); only the openings still owed may follow (`umpire ack`)",
+                describe_outcome(&end.outcome)
+            )));
+        }
+        // Only orders/ack entries carry `lead`, and only when a leading roll opens them.
+        match (&lead, body.lead) {
+            (Some((lseat, _, Some(p))), found) if *lseat == seat && reveals => {
+                if body.kind != Kind::Orders {
+                    return Err(out_of_turn(format!(
+                        "your entry opens with a leading roll (DESIGN §2.5): send orders naming entry {} in `lead`",
+                        p.seq
+                    )));
+                }
+                if found != Some(p.hash) {
+                    return Err(out_of_turn(format!(
+                        "this entry opens with a leading roll: `lead` must name entry {} ({}), the latest orders/ack of the other side",
+                        p.seq, p.hash
+                    )));
+                }
+            }
+            (Some((lseat, what, None)), _) if *lseat == seat && reveals && body.lead.is_none() => {
+                if body.kind != Kind::Ack {
+                    return Err(out_of_turn(format!(
+                        "{what} cannot lead this entry (no orders/ack of the other side since play or the last take-back, DESIGN §2.5): \
+                         send `umpire ack` to roll it; the other side's next entry fixes it"
+                    )));
+                }
+            }
+            (_, Some(_)) => return Err(out_of_turn("`lead` names a leading roll, but none opens this entry (DESIGN §2.5)".into())),
+            _ => {}
+        }
         let mut events = Vec::new();
         let mut resolved = None;
 
@@ -397,29 +646,47 @@ impl Game {
         let settled = self.settle_draws(seq, &seat, step.reveal)?;
         let settled_draws = !settled.is_empty();
         events.extend(settled);
-        let answers_anytime =
-            matches!(body.kind, Kind::Resign | Kind::OfferDraw | Kind::AcceptDraw | Kind::ProposeAmend | Kind::AgreeAmend);
-        if let Some(p) = self.pending.clone().filter(|p| p.dice_from == seat || !answers_anytime) {
-            if p.dice_from != seat {
-                return Err(GameError::OutOfTurn {
-                    seq,
-                    seat,
-                    why: format!("entry {} ({}) waits for its dice, which the next entry of {} reveals", p.seq, p.what, p.dice_from),
-                });
-            }
-            let reveal = step.reveal.ok_or_else(|| GameError::OutOfTurn {
-                seq,
-                seat: seat.clone(),
-                why: "an entry that reveals dice must carry `reveal`".into(),
-            })?;
-            let seed = dice_seed(&p.hash, &reveal);
+        if let Some(p) = self.pending.clone()
+            && reveals
+        {
+            // One seat at a time: while dice are owed only their revealer sends orders/ack.
+            let Some(&(_, seed)) = step.settles.iter().find(|(s, _)| *s == p.seq) else {
+                return Err(out_of_turn(format!(
+                    "entry {} ({}) waits for its dice, which the next entry of {} reveals",
+                    p.seq, p.what, p.dice_from
+                )));
+            };
             let mut dice = Dice::from_seed(&seed);
-            let evs = self.state.resolve(&mut dice);
+            let evs = if p.lead { self.state.resolve_lead(&mut dice) } else { self.state.resolve(&mut dice) };
             let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
             resolved = Some(RandomEvent { entry: p.seq, revealed_by: seq, seed, what: p.what.clone(), rolls });
             events.push(Event::say(format!("dice of entry {} revealed by {} (seed {}):", p.seq, seat, seed.short(16))));
             events.extend(evs);
             self.pending = None;
+        }
+        // A leading roll opens the entry, before its orders are read (DESIGN §2.5).
+        let mut lead_pending = None;
+        if let Some((lseat, what, p)) = &lead
+            && *lseat == seat
+            && reveals
+        {
+            let reveal = step.reveal.expect("orders and ack carry a reveal");
+            match p {
+                Some(p) => {
+                    let seed = crate::dice::lead_seed(&p.reveal, &reveal);
+                    let mut dice = Dice::from_seed(&seed);
+                    let evs = self.state.resolve_lead(&mut dice);
+                    let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
+                    resolved = Some(RandomEvent { entry: seq, revealed_by: p.seq, seed, what: what.clone(), rolls });
+                    events.push(Event::say(format!(
+                        "leading roll of entry {seq} ({what}), fixed by entry {}'s reveal (seed {}):",
+                        p.seq,
+                        seed.short(16)
+                    )));
+                    events.extend(evs);
+                }
+                None => lead_pending = Some(what.clone()),
+            }
         }
 
         events.extend(self.record_commitments(entry)?);
@@ -431,7 +698,7 @@ impl Game {
             .flatten()
             .map(|c| Committed { id: c.id.clone(), value: self.knowledge.value(&seat, &c.id).map(str::to_string) })
             .collect();
-        if body.kind == Kind::Orders || !acts.is_empty() {
+        if body.kind == Kind::Orders || (!acts.is_empty() && self.ending.is_none()) {
             let evs = self.state.hidden(&seat, &mut acts).map_err(|vs| GameError::Orders {
                 seq,
                 seat: seat.clone(),
@@ -449,15 +716,19 @@ impl Game {
                 }
             }
             Kind::Ack => {
-                if resolved.is_none() && !settled_draws {
-                    return Err(GameError::OutOfTurn {
-                        seq,
-                        seat,
-                        why: "an ack answers owed dice or private draws, and none are owed by this seat".into(),
-                    });
+                let opens_owed = self.ending.is_some() && !opened.is_empty();
+                if resolved.is_none() && !settled_draws && lead_pending.is_none() && !opens_owed {
+                    return Err(out_of_turn(if self.ending.is_some() {
+                        "the game waits only for the openings still owed; this ack opens none".into()
+                    } else {
+                        "an ack answers owed dice, private draws or a leading roll, and none are owed by this seat".into()
+                    }));
                 }
             }
             Kind::Orders => {
+                if self.ending.is_some() && !self.state.expect().awaits.iter().any(|a| a.seat == seat) {
+                    return Err(out_of_turn("the rules ended the game; send the openings still owed with `umpire ack`".into()));
+                }
                 let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders {
                     seq,
                     seat: seat.clone(),
@@ -465,7 +736,7 @@ impl Game {
                 })?;
                 let exp = self.state.expect();
                 if !exp.awaits.iter().any(|a| a.seat == seat) {
-                    return Err(GameError::OutOfTurn { seq, seat, why: format!("{}; waiting for: {}", exp.when, describe_awaits(&exp)) });
+                    return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
                 }
                 let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
                 events.extend(evs);
@@ -481,78 +752,95 @@ impl Game {
                     Outcome::Draw { reason: format!("{seat} ({side}) resigned; several sides remain") }
                 };
                 events.push(Event::say(describe_outcome(&outcome)));
-                self.ending = Some(Ending { seq, outcome });
+                self.ending = Some(Ending { seq, outcome, by_protocol: true });
             }
             Kind::OfferDraw => {
+                if let Some(old) = &self.draw_offer {
+                    events.push(Event::say(format!("the draw offer of entry {} is replaced", old.0)));
+                }
                 self.draw_offer = Some((seq, seat.clone(), entry.hash));
                 events.push(Event::say(format!("{seat} offers a draw")));
             }
             Kind::AcceptDraw => {
                 let Some((oseq, oseat, ohash)) = self.draw_offer.clone() else {
-                    return Err(GameError::OutOfTurn { seq, seat, why: "there is no draw offer to accept".into() });
+                    return Err(out_of_turn("there is no draw offer to accept".into()));
                 };
                 if body.agree != Some(ohash) {
-                    return Err(GameError::OutOfTurn {
-                        seq,
-                        seat,
-                        why: format!("accept-draw must name the offer (entry {oseq}, hash {ohash}) in `agree`"),
-                    });
+                    return Err(out_of_turn(format!("accept-draw must name the offer (entry {oseq}, hash {ohash}) in `agree`")));
                 }
                 if self.genesis().side_of(&oseat) == self.genesis().side_of(&seat) {
-                    return Err(GameError::OutOfTurn { seq, seat, why: "a side cannot accept its own draw offer".into() });
+                    return Err(out_of_turn("a side cannot accept its own draw offer".into()));
                 }
                 let outcome = Outcome::Draw { reason: format!("{oseat} offered a draw (entry {oseq}) and {seat} accepted") };
                 events.push(Event::say(describe_outcome(&outcome)));
-                self.ending = Some(Ending { seq, outcome });
+                self.ending = Some(Ending { seq, outcome, by_protocol: true });
             }
             Kind::ProposeAmend => self.propose_amend(entry, &mut events)?,
             Kind::AgreeAmend => self.agree_amend(entry, &mut events)?,
         }
 
-        // An amendment proposal lapses once play goes on without it (§2.7: answer it first).
-        if body.kind == Kind::Orders
-            && let Some(open) = self.amendment.take()
-        {
-            events.push(Event::say(format!(
-                "the amendment proposed at entry {} lapses: play went on without every side's agreement",
-                open.seq
-            )));
-        }
-
-        // A draw offer lapses when the offering side moves on without an answer… unless it is
-        // the entry that made it.
-        if body.kind != Kind::OfferDraw
-            && let Some((_, oseat, _)) = &self.draw_offer
-            && self.genesis().side_of(oseat) == self.genesis().side_of(&seat)
-            && body.kind == Kind::Orders
-        {
-            self.draw_offer = None;
+        // An amendment proposal and a draw offer lapse at the next orders/ack entry of any
+        // seat (DESIGN §2.5, §2.7: answer them before playing on).
+        if reveals {
+            if let Some(open) = self.amendment.take() {
+                events.push(Event::say(format!(
+                    "the amendment proposed at entry {} lapses: play went on without every side's agreement",
+                    open.seq
+                )));
+            }
+            if let Some((oseq, _, _)) = self.draw_offer.take() {
+                events.push(Event::say(format!("the draw offer of entry {oseq} lapses: play went on without an answer")));
+            }
         }
 
         self.record_draws(entry)?;
 
         let mut pending_desc = None;
-        if (body.kind == Kind::Orders || body.kind == Kind::Ack)
-            && let Some(what) = self.state.pending_roll()
-        {
-            // DESIGN §2.5: the entry names its revealer; the ruleset's reading of who that
-            // must be is "a seat of the opposing side", which the protocol layer checked.
-            let dice_from = entry.draft.dice_from.clone().ok_or_else(|| GameError::OutOfTurn {
-                seq,
-                seat: seat.clone(),
-                why: "an entry with a random action must name `dice_from`".into(),
-            })?;
-            self.pending = Some(PendingDice { seq, hash: entry.hash, seat: seat.clone(), dice_from, what: what.clone() });
-            pending_desc = Some(what);
+        if reveals && self.ending.is_none() {
+            let lead_roll = lead_pending.is_some();
+            let what = lead_pending.or_else(|| self.state.pending_roll());
+            if let Some(what) = what {
+                let dice_from = entry.draft.dice_from.clone().ok_or_else(|| out_of_turn("an orders/ack entry names `dice_from`".into()))?;
+                self.pending = Some(PendingDice {
+                    seq,
+                    hash: entry.hash,
+                    reveal: step.reveal.expect("orders and ack carry a reveal"),
+                    seat: seat.clone(),
+                    dice_from,
+                    what: what.clone(),
+                    lead: lead_roll,
+                });
+                pending_desc = Some(what);
+            }
         }
         if let Err(why) = self.state.check_invariants() {
             return Err(GameError::Invariant { seq, why });
         }
         if self.ending.is_none()
+            && self.pending.is_none()
             && let Some(outcome) = self.state.outcome()
         {
             events.push(Event::say(format!("game over: {}", describe_outcome(&outcome))));
-            self.ending = Some(Ending { seq, outcome });
+            self.ending = Some(Ending { seq, outcome, by_protocol: false });
+        }
+        if reveals {
+            // The revealer this entry named must be the first seat of the other side the
+            // game expects next, or the game would wait for a seat that may not send.
+            let found = entry.draft.dice_from.clone().unwrap_or_default();
+            if let Some(want) = self.wanted_dice_from(&seat)
+                && want != found
+            {
+                return Err(GameError::DiceFrom { seq, seat, found, want });
+            }
+            // One seat at a time (DESIGN §2.5).
+            let mut expected: Vec<String> = self.waiting_for().into_iter().map(|(s, _)| s).collect();
+            expected.dedup();
+            if expected.len() > 1 && self.ending.is_none() {
+                return Err(GameError::Invariant {
+                    seq,
+                    why: format!("the rules expect orders from several seats at once ({}); DESIGN §2.5 allows one", expected.join(", ")),
+                });
+            }
         }
         self.steps.push(StepRecord {
             seq,
@@ -564,8 +852,15 @@ impl Game {
             pending: pending_desc,
             opened,
             note: body.note.clone(),
+            settled_draws,
         });
-        self.entries.push(entry.clone());
+        // Joins may arrive in any order (DESIGN §2.4): keep the entries in seq order.
+        let at = self.entries.iter().position(|e| e.seq() > seq).unwrap_or(self.entries.len());
+        self.entries.insert(at, entry.clone());
+        if at + 1 != self.entries.len() {
+            let step = self.steps.pop().expect("just pushed");
+            self.steps.insert(at, step);
+        }
         Ok(())
     }
 
@@ -741,7 +1036,7 @@ impl Game {
             }
             GameError::Protocol(p) => (p.seq, String::new()),
             GameError::Over { seq, .. } | GameError::Unsupported { seq, .. } | GameError::Invariant { seq, .. } => (*seq, String::new()),
-            GameError::Amendment { seq, seat, .. } => (*seq, seat.clone()),
+            GameError::Amendment { seq, seat, .. } | GameError::DiceFrom { seq, seat, .. } => (*seq, seat.clone()),
             GameError::UnknownRuleset(_) | GameError::Scenario(_) => (0, String::new()),
         };
         let entry = self.entries.get(seq as usize);
@@ -763,8 +1058,23 @@ impl Game {
 
     /// Who must send what next, with the engine's own constraints (joins, owed dice, end).
     pub fn waiting_for(&self) -> Vec<(String, String)> {
-        if let Some(end) = &self.ending {
-            let _ = end;
+        if self.ending.is_some() && self.openings_owed() {
+            // The rules' own end-of-game openings first (they may check them), then any
+            // commitment left: one seat at a time, `umpire ack` opens them all.
+            let rules: Vec<_> = self.state.expect().awaits.into_iter().take(1).map(|a| (a.seat, a.what)).collect();
+            if !rules.is_empty() {
+                return rules;
+            }
+            return self
+                .owed_openings()
+                .into_iter()
+                .take(1)
+                .map(|(seat, ids)| {
+                    (seat, format!("the game is over but your commitments {} are unopened: open them (`umpire ack`)", ids.join(", ")))
+                })
+                .collect();
+        }
+        if self.ending.is_some() {
             return Vec::new();
         }
         if !self.protocol.all_joined {

@@ -207,6 +207,34 @@ pub trait Ruleset {
     fn resolve(state: &mut Self::State, dice: &mut Dice) -> Vec<Event>;
     /// The result, once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// DESIGN §2.5 leading rolls: `Some((seat, what))` when the next entry of `seat` opens
+    /// with a roll made before it chooses anything (a command roll, a chit drawn from a cup).
+    /// Decided from the state alone; declared only while `seat` is the one seat expected.
+    /// The engine then resolves it with [`Ruleset::resolve_lead`] before reading the
+    /// entry's orders (or, when the protocol conditions fail, as an ordinary roll fixed by
+    /// the other side's next entry). Default: none.
+    fn leading_roll(state: &Self::State) -> Option<(String, String)> {
+        let _ = state;
+        None
+    }
+
+    /// Resolve the leading roll declared by [`Ruleset::leading_roll`] with `dice`; after it,
+    /// `leading_roll` must no longer declare it.
+    fn resolve_lead(state: &mut Self::State, dice: &mut Dice) -> Vec<Event> {
+        let _ = (state, dice);
+        vec![]
+    }
+
+    /// The first seat of `side` the game will expect an `orders`/`ack` entry from, judged
+    /// after an entry of the other side (its `dice_from`, DESIGN §2.5), when the seat expected
+    /// right after that entry is not of `side` (the engine asks that first). `None` (the
+    /// default) when the rules cannot say: then any seat of that side may be named. Only
+    /// games with several seats per side need it.
+    fn next_seat_of(state: &Self::State, side: &str) -> Option<String> {
+        let _ = (state, side);
+        None
+    }
     /// What `seat` may see of the state (hidden things removed).
     fn view(state: &Self::State, seat: &str) -> Self::State;
     /// Random legal orders for `seat` (the bot; also property tests). `chooser` is the bot's

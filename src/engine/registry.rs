@@ -186,6 +186,18 @@ impl AnyState {
     pub fn resolve(&mut self, dice: &mut Dice) -> Vec<Event> {
         dispatch!(self, s => R::resolve(s, dice))
     }
+    /// The leading roll that opens the next entry, as `(seat, what)` ([`Ruleset::leading_roll`]).
+    pub fn leading_roll(&self) -> Option<(String, String)> {
+        dispatch!(self, s => R::leading_roll(s))
+    }
+    /// Resolve the leading roll ([`Ruleset::resolve_lead`]).
+    pub fn resolve_lead(&mut self, dice: &mut Dice) -> Vec<Event> {
+        dispatch!(self, s => R::resolve_lead(s, dice))
+    }
+    /// The first seat of `side` the game will expect an entry from ([`Ruleset::next_seat_of`]).
+    pub fn next_seat_of(&self, side: &str) -> Option<String> {
+        dispatch!(self, s => R::next_seat_of(s, side))
+    }
     /// The result, if the rules have ended the game.
     pub fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, s => R::outcome(s))

@@ -31,7 +31,9 @@ use crate::crypto::keys::SecretKey;
 use crate::crypto::{Hash, sha256};
 
 /// The `umpire:` value of an entry.
-pub const ENTRY_VERSION: &str = "entry/1";
+pub const ENTRY_VERSION: &str = "entry/2";
+/// The header of protocol version 1, refused with a message that says so.
+pub const ENTRY_VERSION_1: &str = "entry/1";
 /// The domain separation prefix of the signed message (`"umpire/entry/1\0"`).
 pub const SIGNED_PREFIX: &[u8] = b"umpire/entry/1\0";
 /// The start of the signature line.
@@ -156,6 +158,9 @@ pub struct Body {
     /// agree-amend / accept-draw: hash of the entry agreed to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agree: Option<Hash>,
+    /// orders: the hash of P, when the entry opens with a leading roll (DESIGN §2.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Hash>,
     // any kind
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -185,6 +190,7 @@ impl Body {
             orders: None,
             amend: None,
             agree: None,
+            lead: None,
             note: None,
             commit: None,
             open: None,
@@ -212,17 +218,18 @@ impl Body {
             ("amend", self.amend.is_some()),
         ];
         let agree = ("agree", self.agree.is_some());
+        let lead = ("lead", self.lead.is_some());
         // (required, optional) fields per kind, beyond the ones every kind may carry.
         let (required, optional): (&[&str], &[&str]) = match k {
             Genesis => (&["ruleset", "engine", "scenario", "seats", "nonce", "chain_length", "chain"], &["options"]),
             Join => (&["chain"], &[]),
-            Orders => (&["orders"], &[]),
+            Orders => (&["orders"], &["lead"]),
             AcceptDraw | AgreeAmend => (&["agree"], &[]),
             ProposeAmend => (&["amend"], &[]),
             Ack | Resign | OfferDraw => (&[], &[]),
         };
         let kind_name = kind_name(k);
-        for (name, is) in present.iter().chain(std::iter::once(&agree)) {
+        for (name, is) in present.iter().chain([&agree, &lead]) {
             let req = required.contains(name);
             let opt = optional.contains(name);
             if req && !is {
@@ -534,6 +541,13 @@ fn parse_unsigned(unsigned: &[u8]) -> Result<Draft, EntryError> {
         let msg = e.to_string();
         if msg.starts_with("body") { EntryError::Body(msg) } else { EntryError::Header(msg) }
     })?;
+    if h.umpire == ENTRY_VERSION_1 {
+        return Err(EntryError::Header(format!(
+            "`umpire: {ENTRY_VERSION_1}` is protocol version 1; this umpire ({}) reads protocol version 2 only \
+             (DESIGN §2.9): finish that game with the umpire release that started it",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
     if h.umpire != ENTRY_VERSION {
         return Err(EntryError::Header(format!("`umpire: {}` (want `umpire: {ENTRY_VERSION}`)", h.umpire)));
     }

@@ -153,6 +153,8 @@ pub struct Genesis {
     pub seats: Vec<Seat>,
     pub nonce: Hash,
     pub chain_length: u64,
+    /// The seat that signed entry 0.
+    pub proposer: String,
 }
 
 impl Genesis {
@@ -177,6 +179,25 @@ pub struct SeatChain {
     pub revealed: u64,
 }
 
+/// An `orders`/`ack` entry whose dice are not fixed yet: it waits for the next
+/// `orders`/`ack` entry of its `dice_from` seat (DESIGN §2.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsettled {
+    pub seq: u64,
+    pub seat: String,
+    pub reveal: Hash,
+    pub dice_from: String,
+}
+
+/// The latest `orders`/`ack` entry of a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Revealed {
+    pub seq: u64,
+    pub hash: Hash,
+    pub seat: String,
+    pub reveal: Hash,
+}
+
 /// What one accepted entry means at the protocol level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -184,10 +205,12 @@ pub struct Step {
     pub hash: Hash,
     pub seat: String,
     pub kind: Kind,
-    /// The reveal this entry published (verified), if any.
+    /// The reveal this entry published (verified): `orders` and `ack` entries only.
     pub reveal: Option<Hash>,
     /// True once every seat has joined, from the entry after the last join on.
     pub in_play: bool,
+    /// The entries whose dice this entry fixed (it is their F), with their seeds.
+    pub settles: Vec<(u64, Hash)>,
 }
 
 /// Incremental protocol checker: feed entries in order.
@@ -196,12 +219,19 @@ pub struct ProtocolState {
     pub genesis: Genesis,
     /// Per seat; absent until the seat's first entry (genesis or join).
     pub chains: BTreeMap<String, SeatChain>,
-    /// Hash of the last accepted entry.
+    /// Hash of the last accepted entry, or, right after the joins, the joins digest (the
+    /// `prev` of the first entry of play, DESIGN §2.4).
     pub last_hash: Hash,
-    /// Seq of the last accepted entry.
+    /// Seq of the last accepted entry (the highest join's seq before play).
     pub last_seq: u64,
     /// True when every seat has joined.
     pub all_joined: bool,
+    /// Join hashes by seq (DESIGN §2.4: joins may come in any order before play).
+    pub joins: BTreeMap<u64, Hash>,
+    /// `orders`/`ack` entries whose revealer has not answered yet.
+    pub unsettled: Vec<Unsettled>,
+    /// The latest `orders`/`ack` entry of each side.
+    pub latest: BTreeMap<String, Revealed>,
     /// Entries whose signatures were already checked (`verify_strict`, the genesis key of
     /// their seat) by [`Presigned::check`], e.g. on another core ahead of the replay.
     /// Shared, not copied: the game snapshots this state before every entry.
@@ -239,6 +269,21 @@ impl Presigned {
     /// Was this entry's signature checked for this game?
     fn covers(&self, game_id: &Hash, entry: &Entry) -> bool {
         self.game_id == *game_id && self.ok.contains(&entry.hash)
+    }
+}
+
+/// `SHA-256("umpire/joins/2\0" ‖ hash(join 1) ‖ … ‖ hash(join K))`: the `prev` of the first
+/// entry after the joins (DESIGN §2.4).
+pub fn joins_digest(joins: &[Hash]) -> Hash {
+    let parts: Vec<&[u8]> = joins.iter().map(|h| h.as_bytes().as_slice()).collect();
+    crate::crypto::tagged_hash("umpire/joins/2", &parts)
+}
+
+impl Genesis {
+    /// The seq of `seat`'s join: its position among the non-proposing seats, from 1
+    /// (DESIGN §2.4). `None` for the proposer or an unknown seat.
+    pub fn join_seq(&self, seat: &str) -> Option<u64> {
+        self.seats.iter().filter(|s| s.seat != self.proposer).position(|s| s.seat == seat).map(|i| i as u64 + 1)
     }
 }
 
@@ -289,8 +334,11 @@ impl ProtocolState {
             seats.push(Seat { seat: decl.seat.clone(), side: decl.side.clone(), key });
         }
         let sides: BTreeSet<&str> = seats.iter().map(|s| s.side.as_str()).collect();
-        if sides.len() < 2 {
-            return Err(bad("a game needs at least two sides"));
+        if sides.len() != 2 {
+            return Err(err(Problem::BadGenesis(format!(
+                "a game has exactly two sides (DESIGN §2.4); this genesis declares {}",
+                sides.len()
+            ))));
         }
         let Some(own) = seats.iter().find(|s| s.seat == d.seat) else {
             return Err(err(Problem::UnknownSeat(d.seat.clone())));
@@ -307,58 +355,89 @@ impl ProtocolState {
             seats,
             nonce,
             chain_length,
+            proposer: d.seat.clone(),
         };
         let mut chains = BTreeMap::new();
         chains.insert(d.seat.clone(), SeatChain { anchor: chain, last: chain, revealed: 0 });
-        Ok(ProtocolState { genesis, chains, last_hash: entry.hash, last_seq: 0, all_joined: false, presigned: None })
+        Ok(ProtocolState {
+            genesis,
+            chains,
+            last_hash: entry.hash,
+            last_seq: 0,
+            all_joined: false,
+            joins: BTreeMap::new(),
+            unsettled: Vec::new(),
+            latest: BTreeMap::new(),
+            presigned: None,
+        })
     }
+
+    /// Number of joins the game needs (every seat but the proposer).
+    pub fn joins_needed(&self) -> u64 {
+        self.genesis.seats.len() as u64 - 1
+    }
+
     /// Check and accept the next entry. On error the state is unchanged.
     ///
     /// Checks: game, seq, prev, seat known, signature (verify_strict with the genesis key),
-    /// join rules (only before play, once per seat, carries `chain`, no reveal), reveal
-    /// (absent in a seat's first entry; else `H(reveal) == last`; exhausted chains refused),
-    /// `dice_from` (absent before play; present after the last join, naming a seat of
-    /// another side), body shape for its kind.
+    /// join rules (only before play, once per seat, at its own seq with `prev` = game id,
+    /// carries `chain`, no reveal), reveal (only in `orders`/`ack`: `H(reveal) == last`;
+    /// exhausted chains refused; absent elsewhere), `dice_from` (exactly in `orders`/`ack`
+    /// in play, naming a seat of the other side; an entry of a side whose dice another
+    /// entry awaits comes from the seat that entry named), body shape for its kind.
     pub fn accept(&mut self, entry: &Entry) -> Result<Step, ProtocolError> {
         let d = &entry.draft;
         let err = |problem| ProtocolError { seq: d.seq, problem };
-        let expected_seq = self.last_seq + 1;
-        if d.seq != expected_seq {
-            return Err(err(Problem::WrongSeq { expected: expected_seq, found: d.seq }));
-        }
         match d.game {
             Some(g) if g == self.genesis.game_id => {}
             Some(g) => return Err(err(Problem::WrongGame { expected: self.genesis.game_id, found: g })),
             None => return Err(err(Problem::BadBody("entry carries no `game`".to_string()))),
         }
-        match d.prev {
-            Some(p) if p == self.last_hash => {}
-            Some(p) => {
-                return Err(err(Problem::WrongPrev { expected: self.last_hash, found: p, seq_before: self.last_seq }));
-            }
-            None => return Err(err(Problem::BadBody("entry carries no `prev`".to_string()))),
-        }
         let Some(seat) = self.genesis.seat(&d.seat) else {
             return Err(err(Problem::UnknownSeat(d.seat.clone())));
         };
-        let checked = self.presigned.as_ref().is_some_and(|p| p.covers(&self.genesis.game_id, entry));
-        if !checked && !entry.verify_signature(&seat.key) {
-            return Err(err(Problem::BadSignature(d.seat.clone())));
-        }
-        d.body.check_shape().map_err(|e| err(Problem::BadBody(e)))?;
-        check_limits(&d.body).map_err(|e| err(Problem::BadBody(e)))?;
         let kind = d.body.kind;
-        if kind == Kind::Genesis {
-            return Err(err(Problem::BadBody("a second genesis".to_string())));
-        }
         if !self.all_joined {
-            // Before play: joins only.
+            // Before play: joins only, each at its own seq, in any order (DESIGN §2.4).
             if kind != Kind::Join {
                 return Err(err(Problem::NotStarted(self.unjoined())));
             }
             if self.chains.contains_key(&d.seat) {
                 return Err(err(Problem::AlreadyJoined(d.seat.clone())));
             }
+            let want = self.genesis.join_seq(&d.seat).unwrap_or(0);
+            if d.seq != want {
+                return Err(err(Problem::WrongSeq { expected: want, found: d.seq }));
+            }
+            if d.prev != Some(self.genesis.game_id) {
+                return Err(err(Problem::BadJoin(format!(
+                    "a join's prev is the game id {} (DESIGN §2.4)",
+                    self.genesis.game_id
+                ))));
+            }
+        } else {
+            let expected_seq = self.last_seq + 1;
+            if d.seq != expected_seq {
+                return Err(err(Problem::WrongSeq { expected: expected_seq, found: d.seq }));
+            }
+            match d.prev {
+                Some(p) if p == self.last_hash => {}
+                Some(p) => {
+                    return Err(err(Problem::WrongPrev { expected: self.last_hash, found: p, seq_before: self.last_seq }));
+                }
+                None => return Err(err(Problem::BadBody("entry carries no `prev`".to_string()))),
+            }
+        }
+        let checked = self.presigned.as_ref().is_some_and(|p| p.covers(&self.genesis.game_id, entry));
+        if !checked && !entry.verify_signature(&seat.key) {
+            return Err(err(Problem::BadSignature(d.seat.clone())));
+        }
+        d.body.check_shape().map_err(|e| err(Problem::BadBody(e)))?;
+        check_limits(&d.body).map_err(|e| err(Problem::BadBody(e)))?;
+        if kind == Kind::Genesis {
+            return Err(err(Problem::BadBody("a second genesis".to_string())));
+        }
+        if !self.all_joined {
             if d.reveal.is_some() {
                 return Err(err(Problem::BadJoin(format!("the join of seat {:?} is its first entry and carries no reveal", d.seat))));
             }
@@ -370,14 +449,46 @@ impl ProtocolState {
             };
             // Accept: mutate only now.
             self.chains.insert(d.seat.clone(), SeatChain { anchor, last: anchor, revealed: 0 });
-            self.all_joined = self.genesis.seats.iter().all(|s| self.chains.contains_key(&s.seat));
+            self.joins.insert(d.seq, entry.hash);
+            self.all_joined = self.joins.len() as u64 == self.joins_needed();
+            self.last_seq = self.last_seq.max(d.seq);
             self.last_hash = entry.hash;
-            self.last_seq = d.seq;
-            return Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: None, in_play: false });
+            if self.all_joined {
+                self.last_seq = self.joins_needed();
+                self.last_hash = joins_digest(&self.joins.values().copied().collect::<Vec<_>>());
+            }
+            return Ok(Step {
+                seq: d.seq,
+                hash: entry.hash,
+                seat: d.seat.clone(),
+                kind,
+                reveal: None,
+                in_play: false,
+                settles: Vec::new(),
+            });
         }
         // In play.
         if kind == Kind::Join {
             return Err(err(Problem::BadJoin("play has started; no more joins".to_string())));
+        }
+        let carries_reveal = matches!(kind, Kind::Orders | Kind::Ack);
+        if !carries_reveal {
+            // DESIGN §2.5: only orders and ack reveal; the rest may cross in the mail.
+            if d.reveal.is_some() {
+                return Err(err(Problem::BadReveal {
+                    seat: d.seat.clone(),
+                    why: format!("a `{}` entry carries no reveal (only orders and ack do)", super::entry::kind_name(kind)),
+                }));
+            }
+            if d.dice_from.is_some() {
+                return Err(err(Problem::BadDiceFrom(format!(
+                    "a `{}` entry has no dice and names no dice_from",
+                    super::entry::kind_name(kind)
+                ))));
+            }
+            self.last_hash = entry.hash;
+            self.last_seq = d.seq;
+            return Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: None, in_play: true, settles: Vec::new() });
         }
         let Some(chain) = self.chains.get(&d.seat) else {
             // Unreachable once all have joined; kept for safety.
@@ -399,27 +510,50 @@ impl ProtocolState {
             }));
         }
         let Some(from) = &d.dice_from else {
-            return Err(err(Problem::BadDiceFrom("missing: every entry in play names a seat of another side".to_string())));
+            return Err(err(Problem::BadDiceFrom("missing: every orders/ack entry in play names a seat of the other side".to_string())));
         };
         match self.genesis.side_of(from) {
             None => return Err(err(Problem::BadDiceFrom(format!("{from:?} is not a seat of this game")))),
             Some(side) if side == seat.side => {
                 return Err(err(Problem::BadDiceFrom(format!(
-                    "{from:?} is on the author's own side {side:?}; name a seat of another side"
+                    "{from:?} is on the author's own side {side:?}; name a seat of the other side"
                 ))));
             }
             Some(_) => {}
         }
+        // This entry is F for every unsettled entry of the other side; they all named the
+        // seat whose next orders/ack fixes their dice, and it must be this one.
+        let mut settles = Vec::new();
+        for u in &self.unsettled {
+            if self.genesis.side_of(&u.dice_from) != Some(seat.side.as_str()) {
+                continue;
+            }
+            if u.dice_from != d.seat {
+                return Err(err(Problem::BadDiceFrom(format!(
+                    "entry {} ({}) named {:?} to fix its dice, so the next orders/ack entry of side {:?} must come from {:?}, not {:?}",
+                    u.seq, u.seat, u.dice_from, seat.side, u.dice_from, d.seat
+                ))));
+            }
+            settles.push((u.seq, crate::dice::dice_seed(&u.reveal, &reveal)));
+        }
+        let side = seat.side.clone();
+        self.unsettled.retain(|u| self.genesis.side_of(&u.dice_from) != Some(side.as_str()));
+        self.unsettled.push(Unsettled { seq: d.seq, seat: d.seat.clone(), reveal, dice_from: from.clone() });
+        self.latest.insert(side, Revealed { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), reveal });
         let chain = self.chains.get_mut(&d.seat).expect("checked above");
         chain.last = reveal;
         chain.revealed += 1;
         self.last_hash = entry.hash;
         self.last_seq = d.seq;
-        Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: Some(reveal), in_play: true })
+        Ok(Step { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), kind, reveal: Some(reveal), in_play: true, settles })
     }
     /// Seats that have not joined yet.
     pub fn unjoined(&self) -> Vec<String> {
         self.genesis.seats.iter().filter(|s| !self.chains.contains_key(&s.seat)).map(|s| s.seat.clone()).collect()
+    }
+    /// The latest `orders`/`ack` entry of any side other than `side`.
+    pub fn latest_of_other_side(&self, side: &str) -> Option<&Revealed> {
+        self.latest.iter().filter(|(s, _)| s.as_str() != side).map(|(_, r)| r).max_by_key(|r| r.seq)
     }
 }
 
@@ -428,7 +562,8 @@ impl ProtocolState {
 pub enum Agreement {
     /// One is a prefix of the other (or they are equal).
     Prefix,
-    /// Different signed entries with the same game and seq.
+    /// Two different entries with the same game and seq, each validly signed by a seat of
+    /// the game's genesis (DESIGN §2.3): proof that both were signed.
     Fork {
         seq: u64,
         hash_a: Hash,
@@ -437,43 +572,54 @@ pub enum Agreement {
         seat_b: String,
         /// Both signed by the same seat.
         equivocation: bool,
+        /// One of them carries no reveal (an out-of-turn entry): honest crossed mail.
+        crossed: bool,
     },
     /// Not the same game.
     DifferentGames,
+    /// An entry of the other copy does not verify with the genesis key of the seat it
+    /// names (or names no seat of the game): forged or corrupted. It proves nothing about
+    /// anyone.
+    Unverified { seq: u64, hash: Hash, why: String },
 }
 
-/// Compare two copies of a log.
-///
-/// Entries are matched by `seq`. Each copy should have been checked with
-/// [`ProtocolState`] first (signatures), so a fork found here is proof of a double
-/// signing. Different genesis entries (or different `game` values) are `DifferentGames`.
-pub fn compare(a: &[Entry], b: &[Entry]) -> Agreement {
-    fn game_of(log: &[Entry]) -> Option<Hash> {
-        let first = log.first()?;
-        if first.seq() == 0 { Some(first.hash) } else { first.draft.game }
-    }
-    let (Some(ga), Some(gb)) = (game_of(a), game_of(b)) else {
-        return Agreement::Prefix;
-    };
-    if ga != gb {
-        return Agreement::DifferentGames;
-    }
-    let by_seq: BTreeMap<u64, &Entry> = b.iter().map(|e| (e.seq(), e)).collect();
-    for ea in a {
-        let Some(eb) = by_seq.get(&ea.seq()) else { continue };
-        if ea.hash != eb.hash {
-            if ea.seq() == 0 {
-                return Agreement::DifferentGames;
-            }
-            return Agreement::Fork {
-                seq: ea.seq(),
-                hash_a: ea.hash,
-                hash_b: eb.hash,
-                seat_a: ea.seat().to_string(),
-                seat_b: eb.seat().to_string(),
-                equivocation: ea.seat() == eb.seat(),
-            };
+/// Compare the other copy `b` of a game with `a`, a log already checked from its genesis
+/// (`genesis`). Entries are matched by `seq`. Every entry of `b` that differs from `a` is
+/// checked first: it must name this game and verify (`verify_strict`) with the genesis key
+/// of its seat; one that does not is reported as [`Agreement::Unverified`] (or
+/// [`Agreement::DifferentGames`] when it names another game), never as a fork.
+pub fn compare(genesis: &Genesis, a: &[Entry], b: &[Entry]) -> Agreement {
+    let by_seq: BTreeMap<u64, &Entry> = a.iter().map(|e| (e.seq(), e)).collect();
+    for eb in b {
+        let game = if eb.seq() == 0 { Some(eb.hash) } else { eb.draft.game };
+        let mine = by_seq.get(&eb.seq());
+        if mine.is_some_and(|m| m.hash == eb.hash) {
+            continue;
         }
+        if game != Some(genesis.game_id) {
+            return Agreement::DifferentGames;
+        }
+        let why = match genesis.seat(eb.seat()) {
+            None => Some(format!("it names seat {:?}, which this game does not have", eb.seat())),
+            Some(s) if !eb.verify_signature(&s.key) => {
+                Some(format!("its signature does not verify with the genesis key of seat {:?}", eb.seat()))
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            return Agreement::Unverified { seq: eb.seq(), hash: eb.hash, why };
+        }
+        let Some(ea) = mine else { continue };
+        let no_reveal = |e: &Entry| !matches!(e.kind(), Kind::Orders | Kind::Ack);
+        return Agreement::Fork {
+            seq: ea.seq(),
+            hash_a: ea.hash,
+            hash_b: eb.hash,
+            seat_a: ea.seat().to_string(),
+            seat_b: eb.seat().to_string(),
+            equivocation: ea.seat() == eb.seat(),
+            crossed: ea.seat() != eb.seat() && (no_reveal(ea) || no_reveal(eb)),
+        };
     }
     Agreement::Prefix
 }

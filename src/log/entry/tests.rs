@@ -50,7 +50,7 @@ fn genesis_layout() {
     let e = genesis_draft().try_sign(&alice()).unwrap();
     let text = String::from_utf8(e.bytes.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "umpire: entry/1");
+    assert_eq!(lines[0], "umpire: entry/2");
     assert_eq!(lines[1], "seq: 0");
     assert_eq!(lines[2], "seat: red");
     assert!(lines[3].starts_with("time: "));
@@ -224,7 +224,8 @@ fn parse_errors() {
         (good.replace("dice_from: blue", "dice_from: !!str blue"), "Yaml"),
         (format!("%YAML 1.1\n--- \n{good}"), "Yaml"),
         (good.replace("seq: 3", "seq: [3"), "Yaml"),
-        (good.replace("umpire: entry/1", "umpire: entry/2"), "Header"),
+        (good.replace("umpire: entry/2", "umpire: entry/3"), "Header"),
+        (good.replace("umpire: entry/2", "umpire: entry/1"), "Header"),
         (good.replace("seq: 3\n", "").replace("seat: red", "seat: red\nseq: 3"), "Header"),
         (good.replace("seat: red", "seat: red\nextra: 1"), "Header"),
         (good.replace("dice_from: blue", "dice_from: null"), "Header"),

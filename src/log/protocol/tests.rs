@@ -16,6 +16,10 @@ struct Game {
     entries: Vec<Entry>,
     /// Reveals used so far per seat.
     used: BTreeMap<String, u64>,
+    /// The `prev` and seq of the next entry in play (joins digest after the joins).
+    prev: Hash,
+    last_seq: u64,
+    joins: BTreeMap<u64, Hash>,
 }
 
 impl Game {
@@ -25,8 +29,18 @@ impl Game {
             P { seat: "blue", side: "B", key: SecretKey::from_seed("bob", [2; 32]) },
             // Shares alice's key, on red's side.
             P { seat: "pink", side: "R", key: SecretKey::from_seed("alice", [1; 32]) },
+            P { seat: "teal", side: "B", key: SecretKey::from_seed("carol", [3; 32]) },
         ];
-        Game { players, nonce: Hash([9; 32]), length, entries: vec![], used: BTreeMap::new() }
+        Game {
+            players,
+            nonce: Hash([9; 32]),
+            length,
+            entries: vec![],
+            used: BTreeMap::new(),
+            prev: Hash([0; 32]),
+            last_seq: 0,
+            joins: BTreeMap::new(),
+        }
     }
     fn p(&self, seat: &str) -> &P {
         self.players.iter().find(|p| p.seat == seat).unwrap()
@@ -61,24 +75,33 @@ impl Game {
             body: self.genesis_body(),
         }
     }
-    /// The next draft by `seat` (join before play, else an ack with the due reveal).
+    /// The next draft by `seat`: a join (at the seat's seq, prev = game id), or an entry
+    /// of play (orders and ack with the due reveal).
     fn next(&mut self, seat: &str, kind: Kind, dice_from: Option<&str>) -> Draft {
         let mut body = Body::new(kind);
+        let gid = self.entries[0].hash;
         let reveal = if kind == Kind::Join {
             body.chain = Some(self.chain(seat, 0));
             None
-        } else {
+        } else if matches!(kind, Kind::Orders | Kind::Ack) {
             let n = self.used.get(seat).copied().unwrap_or(0) + 1;
             Some(self.chain(seat, n))
+        } else {
+            None
         };
         if kind == Kind::Orders {
             body.orders = Some(yaml_serde::Value::String("x".into()));
         }
-        let last = self.entries.last().unwrap();
+        let (seq, prev) = if kind == Kind::Join {
+            let k = self.players.iter().skip(1).position(|p| p.seat == seat).map(|i| i as u64 + 1).unwrap_or(0);
+            (k, gid)
+        } else {
+            (self.last_seq + 1, self.prev)
+        };
         Draft {
-            game: Some(self.entries[0].hash),
-            seq: last.seq() + 1,
-            prev: Some(last.hash),
+            game: Some(gid),
+            seq,
+            prev: Some(prev),
             seat: seat.into(),
             reveal,
             dice_from: dice_from.map(String::from),
@@ -88,12 +111,22 @@ impl Game {
     }
     fn sign(&self, d: Draft) -> Entry {
         let key = &self.p(&d.seat.clone()).key;
-        d.try_sign(key).unwrap()
+        d.sign(key)
     }
     fn push(&mut self, st: &mut ProtocolState, e: Entry) -> Step {
         let step = st.accept(&e).unwrap();
         if e.draft.reveal.is_some() {
             *self.used.entry(e.seat().to_string()).or_default() += 1;
+        }
+        if e.kind() == Kind::Join {
+            self.joins.insert(e.seq(), e.hash);
+            if self.joins.len() == self.players.len() - 1 {
+                self.prev = joins_digest(&self.joins.values().copied().collect::<Vec<_>>());
+                self.last_seq = self.joins.len() as u64;
+            }
+        } else {
+            self.prev = e.hash;
+            self.last_seq = e.seq();
         }
         self.entries.push(e);
         step
@@ -103,7 +136,7 @@ impl Game {
         let e = g.genesis_draft().try_sign(&g.p("red").key).unwrap();
         let mut st = ProtocolState::from_genesis(&e).unwrap();
         g.entries.push(e);
-        for s in ["blue", "pink"] {
+        for s in ["blue", "pink", "teal"] {
             let d = g.next(s, Kind::Join, None);
             let e = g.sign(d);
             let step = g.push(&mut st, e);
@@ -129,11 +162,19 @@ fn a_whole_game() {
     assert_eq!(step.reveal, Some(g.chain("red", 1)));
     let d = g.next("blue", Kind::Ack, Some("pink"));
     let e = g.sign(d);
-    g.push(&mut st, e);
+    let step = g.push(&mut st, e);
+    // Blue's ack is F for red's orders: seed(E) = H("umpire/dice/2\0" ‖ reveal(E) ‖ reveal(F)).
+    assert_eq!(step.settles, vec![(4, crate::dice::dice_seed(&g.chain("red", 1), &g.chain("blue", 1)))]);
     assert_eq!(st.chains["red"].revealed, 1);
     assert_eq!(st.chains["blue"].revealed, 1);
     assert_eq!(st.chains["pink"].revealed, 0);
-    assert_eq!(st.last_seq, 4);
+    assert_eq!(st.last_seq, 5);
+    // Neither resign, offer-draw nor amendments reveal.
+    let d = g.next("pink", Kind::OfferDraw, None);
+    let e = g.sign(d);
+    let step = g.push(&mut st, e);
+    assert_eq!(step.reveal, None);
+    assert_eq!(st.chains["pink"].revealed, 0);
 }
 
 #[test]
@@ -204,7 +245,7 @@ fn join_problems() {
     let e = g.genesis_draft().try_sign(&g.p("red").key).unwrap();
     let st0 = ProtocolState::from_genesis(&e).unwrap();
     g.entries.push(e);
-    assert_eq!(st0.unjoined(), vec!["blue".to_string(), "pink".to_string()]);
+    assert_eq!(st0.unjoined(), vec!["blue".to_string(), "pink".to_string(), "teal".to_string()]);
     let check = |d: Draft, g: &Game, want: &str| {
         let mut st = st0.clone();
         let key = &g.p(&d.seat).key;
@@ -230,7 +271,7 @@ fn join_problems() {
     check(d, &g, "WrongGame");
     let mut d = g.next("blue", Kind::Join, None);
     d.prev = Some(Hash([1; 32]));
-    check(d, &g, "WrongPrev");
+    check(d, &g, "BadJoin");
     let mut d = g.next("blue", Kind::Join, None);
     d.seat = "green".into();
     let mut st = st0.clone();
@@ -245,9 +286,10 @@ fn join_problems() {
     let mut st = st0.clone();
     assert!(matches!(problem(st.accept(&e)), Problem::BadSignature(_) | Problem::BadBody(_)));
     // A second genesis.
+    // (before play, anything but a join is refused first)
     let mut d = g.next("blue", Kind::Join, None);
     d.body = g.genesis_body();
-    check(d, &g, "BadBody");
+    check(d, &g, "NotStarted");
 }
 
 #[test]
@@ -277,6 +319,7 @@ fn in_play_problems() {
     check(d, &g, "BadReveal");
     let mut d = g.next("red", Kind::Join, Some("blue"));
     d.reveal = Some(g.chain("red", 1));
+    (d.seq, d.prev) = (g.last_seq + 1, Some(g.prev));
     check(d, &g, "BadJoin");
     // Exhaust red's chain of length 2.
     let mut st = st0.clone();
@@ -300,44 +343,142 @@ fn in_play_problems() {
 #[test]
 fn compare_logs() {
     let (mut g, mut st) = Game::started(8);
+    let genesis0 = st.genesis.clone();
     let base = g.entries.clone();
-    assert_eq!(compare(&base, &base), Agreement::Prefix);
-    assert_eq!(compare(&base[..1], &base), Agreement::Prefix);
-    assert_eq!(compare(&[], &base), Agreement::Prefix);
+    assert_eq!(compare(&genesis0, &base, &base), Agreement::Prefix);
+    assert_eq!(compare(&genesis0, &base[..1], &base), Agreement::Prefix);
+    assert_eq!(compare(&genesis0, &base, &[]), Agreement::Prefix);
     let d = g.next("red", Kind::Ack, Some("blue"));
     let e1 = g.sign(d.clone());
     let mut d2 = d.clone();
     d2.body.note = Some("other".into());
     let e2 = g.sign(d2);
-    let mut d3 = d;
+    let mut d3 = d.clone();
     d3.seat = "blue".into();
     d3.reveal = Some(g.chain("blue", 1));
     d3.dice_from = Some("red".into());
     let e3 = g.sign(d3);
+    let mut d4 = d;
+    d4.seat = "blue".into();
+    d4.reveal = None;
+    d4.dice_from = None;
+    d4.body = Body::new(Kind::OfferDraw);
+    let e4 = g.sign(d4);
     g.push(&mut st, e1.clone());
     let a: Vec<Entry> = base.iter().cloned().chain([e1.clone()]).collect();
     let b: Vec<Entry> = base.iter().cloned().chain([e2.clone()]).collect();
     let c: Vec<Entry> = base.iter().cloned().chain([e3.clone()]).collect();
-    match compare(&a, &b) {
-        Agreement::Fork { seq, hash_a, hash_b, equivocation, .. } => {
-            assert_eq!(seq, 3);
+    match compare(&genesis0, &a, &b) {
+        Agreement::Fork { seq, hash_a, hash_b, equivocation, crossed, .. } => {
+            assert_eq!(seq, 4);
             assert_eq!((hash_a, hash_b), (e1.hash, e2.hash));
-            assert!(equivocation);
+            assert!(equivocation && !crossed);
         }
         other => panic!("{other:?}"),
     }
-    match compare(&a, &c) {
-        Agreement::Fork { equivocation, seat_a, seat_b, .. } => {
-            assert!(!equivocation);
+    match compare(&genesis0, &a, &c) {
+        Agreement::Fork { equivocation, crossed, seat_a, seat_b, .. } => {
+            assert!(!equivocation && !crossed);
             assert_eq!((seat_a.as_str(), seat_b.as_str()), ("red", "blue"));
         }
         other => panic!("{other:?}"),
     }
+    // An offer-draw crossing red's ack: honest crossed mail, not an equivocation.
+    assert!(matches!(compare(&genesis0, &a, &[e4]), Agreement::Fork { crossed: true, equivocation: false, .. }));
     // A different game.
     let mut other = Game::new(8);
     other.nonce = Hash([1; 32]);
     let og = other.genesis_draft().sign(&other.p("red").key);
-    assert_eq!(compare(&a, &[og]), Agreement::DifferentGames);
+    assert_eq!(compare(&genesis0, &a, &[og]), Agreement::DifferentGames);
+}
+
+/// DESIGN §2.3: only two validly signed entries of this game are evidence. One changed
+/// character, 64 zero bytes, another seat's key: each is forged or corrupted, never a fork.
+#[test]
+fn a_forged_copy_never_frames_a_seat() {
+    let (mut g, mut st) = Game::started(8);
+    let genesis0 = st.genesis.clone();
+    let d = g.next("red", Kind::Orders, Some("blue"));
+    let honest = g.sign(d.clone());
+    g.push(&mut st, honest.clone());
+    let log = g.entries.clone();
+    // One character changed after signing.
+    let text = String::from_utf8(honest.bytes.clone()).unwrap().replace("orders: x", "orders: y");
+    let flipped = Entry::parse(text.as_bytes()).unwrap();
+    // The same draft signed with 64 zero bytes, and by another seat's key (blue's).
+    let mut zero = honest.clone();
+    let t = String::from_utf8(honest.bytes.clone()).unwrap();
+    let sig_line = t.lines().last().unwrap();
+    let zeroed = t.replace(sig_line, &format!("sig: ed25519:{}", base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [0u8; 64])));
+    zero = Entry::parse(zeroed.as_bytes()).unwrap_or(zero);
+    let mut other_key = d.clone();
+    other_key.body.note = Some("framed".into());
+    let by_blue = other_key.sign(&g.p("blue").key);
+    for forged in [flipped, zero, by_blue] {
+        match compare(&genesis0, &log, std::slice::from_ref(&forged)) {
+            Agreement::Unverified { seq, .. } => assert_eq!(seq, honest.seq()),
+            other => panic!("a forged copy was reported as {other:?}"),
+        }
+    }
+    // An entry of another game with the same seq: foreign.
+    let mut other = Game::new(8);
+    other.nonce = Hash([1; 32]);
+    let og = other.genesis_draft().sign(&other.p("red").key);
+    let mut foreign = d;
+    foreign.game = Some(og.hash);
+    assert_eq!(compare(&genesis0, &log, &[foreign.sign(&g.p("red").key)]), Agreement::DifferentGames);
+}
+
+/// DESIGN §2.4: joins at their seat's seq with prev = game id, in any order; the first
+/// entry of play commits to all of them.
+#[test]
+fn parallel_joins_make_one_game() {
+    let mut g = Game::new(8);
+    let e = g.genesis_draft().try_sign(&g.p("red").key).unwrap();
+    let st0 = ProtocolState::from_genesis(&e).unwrap();
+    g.entries.push(e);
+    let joins: Vec<Entry> = ["blue", "pink", "teal"].iter().map(|s| { let d = g.next(s, Kind::Join, None); g.sign(d) }).collect();
+    assert_eq!(joins.iter().map(|j| j.seq()).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let digest = joins_digest(&joins.iter().map(|j| j.hash).collect::<Vec<_>>());
+    for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+        let mut st = st0.clone();
+        for i in order {
+            st.accept(&joins[i]).unwrap();
+        }
+        assert!(st.all_joined);
+        assert_eq!((st.last_seq, st.last_hash), (3, digest), "every order of arrival makes the same game");
+    }
+    // The first entry of play must name the digest, not the last join.
+    let mut st = st0.clone();
+    for j in &joins {
+        g.push(&mut st, j.clone());
+    }
+    let mut d = g.next("red", Kind::Orders, Some("blue"));
+    d.prev = Some(joins[2].hash);
+    assert!(matches!(problem(st.clone().accept(&g.sign(d))), Problem::WrongPrev { .. }));
+    let d = g.next("red", Kind::Orders, Some("blue"));
+    assert!(st.accept(&g.sign(d)).is_ok());
+}
+
+/// DESIGN §2.5: E's dice are fixed by the next orders/ack of its `dice_from` seat; no other
+/// seat of that side sends one before it.
+#[test]
+fn only_the_named_revealer_answers() {
+    let (mut g, mut st) = Game::started(8);
+    let d = g.next("red", Kind::Orders, Some("blue"));
+    let e = g.sign(d);
+    g.push(&mut st, e);
+    let d = g.next("teal", Kind::Ack, Some("red"));
+    assert!(matches!(problem(st.clone().accept(&g.sign(d))), Problem::BadDiceFrom(m) if m.contains("must come from \"blue\"")));
+    // Out-of-turn kinds carry neither reveal nor dice_from.
+    let mut d = g.next("teal", Kind::Resign, None);
+    d.reveal = Some(g.chain("teal", 1));
+    assert!(matches!(problem(st.clone().accept(&g.sign(d))), Problem::BadReveal { .. }));
+    let d = g.next("teal", Kind::Resign, Some("red"));
+    assert!(matches!(problem(st.clone().accept(&g.sign(d))), Problem::BadDiceFrom(_)));
+    let d = g.next("blue", Kind::Ack, Some("red"));
+    let e = g.sign(d);
+    assert_eq!(g.push(&mut st, e).settles.len(), 1);
 }
 
 #[test]

@@ -686,6 +686,8 @@ pub fn expect_reveal(s: &State) -> Expectation {
             .chits
             .reveal_due
             .iter()
+            // One seat at a time (DESIGN §2.5): the seats open in turn.
+            .take(1)
             .map(|seat| Await { seat: seat.clone(), what: format!("{seat}: open every chit draw and return (`reveal_chits`)") })
             .collect(),
     }

@@ -94,7 +94,9 @@ impl Ruleset for FirstWorldWar {
         }
         let mut e = view::expect(state);
         if let Some(seat) = chits::opener(state) {
-            e.awaits.push(Await { seat: seat.clone(), what: format!("{seat}: turn your chit face up (`open_chit`, TFWW 6.1/5)") });
+            // The roll waits for every chit face up: the opener is the one seat expected
+            // (DESIGN §2.5, one seat at a time).
+            e.awaits = vec![Await { seat: seat.clone(), what: format!("{seat}: turn your chit face up (`open_chit`, TFWW 6.1/5)") }];
         }
         e
     }
@@ -147,8 +149,9 @@ impl Ruleset for FirstWorldWar {
         ev
     }
     fn outcome(state: &State) -> Option<Outcome> {
-        // The result stands once every chit commitment is open (`chits::reveal`).
-        if chits::pending_reveal(state) { None } else { state.outcome.clone() }
+        // The engine holds the result until every commitment is open (DESIGN §2.6), so the
+        // rules' `reveal_chits` (and any opening left) come before it stands.
+        state.outcome.clone()
     }
     /// Other alliances' chit hands (`chits::view`) and other seats' face-down pieces (but
     /// partners', 3-4 players; `pieces::strip`) are hidden.

@@ -102,8 +102,10 @@ pub fn awaits(state: &State) -> Vec<Await> {
     }
     let reveal = super::counters::awaited(state);
     if !reveal.is_empty() {
+        // One seat at a time (DESIGN §2.5): the sides open in turn.
         return reveal
             .into_iter()
+            .take(1)
             .map(|side| Await {
                 seat: state.seat(side),
                 what: format!("{}: the game is over; open every hidden counter of yours (open_counters: true, GE 13.8)", side.name()),
