@@ -12,9 +12,9 @@ use serde_json::{Value, json};
 use umpire::crypto::chain::{chain_seed, chain_value};
 use umpire::crypto::keys::SecretKey;
 use umpire::crypto::{Hash, commit, draw, seal, sha256};
-use umpire::dice::{Dice, dice_seed};
+use umpire::dice::{Dice, dice_seed, lead_seed};
 use umpire::log::entry::{Body, Draft, Entry, Kind, RulesetRef, ScenarioRef, SeatDecl};
-use umpire::log::protocol::{Agreement, ProtocolState, compare};
+use umpire::log::protocol::{Agreement, ProtocolState, compare, joins_digest};
 use umpire::log::store::{join_log, read_log};
 
 const CHAIN_LENGTH: u64 = 16;
@@ -34,6 +34,7 @@ fn seats() -> Vec<Seat> {
     vec![
         Seat { seat: "red", side: "entente", key: SecretKey::from_seed("alice", [1; 32]) },
         Seat { seat: "blue", side: "central", key: SecretKey::from_seed("bob", [2; 32]) },
+        Seat { seat: "green", side: "entente", key: SecretKey::from_seed("carol", [3; 32]) },
     ]
 }
 
@@ -49,10 +50,13 @@ fn orders(text: &str) -> yaml_serde::Value {
     yaml_serde::from_str(text).unwrap()
 }
 
-/// Build the log: genesis (red), join (blue), orders red, orders blue, orders red, ack blue.
+/// Build the log (protocol 2): genesis (red); the joins of blue (seq 1) and green (seq 2),
+/// both with prev = game id, made in parallel; orders red (prev = the joins digest), orders
+/// blue (naming green), an offer-draw by blue (no reveal), orders green opening with a
+/// leading roll (lead = blue's orders), ack blue, ack red.
 fn build() -> Vec<Entry> {
     let s = seats();
-    let (red, blue) = (&s[0], &s[1]);
+    let (red, blue, green) = (&s[0], &s[1], &s[2]);
     let mut g = Body::new(Kind::Genesis);
     g.ruleset = Some(RulesetRef { id: "test".into(), version: "1".into() });
     g.engine = Some("umpire 0.1.0".into());
@@ -76,12 +80,26 @@ fn build() -> Vec<Entry> {
     .unwrap();
     let game = e0.hash;
     let mut log = vec![e0];
+    let join = |seat: &Seat, seq: u64, time: &str| {
+        let mut j = Body::new(Kind::Join);
+        j.chain = Some(chain(seat, 0));
+        Draft { game: Some(game), seq, prev: Some(game), seat: seat.seat.into(), reveal: None, dice_from: None, time: time.into(), body: j }
+            .try_sign(&seat.key)
+            .unwrap()
+    };
+    // Made at the same time; the log holds them in seq order.
+    let j2 = join(green, 2, "2026-01-01T01:00:00Z");
+    let j1 = join(blue, 1, "2026-01-01T01:00:01Z");
+    let digest = joins_digest(&[j1.hash, j2.hash]);
+    log.push(j1);
+    log.push(j2);
+    let mut prev = digest;
     let mut add = |seat: &Seat, reveal: Option<u64>, dice_from: Option<&str>, time: &str, body: Body| {
-        let last = log.last().unwrap();
+        let seq = log.last().unwrap().seq() + 1;
         let d = Draft {
             game: Some(game),
-            seq: last.seq() + 1,
-            prev: Some(last.hash),
+            seq,
+            prev: Some(prev),
             seat: seat.seat.into(),
             reveal: reveal.map(|i| chain(seat, i)),
             dice_from: dice_from.map(String::from),
@@ -89,33 +107,47 @@ fn build() -> Vec<Entry> {
             body,
         };
         let e = d.try_sign(&seat.key).unwrap();
-        log.push(e);
+        prev = e.hash;
+        log.push(e.clone());
+        e
     };
-    let mut j = Body::new(Kind::Join);
-    j.chain = Some(chain(blue, 0));
-    add(blue, None, None, "2026-01-01T01:00:00Z", j);
 
     let mut o = Body::new(Kind::Orders);
     o.orders = Some(orders("note: red advances\n"));
-    o.commit = Some(vec![umpire::log::entry::Commitment {
-        id: "army-7@2".into(),
-        digest: commit::digest(&commit::salt(&red.key.seed(), &game, "army-7@2"), "army:DE-8"),
-    }]);
+    o.commit = Some(vec![
+        umpire::log::entry::Commitment {
+            id: "army-7@3".into(),
+            digest: commit::digest(&commit::salt(&red.key.seed(), &game, "army-7@3"), "army:DE-8"),
+        },
+        umpire::log::entry::Commitment {
+            id: "chit-1".into(),
+            digest: commit::digest(&commit::salt(&red.key.seed(), &game, "chit-1"), &draw::draw_secret(&red.key.seed(), &game, "chit-1").to_hex()),
+        },
+    ]);
     add(red, Some(1), Some("blue"), "2026-01-01T02:00:00Z", o);
 
     let mut o = Body::new(Kind::Orders);
     o.orders = Some(orders("note: blue holds\n"));
-    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4"));
-    add(blue, Some(1), Some("red"), "2026-01-01T03:00:00Z", o);
+    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes()));
+    let p = add(blue, Some(1), Some("green"), "2026-01-01T03:00:00Z", o);
+
+    let mut o = Body::new(Kind::OfferDraw);
+    o.note = Some("Shall we call it a draw?".into());
+    add(blue, None, None, "2026-01-01T03:30:00Z", o);
 
     let mut o = Body::new(Kind::Orders);
-    o.orders = Some(orders("note: red attacks\n"));
+    o.orders = Some(orders("note: green rolls for the command, then attacks\n"));
+    o.lead = Some(p.hash);
     o.note = Some("Attack at dawn.".into());
-    add(red, Some(2), Some("blue"), "2026-01-01T04:00:00Z", o);
+    add(green, Some(1), Some("blue"), "2026-01-01T04:00:00Z", o);
 
     add(blue, Some(2), Some("red"), "2026-01-01T05:00:00Z", Body::new(Kind::Ack));
+    add(red, Some(2), Some("blue"), "2026-01-01T06:00:00Z", Body::new(Kind::Ack));
     log
 }
+
+/// Blue's sealed note in entry 4.
+const SEALED_PLAIN: &str = "commit:\n  chit@4: chit:steamroller\n";
 
 fn rolls(seed: &Hash, faces: u32, n: usize) -> Vec<u32> {
     let mut d = Dice::from_seed(seed);
@@ -148,10 +180,16 @@ fn compute(log: &[Entry]) -> Value {
     let mut entries = vec![];
     let mut first_roll_seed = None;
     let mut second_seed = None;
+    let reveals = |e: &Entry| matches!(e.kind(), Kind::Orders | Kind::Ack);
     for (i, e) in log.iter().enumerate() {
-        // The dice of E: the reveal of F, the first later entry by E's dice_from seat.
-        let f = e.draft.dice_from.as_ref().and_then(|from| log[i + 1..].iter().find(|f| &f.draft.seat == from));
-        let seed = f.map(|f| dice_seed(&e.hash, &f.draft.reveal.unwrap()));
+        // The dice of an orders/ack entry E: the reveal of F, the next orders/ack entry of
+        // E's dice_from seat (DESIGN §2.5).
+        let f = e
+            .draft
+            .dice_from
+            .as_ref()
+            .and_then(|from| log[i + 1..].iter().find(|f| &f.draft.seat == from && reveals(f)));
+        let seed = f.map(|f| dice_seed(&e.draft.reveal.unwrap(), &f.draft.reveal.unwrap()));
         if let Some(sd) = seed {
             if first_roll_seed.is_none() {
                 first_roll_seed = Some(sd);
@@ -159,27 +197,38 @@ fn compute(log: &[Entry]) -> Value {
                 second_seed = Some(sd);
             }
         }
+        // A leading roll: P named in body.lead.
+        let lead = e.draft.body.lead.map(|h| {
+            let p = log.iter().find(|p| p.hash == h).unwrap();
+            (p.seq(), lead_seed(&p.draft.reveal.unwrap(), &e.draft.reveal.unwrap()))
+        });
         entries.push(json!({
             "seq": e.seq(),
             "seat": e.seat(),
+            "kind": umpire::log::entry::kind_name(e.kind()),
             "hash": e.hash.to_hex(),
+            "prev": e.draft.prev.map(|p| p.to_hex()),
             "signed_message_sha256": sha256(&e.signed_message()).to_hex(),
             "reveal": e.draft.reveal.map(|r| r.to_hex()),
             "dice_from": e.draft.dice_from,
             "dice_seed": seed.map(|s| s.to_hex()),
             "dice_seed_reveal_from_seq": f.map(|f| f.seq()),
+            "lead": e.draft.body.lead.map(|h| h.to_hex()),
+            "lead_from_seq": lead.map(|l| l.0),
+            "lead_seed": lead.map(|l| l.1.to_hex()),
+            "lead_d6": lead.map(|l| rolls(&l.1, 6, 3)),
         }));
     }
     let seed = first_roll_seed.unwrap();
     let mut shuffled: Vec<u32> = (0..10).collect();
     Dice::from_seed(&second_seed.unwrap()).shuffle(&mut shuffled);
-    let salt = commit::salt(&red.key.seed(), &game, "army-7@2");
+    let salt = commit::salt(&red.key.seed(), &game, "army-7@3");
     let shared = seal::shared_secret(&red.key.signing, &blue.key.public().key);
     let r = draw::draw_secret(&red.key.seed(), &game, "chit-1");
-    let blue_reveal = log[3].draft.reveal.unwrap();
+    let blue_reveal = log[4].draft.reveal.unwrap();
     let private = draw::private_dice_seed(&r, &blue_reveal);
     json!({
-        "about": "umpire protocol 1 test vectors (DESIGN §2.8). Regenerating them is a protocol change.",
+        "about": "umpire protocol 2 test vectors (DESIGN §2.8). Regenerating them is a protocol change.",
         "keys": keys,
         "game": {
             "game_id": game.to_hex(),
@@ -187,6 +236,7 @@ fn compute(log: &[Entry]) -> Value {
             "chain_length": CHAIN_LENGTH,
             "scenario_sha256": sha256(SCENARIO.as_bytes()).to_hex(),
             "log_sha256": sha256(&join_log(log)).to_hex(),
+            "joins_digest": joins_digest(&[log[1].hash, log[2].hash]).to_hex(),
         },
         "chains": chains,
         "entries": entries,
@@ -204,22 +254,20 @@ fn compute(log: &[Entry]) -> Value {
             "result": shuffled,
         },
         "commitment": {
-            "seat": "red", "id": "army-7@2", "value": "army:DE-8",
+            "seat": "red", "id": "army-7@3", "value": "army:DE-8",
             "salt": salt.to_hex(),
             "digest": commit::digest(&salt, "army:DE-8").to_hex(),
         },
         "seal": {
-            "seat": "blue", "seq": 3, "plain": "blue's hand: chit-4",
-            "seq_nonce": hex::encode(seal::seq_nonce(3)),
+            "seat": "blue", "seq": 4, "plain": SEALED_PLAIN,
+            "seq_nonce": hex::encode(seal::seq_nonce(4)),
             "key": hex::encode(seal::seal_key(&blue.key.seed(), &game)),
-            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_key(&blue.key.seed(), &game), 3, b"blue's hand: chit-4")),
-            "sealed": seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4"),
+            "sealed": seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes()),
         },
         "seal_for": {
             "author_seat": "red", "partner_seat": "blue", "seq": 4, "plain": "for your eyes only",
             "shared_secret": hex::encode(shared),
             "key": hex::encode(seal::seal_for_key(&shared, &game, "red", "blue")),
-            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_for_key(&shared, &game, "red", "blue"), 4, b"for your eyes only")),
             "sealed": seal::seal_for(&red.key.signing, &blue.key.public().key, &game, "red", "blue", 4, b"for your eyes only"),
         },
         "private_draw": {
@@ -228,7 +276,8 @@ fn compute(log: &[Entry]) -> Value {
             "about": "E commits to r with the commitment formula: id = draw_id, value = hex(r)",
             "commit_salt": commit::salt(&red.key.seed(), &game, "chit-1").to_hex(),
             "commit_digest": commit::digest(&commit::salt(&red.key.seed(), &game, "chit-1"), &r.to_hex()).to_hex(),
-            "reveal_seq": 3,
+            "commit_seq": 3,
+            "reveal_seq": 4,
             "reveal": blue_reveal.to_hex(),
             "seed": private.to_hex(),
             "d6": rolls(&private, 6, 5),
@@ -263,7 +312,7 @@ fn vectors() {
     // The stored log reads back and verifies.
     let read = read_log(&log_path).unwrap();
     assert_eq!(read, log);
-    assert_eq!(compare(&read, &log), Agreement::Prefix);
+    assert_eq!(compare(&st.genesis, &read, &log), Agreement::Prefix);
 }
 
 #[test]
@@ -272,13 +321,13 @@ fn vector_secrets_open() {
     let s = seats();
     let (red, blue) = (&s[0], &s[1]);
     let game = log[0].hash;
-    let sealed = log[3].draft.body.sealed.as_ref().unwrap();
-    assert_eq!(seal::open(&blue.key.seed(), &game, 3, sealed).unwrap(), b"blue's hand: chit-4");
+    let sealed = log[4].draft.body.sealed.as_ref().unwrap();
+    assert_eq!(seal::open(&blue.key.seed(), &game, 4, sealed).unwrap(), SEALED_PLAIN.as_bytes());
     let v = compute(&log);
     let sf = v["seal_for"]["sealed"].as_str().unwrap();
     assert_eq!(seal::open_for(&blue.key.signing, &red.key.public().key, &game, "red", "blue", 4, sf).unwrap(), b"for your eyes only");
-    let c = &log[2].draft.body.commit.as_ref().unwrap()[0];
-    assert!(commit::opens(&c.digest, &commit::salt(&red.key.seed(), &game, "army-7@2"), "army:DE-8"));
+    let c = &log[3].draft.body.commit.as_ref().unwrap()[0];
+    assert!(commit::opens(&c.digest, &commit::salt(&red.key.seed(), &game, "army-7@3"), "army:DE-8"));
 }
 
 /// Any single-byte change to the stored log is caught by parsing or by the protocol checks.

@@ -71,7 +71,24 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
     println!("entries: {} (last seq {})", game.entries.len(), game.next_seq() - 1);
     if let Some(o) = game.outcome() {
         println!("GAME OVER: {}", describe_outcome(&o));
+        // DESIGN §2.6: every hidden move is re-checked now; a cheat shows here too.
+        if !game.commitments.is_empty()
+            && let Err(cheats) = game.replay_omniscient()
+        {
+            for c in &cheats {
+                println!("CHEAT at entry {} by {}: {}: {}", c.seq, c.seat, c.rule, c.message);
+            }
+            if let Some(v) = cheats.first().and_then(|c| game.state.cheat_verdict(&c.seat)) {
+                println!("under the game's violation policy: {v}");
+            }
+        }
         return Ok(0);
+    }
+    if game.result_waits_for_openings() {
+        println!("NOT OVER: the rules reached a result, but openings are owed (DESIGN §2.6):");
+        for (s, ids) in game.owed_openings() {
+            println!("  {s} owes the opening of {}", ids.join(", "));
+        }
     }
     println!("{}", exp.when);
     for line in score_lines(&game) {

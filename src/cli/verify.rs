@@ -105,15 +105,16 @@ pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
             }
         }
         r.deviations = g.amendments.iter().map(|a| a.describe()).collect();
-        if let Some(end) = &g.ending
-            && g.openings_owed()
-        {
-            let owed: Vec<String> = g.owed_openings().iter().map(|(s, ids)| format!("{s} owes {}", ids.join(", "))).collect();
+        if g.result_waits_for_openings() {
+            let mut owed: Vec<String> = g.owed_openings().iter().map(|(s, ids)| format!("{s} owes {}", ids.join(", "))).collect();
+            owed.extend(g.waiting_for().into_iter().map(|(s, w)| format!("{s}: {w}")));
+            let result = match &g.ending {
+                Some(end) => format!("at entry {} ({})", end.seq, describe_outcome(&end.outcome)),
+                None => "and hold the result".to_string(),
+            };
             r.problems.push(format!(
-                "INCOMPLETE: the rules ended the game at entry {} ({}), but openings are owed: {}; the game is not over until they come \
+                "INCOMPLETE: the rules ended the game {result}, but openings are owed: {}; the game is not over until they come \
                  (DESIGN §2.6)",
-                end.seq,
-                describe_outcome(&end.outcome),
                 owed.join("; ")
             ));
             r.status = Some(format!("incomplete: openings owed ({})", owed.join("; ")));

@@ -107,6 +107,25 @@ impl Game {
                 ));
             }
         }
+        // DESIGN §2.7: nobody may preview a re-roll. A withdrawn entry that revealed dice
+        // which were rolled withdraws the entry they belonged to as well, so the re-done
+        // entry has a hash (and a reveal) nobody knows in advance; a private draw is never
+        // reached (its drawer alone knows the result).
+        for st in self.steps.iter().filter(|st| st.seq >= from) {
+            if let Some(r) = &st.resolved
+                && r.entry < from
+                && r.revealed_by >= from
+            {
+                return Some(format!(
+                    "entry {} revealed the dice of entry {} ({}); a take-back that withdraws it must withdraw entry {} too \
+                     (undo_from {} or earlier), so the re-roll is fixed by entries nobody could foresee",
+                    r.revealed_by, r.entry, r.what, r.entry, r.entry
+                ));
+            }
+            if st.settled_draws {
+                return Some(format!("entry {} settled a private draw; a take-back never reaches it (its drawer knows the result)", st.seq));
+            }
+        }
         None
     }
 

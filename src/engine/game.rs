@@ -337,6 +337,12 @@ impl Game {
         self.ending.as_ref().is_some_and(|e| !e.by_protocol) && self.commitments.values().any(|r| r.opened.is_none())
     }
 
+    /// The rules reached a result that waits for openings (theirs, [`Game::openings_owed`],
+    /// or the ruleset's own end-of-game openings, [`crate::engine::Ruleset::result_held`]).
+    pub fn result_waits_for_openings(&self) -> bool {
+        self.openings_owed() || (self.ending.is_none() && self.state.result_held())
+    }
+
     /// Unopened commitments by seat, as `(seat, ids)`, in genesis seat order.
     pub fn owed_openings(&self) -> Vec<(String, Vec<String>)> {
         let mut out = Vec::new();

@@ -208,6 +208,14 @@ pub trait Ruleset {
     /// The result, once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
+    /// The rules reached a result but hold it until hidden values are opened (DESIGN §2.6:
+    /// a game with an opening owed is not over): `verify` then reports the game incomplete
+    /// and names who owes what. Default: false.
+    fn result_held(state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
+
     /// DESIGN §2.5 leading rolls: `Some((seat, what))` when the next entry of `seat` opens
     /// with a roll made before it chooses anything (a command roll, a chit drawn from a cup).
     /// Decided from the state alone; declared only while `seat` is the one seat expected.

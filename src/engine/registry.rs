@@ -186,6 +186,10 @@ impl AnyState {
     pub fn resolve(&mut self, dice: &mut Dice) -> Vec<Event> {
         dispatch!(self, s => R::resolve(s, dice))
     }
+    /// The rules hold a result until openings come ([`Ruleset::result_held`]).
+    pub fn result_held(&self) -> bool {
+        dispatch!(self, s => R::result_held(s))
+    }
     /// The leading roll that opens the next entry, as `(seat, what)` ([`Ruleset::leading_roll`]).
     pub fn leading_roll(&self) -> Option<(String, String)> {
         dispatch!(self, s => R::leading_roll(s))

@@ -198,6 +198,10 @@ impl Ruleset for GlorysEnd {
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }
+    /// GE 13.8: the result waits for every side's `open_counters`.
+    fn result_held(state: &State) -> bool {
+        state.counters.as_ref().is_some_and(|c| c.pending_outcome.is_some())
+    }
     /// What a seat may see: the other side's secret plan only once opened (GE 3.3) and only
     /// the top unit of each enemy stack not under attack (GE 13.8; `view.rs`).
     fn view(state: &State, seat: &str) -> State {
