@@ -132,7 +132,8 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
         None => None,
     };
     let ca_pem = match a.smtp_ca_file.clone().or(cfg.ca_file.clone()) {
-        Some(p) => Some(std::fs::read(&p).map_err(|e| CliError::Other(format!("CA file {}: {e}", p.display())))?),
+        // Bounded, and a regular file (a FIFO here would hang the command).
+        Some(p) => Some(super::common::read_limited(&p, MAX_CA_FILE_BYTES).map_err(|e| CliError::Other(format!("CA file: {e}")))?),
         None => None,
     };
     let settings = SmtpSettings { host: host.clone(), port, security, user, password, ca_pem, timeout };
@@ -172,6 +173,9 @@ fn pick_entry(a: &MailArgs, entries: &[crate::log::entry::Entry]) -> Result<u64,
         )),
     }
 }
+
+/// Largest CA certificate file read (a bundle of every public root is about 250 KB).
+const MAX_CA_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Largest mail config file read (a real one is a few lines).
 const MAX_CONFIG_BYTES: usize = 64 * 1024;
