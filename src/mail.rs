@@ -871,7 +871,7 @@ impl MailConfig {
         if text.lines().any(|l| l.trim_start().starts_with("password:") || l.trim_start().starts_with("smtp_password:")) {
             return Err("a password may not be written in the config file; use `password_command: \"pass show mail\"` or the UMPIRE_SMTP_PASSWORD variable".into());
         }
-        yaml_serde::from_str(text).map_err(|e| e.to_string())
+        crate::log::yamlscan::from_str(text).map_err(|e| e.to_string())
     }
 }
 

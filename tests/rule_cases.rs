@@ -31,7 +31,7 @@ fn run_dir<R: CaseRuleset>(ruleset: &str) {
     for f in &files {
         let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         let text = std::fs::read_to_string(f).expect("read case");
-        let case: RuleCase = match yaml_serde::from_str(&text) {
+        let case: RuleCase = match umpire::log::yamlscan::from_str(&text) {
             Ok(c) => c,
             Err(e) => {
                 failures.push(format!("{name}: does not parse: {e}"));

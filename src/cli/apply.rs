@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::common::{self, CliError, fail};
+use super::term::{one_line, say, say_err};
 use crate::engine::game::Game;
 use crate::log::Kind;
 use crate::log::entry::Entry;
@@ -63,7 +64,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         let seq = entry.seq();
         if let Some(mine) = game.entry(seq) {
             if mine.hash == entry.hash {
-                println!("{origin}: entry {seq} is already in the log; skipped");
+                say!("{origin}: entry {seq} is already in the log; skipped");
                 continue;
             }
             // Two entries at one seq: proof of something only if both verify (DESIGN §2.3).
@@ -80,7 +81,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
                     game = common::replay_entries(&entries, &a.log)?;
                     locked.replace(&entries)?;
                     rewrite = true;
-                    println!(
+                    say!(
                         "{origin}: entry {seq} crossed in the mail with your {} ({}); yours gives way (DESIGN §2.3): it was not \
                          applied by the others, sign it again if you still want it",
                         crate::log::entry::kind_name(ours.kind()),
@@ -88,7 +89,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
                     );
                 }
                 Agreement::Fork { crossed: true, .. } => {
-                    println!(
+                    say!(
                         "{origin}: entry {seq} by {} crossed in the mail with {} by {}, which stands; theirs gives way (DESIGN §2.3)",
                         entry.seat(),
                         crate::log::entry::kind_name(mine.kind()),
@@ -121,13 +122,13 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             ));
         }
         let step = game.apply(&entry).map_err(|e| CliError::Other(format!("{origin}: {e}")))?.clone();
-        println!("entry {seq} by {} ({:?}) {}", step.seat, step.kind, step.hash.short(16));
+        say!("entry {seq} by {} ({:?}) {}", one_line(&step.seat), step.kind, step.hash.short(16));
         if let Some(n) = &step.note {
-            println!("    note: {n}");
+            say!("    note: {}", one_line(n));
         }
         common::print_events(&step.events);
         if let Some(p) = &step.pending {
-            println!("    awaiting the dice: {p}");
+            say!("    awaiting the dice: {p}");
         }
         new.push(entry);
     }
@@ -135,23 +136,23 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         // Joins come in any order (DESIGN §2.4) and a crossed entry may have given way: the
         // log is written whole, in seq order.
         locked.replace(&game.entries)?;
-        println!("wrote {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
+        say!("wrote {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     } else if !new.is_empty() {
         locked.append(&new)?;
-        println!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
+        say!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
     // Still under the lock, so caches are written in the order of the logs they describe.
     if !new.is_empty() || !from_cache {
         crate::cache::write(&a.log, &game);
     }
     if let Some(o) = game.outcome() {
-        println!("GAME OVER: {}", crate::engine::game::describe_outcome(&o));
+        say!("GAME OVER: {}", crate::engine::game::describe_outcome(&o));
         // The process ends here: freeing a long game's every entry is the OS's job, not ours.
         std::mem::forget(game);
         return Ok(0);
     }
     for (seat, what) in game.waiting_for() {
-        println!("waiting for {seat}: {what}");
+        say!("waiting for {seat}: {what}");
     }
     if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
         super::status::preview_owed(&game, seat, key)?;
@@ -163,7 +164,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             let reveal = common::next_reveal(&game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
             let (after, _) = game.preview_resolution(&reveal).expect("pending");
             if after.expect().awaits.iter().any(|w| &w.seat == seat) {
-                println!("not acking: you have a decision to make after the roll (see above); write orders instead");
+                say!("not acking: you have a decision to make after the roll (see above); write orders instead");
             } else {
                 common::sign_append_write(&mut locked, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
             }
@@ -199,7 +200,7 @@ fn read_input(path: &Path, game: &Game) -> Result<Vec<(String, Entry)>, CliError
         return Ok(entries.into_iter().map(|e| (name.clone(), e)).collect());
     };
     for p in &found.problems {
-        eprintln!("umpire: warning: {p}");
+        say_err!("umpire: warning: {p}");
     }
     let mut out = Vec::new();
     for f in found.entries {
@@ -209,7 +210,7 @@ fn read_input(path: &Path, game: &Game) -> Result<Vec<(String, Entry)>, CliError
             None => f.entry.hash == game.id(),
         };
         if !of_this_game {
-            println!("{}: entry {} belongs to another game; skipped", f.origin, f.entry.seq());
+            say!("{}: entry {} belongs to another game; skipped", f.origin, f.entry.seq());
             continue;
         }
         out.push((f.origin, f.entry));

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use super::common::CliError;
+use super::term::{say, say_err};
 use crate::engine::bot;
 use crate::engine::game::Game;
 use crate::log::entry::Entry;
@@ -190,7 +191,7 @@ fn children_cpu() -> Duration {
 pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let scenario = long_marne()?;
     let exe = std::env::current_exe().map_err(|e| CliError::Other(e.to_string()))?;
-    eprintln!("generating bot games totalling {} entries (Marne stretched to turn 250, no sudden death)…", a.entries);
+    say_err!("generating bot games totalling {} entries (Marne stretched to turn 250, no sudden death)…", a.entries);
     let mut games = Vec::new();
     let mut total = 0usize;
     while total < a.entries {
@@ -207,7 +208,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         }
     }
     let sizes: Vec<String> = games.iter().map(|g| g.entries.len().to_string()).collect();
-    eprintln!(
+    say_err!(
         "{} game(s) of {} entries, {} bytes; measuring verify…",
         games.len(),
         sizes.join(" + "),
@@ -223,7 +224,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
 
     // apply: entry 1000 onto the first 1,000 entries of that game, as a player runs it.
     let n = a.apply_entries.min(game.entries.len() - 1);
-    eprintln!("measuring apply of entry {n} to a {n}-entry game…");
+    say_err!("measuring apply of entry {n} to a {n}-entry game…");
     let prefix = store::join_log(&game.entries[..n]);
     let next = &game.entries[n];
     let t_nocache = time_apply(&exe, a.reps.max(5), &prefix, next, None)?;
@@ -241,7 +242,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
 
     // check: validating the largest orders entry (a full turn's moves) against its prestate,
     // on the Marne game and on a Short Campaign game (the largest bundled map).
-    eprintln!("measuring orders check and start-up…");
+    say_err!("measuring orders check and start-up…");
     let check_marne = largest_check(game, a.reps)?;
     let campaign = crate::scenarios::find("glorys-end/short-campaign")
         .ok_or_else(|| CliError::Other("the bundled short campaign is missing".into()))?;
@@ -258,16 +259,16 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
     let r_verify = ms(t_full) / ms(t_floor);
-    println!("| measurement | time | baseline (same run) | ratio | target |");
-    println!("|---|---|---|---|---|");
-    println!(
+    say!("| measurement | time | baseline (same run) | ratio | target |");
+    say!("|---|---|---|---|---|");
+    say!(
         "| verify {total} generated entries ({}) | {:.0} ms | floor (split, parse, hash, verify_strict; one core) {:.0} ms | {r_verify:.2}× floor | ≤ 1.5× floor: {} |",
         if games.len() == 1 { "one game".to_string() } else { format!("{} games of {} entries", games.len(), sizes.join(" + ")) },
         ms(t_full),
         ms(t_floor),
         verdict(r_verify <= 1.5)
     );
-    println!(
+    say!(
         "| apply entry {n} to a {n}-entry game, with cache (`umpire apply`, whole process incl. fsync) | {:.1} ms (CPU {:.1} ms) | start-up {:.1} ms | {:.1}× start-up | < 50 ms: {} |",
         ms(t_cache.0),
         ms(t_cache.1),
@@ -275,7 +276,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         ms(t_cache.0) / ms(t_start),
         verdict(ms(t_cache.0) < 50.0)
     );
-    println!(
+    say!(
         "| same, without cache (replay from genesis) | {:.1} ms (CPU {:.1} ms) | with cache {:.1} ms | {:.1}× with cache | |",
         ms(t_nocache.0),
         ms(t_nocache.1),
@@ -283,14 +284,14 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         ms(t_nocache.0) / ms(t_cache.0)
     );
     for (map, (t_check, size, seq)) in [("Marne map", check_marne), ("campaign map, the largest bundled", check_campaign)] {
-        println!(
+        say!(
             "| orders check of the largest entry of a bot game ({map}: entry {seq}, {size} bytes of orders YAML) | {:.3} ms | start-up {:.1} ms | {:.3}× start-up | |",
             ms(t_check),
             ms(t_start),
             ms(t_check) / ms(t_start)
         );
     }
-    println!(
+    say!(
         "| process start-up (`umpire --version`) | {:.2} ms | `true`: {:.2} ms | {:.1}× | |",
         ms(t_start),
         ms(t_true),

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::term::say;
 use crate::crypto::Hash;
 use crate::crypto::chain::{chain_seed, chain_value};
 use crate::crypto::keys::{KeyError, SecretKey};
@@ -64,7 +65,7 @@ pub fn read_limited(path: &Path, limit: usize) -> Result<Vec<u8>, CliError> {
         }
         return Ok(buf);
     }
-    let f = std::fs::File::open(path).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?;
+    let f = store::open_regular(path).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?;
     let mut buf = Vec::new();
     f.take(limit as u64 + 1).read_to_end(&mut buf).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))?;
     if buf.len() > limit {
@@ -207,23 +208,70 @@ pub fn default_entry_path(log: &Path, seq: u64) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Write an entry file for sending (refuses to overwrite a different file).
-pub fn write_entry_file(path: &Path, entry: &Entry) -> Result<(), CliError> {
-    if let Ok(existing) = std::fs::read(path) {
-        if existing == entry.bytes {
-            return Ok(());
+/// The file an entry will be written to, claimed before the log changes, so that a path that
+/// cannot take the entry (it holds something else, its directory is missing, it is not
+/// writable) is refused while the log is still as it was: the log and the entry file never
+/// disagree. Dropped without [`EntryOut::write`], it removes the empty file it created.
+pub struct EntryOut {
+    path: PathBuf,
+    /// The empty file created for the entry; `None` when the path already holds exactly
+    /// this entry (writing again is a no-op), or once written.
+    file: Option<std::fs::File>,
+}
+
+impl EntryOut {
+    /// Claim `path` for `entry`: create it empty (never replacing a file), or accept it if it
+    /// already holds exactly this entry.
+    pub fn claim(path: &Path, entry: &Entry) -> Result<EntryOut, CliError> {
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(file) => Ok(EntryOut { path: path.to_path_buf(), file: Some(file) }),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let same = store::open_regular(path)
+                    .ok()
+                    .and_then(|f| {
+                        use std::io::Read as _;
+                        let mut buf = Vec::new();
+                        f.take(entry.bytes.len() as u64 + 1).read_to_end(&mut buf).ok().map(|_| buf)
+                    })
+                    .is_some_and(|b| b == entry.bytes);
+                if same {
+                    return Ok(EntryOut { path: path.to_path_buf(), file: None });
+                }
+                fail(format!("{} exists with other content; choose another --out (nothing was signed or appended)", path.display()))
+            }
+            Err(e) => fail(format!("{}: {e} (nothing was signed or appended; choose another --out)", path.display())),
         }
-        return fail(format!("{} exists with other content; choose another --out", path.display()));
     }
-    std::fs::write(path, &entry.bytes).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))
+    /// Write the entry into the claimed file.
+    pub fn write(mut self, entry: &Entry) -> Result<(), CliError> {
+        use std::io::Write as _;
+        if let Some(mut f) = self.file.take() {
+            f.write_all(&entry.bytes).and_then(|()| f.sync_all()).map_err(|e| {
+                CliError::Other(format!(
+                    "{}: {e} (the entry is already in the log, after its last `---` line: send that text)",
+                    self.path.display()
+                ))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for EntryOut {
+    fn drop(&mut self) {
+        // Claimed but never written: the log did not change, so the empty file goes too.
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Print events as indented lines.
 pub fn print_events(events: &[crate::engine::Event]) {
     for e in events {
         match &e.rule {
-            Some(r) => println!("    {} [{r}]", e.text),
-            None => println!("    {}", e.text),
+            Some(r) => say!("    {} [{r}]", e.text),
+            None => say!("    {}", e.text),
         }
     }
 }
@@ -242,6 +290,8 @@ pub fn sign_append_write(
     let log = log.as_path();
     let entry = sign_as_author(game, seat, key, body, dice_from)?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_entry_path(log, entry.seq()));
+    // Claim the entry file first: if it cannot be written, the log is left as it was.
+    let claimed = EntryOut::claim(&out, &entry)?;
     if game.in_play() {
         locked.append(std::slice::from_ref(&entry))?;
     } else {
@@ -252,8 +302,8 @@ pub fn sign_append_write(
         all.insert(at, entry.clone());
         locked.replace(&all)?;
     }
-    write_entry_file(&out, &entry)?;
-    println!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));
-    println!("appended to {}; send {} to the other players", log.display(), out.display());
+    claimed.write(&entry)?;
+    say!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));
+    say!("appended to {}; send {} to the other players", log.display(), out.display());
     Ok(entry)
 }

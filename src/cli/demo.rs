@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::common::{self, CliError, fail};
 use super::new::{GenesisPlan, anchor, make_genesis};
+use super::term::say;
 use crate::crypto::keys::SecretKey;
 use crate::crypto::tagged_hash;
 use crate::engine::RulesetId;
@@ -60,7 +61,7 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         let k = SecretKey::from_seed(name, tagged_hash("umpire/demo-key/1", &[&a.seed.to_be_bytes(), name.as_bytes()]).0);
         k.write_file(&dir.join(format!("{name}.key")))?;
         k.public().write_file(&dir.join(format!("{name}.pub")))?;
-        println!("key {name}: {} ({}) plays {seat}", k.public().id(), dir.join(format!("{name}.key")).display());
+        say!("key {name}: {} ({}) plays {seat}", k.public().id(), dir.join(format!("{name}.key")).display());
         decls.push(SeatDecl { seat: seat.into(), side: side.into(), key: k.public().to_text() });
         keys.insert(seat.to_string(), k);
     }
@@ -81,7 +82,7 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let genesis = make_genesis(&plan, first, &keys[first])?;
     store::create_log(&log, std::slice::from_ref(&genesis))?;
     let mut game = Game::from_genesis(&genesis)?;
-    println!("genesis: game {} ({}), {}", game.id().short(16), scenario.name, log.display());
+    say!("genesis: game {} ({}), {}", game.id().short(16), scenario.name, log.display());
     let g = game.genesis().clone();
     let mut players = bot::Players::new(keys.clone());
     for &(name, seat, _) in &seats[1..] {
@@ -90,9 +91,9 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         let e = bot::sign_body(&game, seat, &mut players, join, common::now()).map_err(|e| CliError::Other(e.to_string()))?;
         game.apply(&e)?;
         append(&log, &e)?;
-        println!("join: {seat} ({name})");
+        say!("join: {seat} ({name})");
     }
-    println!("every seat has joined; play starts");
+    say!("every seat has joined; play starts");
 
     // 3. Bots play to the end. Each entry is appended durably as it is made.
     let verbose = a.verbose;
@@ -102,12 +103,12 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
             .map_err(|err| bot::BotError::Refused(crate::engine::game::GameError::Unsupported { seq: e.seq(), why: err.to_string() }))?;
         let when = game.state.expect().when;
         if when != last_when && !verbose {
-            println!("  {when} (entry {})", e.seq());
+            say!("  {when} (entry {})", e.seq());
             last_when = when;
         }
         if verbose {
             let s = game.steps.last().expect("applied");
-            println!("entry {} {} {:?}", s.seq, s.seat, s.kind);
+            say!("entry {} {} {:?}", s.seq, s.seat, s.kind);
             common::print_events(&s.events);
         }
         Ok(())
@@ -119,29 +120,29 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
     let args = super::verify::VerifyArgs { log: log.clone(), against: vec![], json: false, verbose: false, hidden: false };
     let (report, _) = super::verify::audit(&args)?;
     let outcome = game.outcome().map(|o| describe_outcome(&o)).unwrap_or_default();
-    println!();
-    println!("played {} entries, {} random events (every die from commit-reveal seeds)", game.entries.len(), report.random_events.len());
-    println!("result: {outcome}");
+    say!();
+    say!("played {} entries, {} random events (every die from commit-reveal seeds)", game.entries.len(), report.random_events.len());
+    say!("result: {outcome}");
     if !report.ok {
         for p in &report.problems {
-            println!("  problem: {p}");
+            say!("  problem: {p}");
         }
         return fail("the demo log does not verify: this is a bug, please report it");
     }
-    println!("verify: OK ({} entries checked)", report.entries_checked);
+    say!("verify: OK ({} entries checked)", report.entries_checked);
 
     // 5. The replay page, from the log on disk.
     let page = super::replay::replay_page(&store::read_log(&log)?, None, None)?;
     let html = dir.join("replay.html");
     std::fs::write(&html, page).map_err(|e| CliError::Other(format!("{}: {e}", html.display())))?;
-    println!("replay page: {} (open it in a browser; ← → step through the game)", html.display());
+    say!("replay page: {} (open it in a browser; ← → step through the game)", html.display());
     let l = log.display();
-    println!();
-    println!("next, try:");
-    println!("  umpire verify {l}              # the referee's audit");
-    println!("  umpire replay {l} --to 12      # step by step, with what changed");
-    println!("  umpire show {l} --at 5 --svg map.svg   # the state after entry 5, and its map");
-    println!("  umpire status {l}");
+    say!();
+    say!("next, try:");
+    say!("  umpire verify {l}              # the referee's audit");
+    say!("  umpire replay {l} --to 12      # step by step, with what changed");
+    say!("  umpire show {l} --at 5 --svg map.svg   # the state after entry 5, and its map");
+    say!("  umpire status {l}");
     Ok(0)
 }
 

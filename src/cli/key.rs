@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::common::CliError;
+use super::term::{one_line, say};
 use crate::crypto::keys::{PublicKey, SecretKey};
 
 /// Key commands.
@@ -38,21 +39,22 @@ pub fn run(c: KeyCommand) -> Result<i32, CliError> {
             }
             key.write_file(&secret)?;
             key.public().write_file(&public)?;
-            println!("secret key: {} (mode 0600; keep it, never send it)", secret.display());
-            println!("public key: {} (send it to the other players)", public.display());
-            println!("key id:     {}", key.public().id());
+            say!("secret key: {} (mode 0600; keep it, never send it)", secret.display());
+            say!("public key: {} (send it to the other players)", public.display());
+            say!("key id:     {}", key.public().id());
             Ok(0)
         }
         KeyCommand::Show { file } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| CliError::Other(format!("{}: {e}", file.display())))?;
+            let bytes = super::common::read_limited(&file, 64 * 1024)?;
+            let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8; not a key file", file.display())))?;
             let public = if text.contains("secret-key/1") {
                 SecretKey::read_file(&file)?.public()
             } else {
                 PublicKey::from_file_text(&text, &file.display().to_string())?
             };
-            println!("name:   {}", public.name);
-            println!("public: {}", public.to_text());
-            println!("key id: {}", public.id());
+            say!("name:   {}", one_line(&public.name));
+            say!("public: {}", public.to_text());
+            say!("key id: {}", public.id());
             Ok(0)
         }
     }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::common::{self, CliError, fail};
+use super::term::say;
 use crate::log::store;
 use crate::mail::{self, Addressing, MailConfig, Security, SmtpSettings};
 
@@ -93,15 +94,15 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
     }
     if let Some(out) = &a.eml_out {
         std::fs::write(out, message.formatted()).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
-        println!("wrote entry {seq} as a message to {} (subject: {})", out.display(), turn.subject);
-        println!("nothing was sent; the log is unchanged");
+        say!("wrote entry {seq} as a message to {} (subject: {})", out.display(), turn.subject);
+        say!("nothing was sent; the log is unchanged");
         return Ok(0);
     }
     let sendmail = a.sendmail.clone().or_else(|| if a.smtp_host.is_none() { cfg.sendmail.clone() } else { None });
     if let Some(program) = sendmail {
         mail::send_sendmail(&program, &message, timeout).map_err(mail_err)?;
-        println!("handed entry {seq} to {} for {}", program.display(), to.join(", "));
-        println!("subject: {}", turn.subject);
+        say!("handed entry {seq} to {} for {}", program.display(), to.join(", "));
+        say!("subject: {}", turn.subject);
         return Ok(0);
     }
     let Some(host) = a.smtp_host.clone().or(cfg.smtp_host.clone()) else {
@@ -131,18 +132,15 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
         None => None,
     };
     let ca_pem = match a.smtp_ca_file.clone().or(cfg.ca_file.clone()) {
-        Some(p) => Some(std::fs::read(&p).map_err(|e| CliError::Other(format!("CA file {}: {e}", p.display())))?),
+        // Bounded, and a regular file (a FIFO here would hang the command).
+        Some(p) => Some(super::common::read_limited(&p, MAX_CA_FILE_BYTES).map_err(|e| CliError::Other(format!("CA file: {e}")))?),
         None => None,
     };
     let settings = SmtpSettings { host: host.clone(), port, security, user, password, ca_pem, timeout };
     let reply = mail::send_smtp(&settings, &message).map_err(mail_err)?;
-    println!(
-        "sent entry {seq} to {} via {host}:{port}{}",
-        to.join(", "),
-        if security == Security::Plaintext { " (unencrypted)" } else { "" }
-    );
-    println!("subject: {}", turn.subject);
-    println!("server: {reply}");
+    say!("sent entry {seq} to {} via {host}:{port}{}", to.join(", "), if security == Security::Plaintext { " (unencrypted)" } else { "" });
+    say!("subject: {}", turn.subject);
+    say!("server: {reply}");
     Ok(0)
 }
 
@@ -176,6 +174,12 @@ fn pick_entry(a: &MailArgs, entries: &[crate::log::entry::Entry]) -> Result<u64,
     }
 }
 
+/// Largest CA certificate file read (a bundle of every public root is about 250 KB).
+const MAX_CA_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Largest mail config file read (a real one is a few lines).
+const MAX_CONFIG_BYTES: usize = 64 * 1024;
+
 /// The config: --config FILE (must exist), or the default file if there is one.
 fn load_config(path: Option<&Path>) -> Result<MailConfig, CliError> {
     let (path, required) = match path {
@@ -189,11 +193,12 @@ fn load_config(path: Option<&Path>) -> Result<MailConfig, CliError> {
             }
         }
     };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return Ok(MailConfig::default()),
-        Err(e) => return fail(format!("{}: {e}", path.display())),
-    };
+    if !required && !path.exists() {
+        return Ok(MailConfig::default());
+    }
+    // A regular file of bounded size (a FIFO or device here would hang the command).
+    let bytes = super::common::read_limited(&path, MAX_CONFIG_BYTES)?;
+    let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8", path.display())))?;
     MailConfig::parse(&text).map_err(|e| CliError::Other(format!("{}: {e}", path.display())))
 }
 

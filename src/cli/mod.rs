@@ -14,12 +14,14 @@ pub mod replay;
 mod schema;
 mod selfplay;
 mod status;
+mod term;
 mod verify;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use term::say_err;
 
 pub use common::CliError;
 pub use verify::verify_bytes;
@@ -110,7 +112,7 @@ pub fn main_with_args<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("umpire: {e}");
+            say_err!("umpire: {e}");
             e.exit_code()
         }
     }

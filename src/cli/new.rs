@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use super::SignerArgs;
 use super::common::{self, CliError, fail};
+use super::term::{one_line, say};
 use crate::crypto::chain::{chain_seed, chain_value};
 use crate::crypto::keys::{PublicKey, SecretKey};
 use crate::crypto::{Hash, sha256};
@@ -155,6 +156,14 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
         let pk = PublicKey::read_file(&file)?;
         seats.push(SeatDecl { seat, side, key: pk.to_text() });
     }
+    let sides: std::collections::BTreeSet<&str> = seats.iter().map(|s| s.side.as_str()).collect();
+    if sides.len() < 2 {
+        return Err(CliError::Usage(format!(
+            "a game needs seats on at least two sides, and {} given; give one --seat SEAT=FILE.pub per seat of the scenario \
+             (e.g. --seat german=alice.pub --seat allied=bob.pub), or SEAT@SIDE=FILE.pub to put a seat on a side",
+            if seats.len() == 1 { "only one seat was".to_string() } else { format!("all {} seats are on one side", seats.len()) }
+        )));
+    }
     if !seats.iter().any(|s| s.seat == a.seat) {
         return Err(CliError::Usage(format!("--as {}: not one of the --seat names", a.seat)));
     }
@@ -175,14 +184,19 @@ pub fn run_new(a: NewArgs) -> Result<i32, CliError> {
         note: a.note,
     };
     let entry = make_genesis(&plan, &a.seat, &key)?;
-    store::create_log(&a.output, std::slice::from_ref(&entry))?;
+    if a.output.exists() {
+        return Err(store::StoreError::Exists { path: a.output.clone() }.into());
+    }
     let out = common::default_entry_path(&a.output, 0);
-    common::write_entry_file(&out, &entry)?;
-    println!("new game {} ({}): {}", entry.hash.short(16), plan.scenario_name, a.output.display());
-    println!("send {} to the other players; each runs:", out.display());
+    // The entry file is claimed before the log is created, so neither exists without the other.
+    let claimed = common::EntryOut::claim(&out, &entry)?;
+    store::create_log(&a.output, std::slice::from_ref(&entry))?;
+    claimed.write(&entry)?;
+    say!("new game {} ({}): {}", entry.hash.short(16), one_line(&plan.scenario_name), a.output.display());
+    say!("send {} to the other players; each runs:", out.display());
     for s in &plan.seats {
         if s.seat != a.seat {
-            println!(
+            say!(
                 "  umpire join {} --as {} --key THEIR.key",
                 out.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default(),
                 s.seat
@@ -202,7 +216,7 @@ pub(crate) fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>
             return Err(CliError::Usage(format!("--option {o:?}: want NAME=VALUE")));
         };
         let value: yaml_serde::Value =
-            yaml_serde::from_str(v).map_err(|e| CliError::Usage(format!("--option {o:?}: value is not YAML: {e}")))?;
+            crate::log::yamlscan::from_str(v).map_err(|e| CliError::Usage(format!("--option {o:?}: value is not YAML: {e}")))?;
         map.insert(yaml_serde::Value::String(k.to_string()), value);
     }
     Ok(Some(yaml_serde::Value::Mapping(map)))
@@ -244,7 +258,7 @@ pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
     drop(locked);
     let game = common::load_game(&log)?;
     if game.in_play() {
-        println!("every seat has joined: play starts. `umpire status {}` says who moves first.", log.display());
+        say!("every seat has joined: play starts. `umpire status {}` says who moves first.", log.display());
     }
     Ok(0)
 }

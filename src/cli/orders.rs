@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::SignerArgs;
 use super::common::{self, CliError, MAX_ORDERS_BYTES};
+use super::term::{say, say_err, say_raw};
 use crate::crypto::keys::SecretKey;
 use crate::engine::author::{AuthorError, complete_body};
 use crate::engine::game::Game;
@@ -85,14 +86,14 @@ fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyStat
     let reveal = common::next_reveal(view, seat, key)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
     let (state, events) = view.state_before(seat, Some(&reveal));
     if let Some(p) = owes_dice {
-        println!("# the dice you owe (entry {}) give:", p.seq);
+        say!("# the dice you owe (entry {}) give:", p.seq);
     } else if leads {
-        println!("# your next entry opens with a leading roll (DESIGN §2.5):");
+        say!("# your next entry opens with a leading roll (DESIGN §2.5):");
     } else {
-        println!("# your next entry settles:");
+        say!("# your next entry settles:");
     }
     for e in &events {
-        println!("#   {}", e.text);
+        say!("#   {}", e.text);
     }
     Ok(state)
 }
@@ -101,7 +102,7 @@ fn read_orders(path: &Path) -> Result<yaml_serde::Value, CliError> {
     let bytes = common::read_limited(path, MAX_ORDERS_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8", path.display())))?;
     let v: yaml_serde::Value =
-        yaml_serde::from_str(&text).map_err(|e| CliError::Other(format!("{}: not valid YAML: {e}", path.display())))?;
+        crate::log::yamlscan::from_str(&text).map_err(|e| CliError::Other(format!("{}: not valid YAML: {e}", path.display())))?;
     // Accept either the orders themselves or a file with a top-level `orders:` (as templates write).
     Ok(v)
 }
@@ -119,10 +120,10 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             if std::fs::read_to_string(&schema_path).ok().as_deref() != Some(schema.as_str()) {
                 std::fs::write(&schema_path, &schema).map_err(|e| CliError::Other(format!("{}: {e}", schema_path.display())))?;
             }
-            println!("# yaml-language-server: $schema=./{name}");
+            say!("# yaml-language-server: $schema=./{name}");
             let (view, key) = view_for(&game, &seat, key.as_deref())?;
             let state = state_for(&view, &seat, key.as_ref())?;
-            print!("{}", state.template(&seat));
+            say_raw!("{}", state.template(&seat));
             Ok(0)
         }
         OrdersCommand::Check { log, orders, seat, key } => {
@@ -133,7 +134,7 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             let value = read_orders(&orders)?;
             let exp = state.expect();
             if !exp.awaits.iter().any(|w| w.seat == seat) {
-                eprintln!(
+                say_err!(
                     "note: nothing is expected from {seat} now ({}); waiting for: {}",
                     exp.when,
                     exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ")
@@ -147,19 +148,19 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             };
             match checked {
                 Ok(public) => {
-                    println!("orders are legal");
+                    say!("orders are legal");
                     if let Ok(lines) = state.preview(&seat, &public) {
                         for l in lines {
-                            println!("  {l}");
+                            say!("  {l}");
                         }
                     }
                     Ok(0)
                 }
                 Err(OrdersError::Parse(e)) => common::fail(format!("{}: cannot parse the orders: {e}", orders.display())),
                 Err(OrdersError::Illegal(vs)) => {
-                    println!("{} violation(s):", vs.len());
+                    say!("{} violation(s):", vs.len());
                     for v in &vs {
-                        println!("  {v}");
+                        say!("  {v}");
                     }
                     Ok(1)
                 }
@@ -188,7 +189,7 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
                 common::print_events(&step.events);
                 let _ = entry;
                 if let Some(p) = &step.pending {
-                    println!(
+                    say!(
                         "  awaiting the dice: {p} (revealed by {}'s next entry)",
                         game.pending.as_ref().map(|p| p.dice_from.as_str()).unwrap_or("?")
                     );
@@ -208,7 +209,7 @@ fn check_as_author(view: &Game, seat: &str, key: &SecretKey, value: &yaml_serde:
         Ok(b) => {
             let (c, o) = (b.commit.as_ref().map_or(0, Vec::len), b.open.as_ref().map_or(0, Vec::len));
             if c + o > 0 {
-                println!("hidden: {c} value(s) committed and sealed, {o} opened");
+                say!("hidden: {c} value(s) committed and sealed, {o} opened");
             }
             Ok(b.orders.unwrap_or(yaml_serde::Value::Null))
         }

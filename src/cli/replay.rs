@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::common::{self, CliError, fail};
+use super::term::{one_line, say, say_raw};
 use crate::engine::game::Game;
 use crate::engine::hidden::Knowledge;
 use crate::engine::registry::AnyState;
@@ -156,33 +157,33 @@ pub fn run_replay(a: ReplayArgs) -> Result<i32, CliError> {
     if let Some(out) = &a.html {
         let page = replay_page_with(&entries, a.seat.as_deref(), a.to, knowledge)?;
         std::fs::write(out, page).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
-        println!("wrote {}", out.display());
+        say!("wrote {}", out.display());
         return Ok(0);
     }
     let mut game = Game::from_genesis_with(first, knowledge)?;
     let mut before = seen(&game.state, a.seat.as_deref());
-    println!("== entry 0 (genesis by {}) {}", first.seat(), first.hash.short(16));
+    say!("== entry 0 (genesis by {}) {}", one_line(first.seat()), first.hash.short(16));
     common::print_events(&game.steps[0].events);
-    println!("{}", indent(&before));
+    say!("{}", indent(&before));
     let last = a.to.unwrap_or(u64::MAX);
     for e in entries.iter().skip(1) {
         if e.seq() > last {
             break;
         }
         let step = game.apply(e).map_err(|err| CliError::Other(format!("replay stops: {err}")))?.clone();
-        println!("== entry {} ({:?} by {}) {}", step.seq, step.kind, step.seat, step.hash.short(16));
+        say!("== entry {} ({:?} by {}) {}", step.seq, step.kind, one_line(&step.seat), step.hash.short(16));
         if let Some(n) = &step.note {
-            println!("    note: {n}");
+            say!("    note: {}", one_line(n));
         }
         common::print_events(&step.events);
         if let Some(p) = &step.pending {
-            println!("    awaiting dice: {p}");
+            say!("    awaiting dice: {p}");
         }
         let after = seen(&game.state, a.seat.as_deref());
         let d = diff(&before, &after);
         if !d.is_empty() {
-            println!("    changes:");
-            print!("{d}");
+            say!("    changes:");
+            say_raw!("{d}");
         }
         before = after;
     }
@@ -217,19 +218,19 @@ pub fn run_show(a: ShowArgs) -> Result<i32, CliError> {
     let game = Game::replay_with(&entries[..n], knowledge).map_err(|(_, e)| {
         CliError::Other(format!("{}: {e}\n  (run `umpire verify {}` for the full audit)", a.log.display(), a.log.display()))
     })?;
-    println!("game {} after entry {}", game.id().short(16), n - 1);
-    println!("{}", game.state.expect().when);
-    print!("{}", seen(&game.state, a.seat.as_deref()));
+    say!("game {} after entry {}", game.id().short(16), n - 1);
+    say!("{}", game.state.expect().when);
+    say_raw!("{}", seen(&game.state, a.seat.as_deref()));
     if !seen(&game.state, a.seat.as_deref()).ends_with('\n') {
-        println!();
+        say!();
     }
     for (seat, what) in game.waiting_for() {
-        println!("waiting for {seat}: {what}");
+        say!("waiting for {seat}: {what}");
     }
     if let Some(out) = &a.svg {
         let svg = crate::render::svg::to_svg(&seen_state(&game.state, a.seat.as_deref()).picture());
         std::fs::write(out, svg).map_err(|e| CliError::Other(format!("{}: {e}", out.display())))?;
-        println!("map: {}", out.display());
+        say!("map: {}", out.display());
     }
     Ok(0)
 }

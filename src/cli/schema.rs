@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::common::CliError;
+use super::term::say;
 
 /// Arguments of `umpire schema`.
 #[derive(Debug, clap::Args)]
@@ -18,7 +19,7 @@ pub fn run(a: SchemaArgs) -> Result<i32, CliError> {
     for (name, text) in crate::schema::all() {
         let p = a.out.join(name);
         std::fs::write(&p, text).map_err(|e| CliError::Other(format!("{}: {e}", p.display())))?;
-        println!("wrote {}", p.display());
+        say!("wrote {}", p.display());
     }
     Ok(0)
 }

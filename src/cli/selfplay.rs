@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use super::common::{CliError, fail};
+use super::term::{say, say_err};
 use crate::engine::bot;
 use crate::engine::game::Game;
 
@@ -84,15 +85,15 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
         };
         *results.entry(key).or_insert(0) += 1;
         if (i + 1) % step == 0 || i + 1 == a.games {
-            eprintln!("  {}/{} games ({:.1} s)", i + 1, a.games, started.elapsed().as_secs_f64());
+            say_err!("  {}/{} games ({:.1} s)", i + 1, a.games, started.elapsed().as_secs_f64());
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    println!("{} games of {} (seeds {}..{}): every entry checked, every log re-verified", a.games, scenario.name, a.seed, a.seed + a.games);
-    println!("  entries: {entries} ({:.1} per game), dice rolled: {rolls}", entries as f64 / a.games.max(1) as f64);
+    say!("{} games of {} (seeds {}..{}): every entry checked, every log re-verified", a.games, scenario.name, a.seed, a.seed + a.games);
+    say!("  entries: {entries} ({:.1} per game), dice rolled: {rolls}", entries as f64 / a.games.max(1) as f64);
     for (k, n) in &results {
-        println!("  {k}: {n}");
+        say!("  {k}: {n}");
     }
-    println!("  time: {secs:.1} s ({:.1} ms per game)", secs * 1000.0 / a.games.max(1) as f64);
+    say!("  time: {secs:.1} s ({:.1} ms per game)", secs * 1000.0 / a.games.max(1) as f64);
     Ok(0)
 }

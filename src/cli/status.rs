@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::common::{self, CliError};
+use super::term::{one_line, say};
 use crate::engine::game::{Game, describe_outcome};
 
 /// Arguments of `umpire status`.
@@ -64,53 +65,55 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
             pending_dice: game.pending.as_ref(),
             outcome: game.outcome(),
         };
-        println!("{}", serde_json::to_string_pretty(&s).map_err(|e| CliError::Other(e.to_string()))?);
+        say!("{}", serde_json::to_string_pretty(&s).map_err(|e| CliError::Other(e.to_string()))?);
         return Ok(0);
     }
-    println!("game {} — {} ({})", game.id().short(16), game.ruleset.title(), game.genesis().scenario.name);
-    println!("entries: {} (last seq {})", game.entries.len(), game.next_seq() - 1);
+    say!("game {} — {} ({})", game.id().short(16), game.ruleset.title(), one_line(&game.genesis().scenario.name));
+    say!("entries: {} (last seq {})", game.entries.len(), game.next_seq() - 1);
     if let Some(o) = game.outcome() {
-        println!("GAME OVER: {}", describe_outcome(&o));
+        say!("GAME OVER: {}", describe_outcome(&o));
         // DESIGN §2.6: every hidden move is re-checked now; a cheat shows here too.
         if !game.commitments.is_empty()
             && let Err(cheats) = game.replay_omniscient()
         {
             for c in &cheats {
-                println!("CHEAT at entry {} by {}: {}: {}", c.seq, c.seat, c.rule, c.message);
+                say!("CHEAT at entry {} by {}: {}: {}", c.seq, c.seat, c.rule, c.message);
             }
             if let Some(v) = cheats.first().and_then(|c| game.state.cheat_verdict(&c.seat)) {
-                println!("under the game's violation policy: {v}");
+                say!("under the game's violation policy: {v}");
             }
         }
         return Ok(0);
     }
     if game.result_waits_for_openings() {
-        println!("NOT OVER: the rules reached a result, but openings are owed (DESIGN §2.6):");
+        say!("NOT OVER: the rules reached a result, but openings are owed (DESIGN §2.6):");
         for (s, ids) in game.owed_openings() {
-            println!("  {s} owes the opening of {}", ids.join(", "));
+            say!("  {s} owes the opening of {}", ids.join(", "));
         }
     }
-    println!("{}", exp.when);
+    say!("{}", exp.when);
     for line in score_lines(&game) {
-        println!("{line}");
+        say!("{line}");
     }
     if let Some(p) = &game.pending {
-        println!("dice owed: entry {} by {} ({}) — revealed by the next entry of {}", p.seq, p.seat, p.what, p.dice_from);
+        say!("dice owed: entry {} by {} ({}) — revealed by the next entry of {}", p.seq, p.seat, p.what, p.dice_from);
     }
     for w in &awaiting {
-        println!("waiting for {}: {}", w.seat, w.what);
+        say!("waiting for {}: {}", w.seat, w.what);
     }
     if let Some(m) = &game.amendment {
         let what = m
             .undo_from
             .map_or("an agreed deviation".to_string(), |n| format!("taking back {}", crate::engine::amend::entries(n, m.seq - 1)));
-        println!(
+        say!(
             "amendment proposed by {} at entry {}: {what} ({}); the other sides answer `umpire agree-amend`, or play on to let it lapse",
-            m.seat, m.seq, m.reason
+            m.seat,
+            m.seq,
+            m.reason
         );
     }
     for a in &game.amendments {
-        println!("in force: {}", a.describe());
+        say!("in force: {}", a.describe());
     }
     if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
         preview_owed(&game, seat, key)?;
@@ -135,9 +138,9 @@ pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Resu
         let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
         let view = game.seat_view(seat, key)?;
         let (_, events) = view.state_before(seat, Some(&reveal));
-        println!("your next entry opens with a leading roll (DESIGN §2.5); it will give:");
+        say!("your next entry opens with a leading roll (DESIGN §2.5); it will give:");
         common::print_events(&events);
-        println!("write your orders for the situation after it (`umpire orders template LOG --as {seat} --key ...`)");
+        say!("write your orders for the situation after it (`umpire orders template LOG --as {seat} --key ...`)");
         return Ok(());
     }
     let Some(p) = &game.pending else { return Ok(()) };
@@ -149,17 +152,17 @@ pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Resu
     // On the seat's own view: the private draws its entry settles may be known to it.
     let view = game.seat_view(seat, key)?;
     if let Some((state, events)) = view.preview_resolution(&reveal) {
-        println!("your next entry reveals the dice of entry {}; they will give:", p.seq);
+        say!("your next entry reveals the dice of entry {}; they will give:", p.seq);
         common::print_events(&events);
         let exp = state.expect();
         let mine: Vec<_> = exp.awaits.iter().filter(|w| w.seat == seat).collect();
         if mine.is_empty() {
-            println!("you have nothing to decide: answer with `umpire ack {} --as {seat} --key {}`", game_log_hint(), key_path.display());
+            say!("you have nothing to decide: answer with `umpire ack {} --as {seat} --key {}`", game_log_hint(), key_path.display());
         } else {
             for w in mine {
-                println!("then you must decide: {}", w.what);
+                say!("then you must decide: {}", w.what);
             }
-            println!("write it in orders (`umpire orders template LOG --as {seat} --key ...` shows the situation after the roll)");
+            say!("write it in orders (`umpire orders template LOG --as {seat} --key ...` shows the situation after the roll)");
         }
     }
     Ok(())

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::common::{self, CliError};
+use super::term::{one_line, say};
 use crate::engine::game::{Cheat, Game, GameError, RandomEvent, describe_outcome};
 use crate::log::entry::Entry;
 use crate::log::protocol::{Agreement, Presigned, compare};
@@ -214,30 +215,31 @@ fn hidden_pass(r: &mut Report, game: &Game, asked: bool) {
 pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
     let (r, game) = audit(&a)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError::Other(e.to_string()))?);
+        say!("{}", serde_json::to_string_pretty(&r).map_err(|e| CliError::Other(e.to_string()))?);
         return Ok(if r.ok { 0 } else { 1 });
     }
-    println!("verify {}", a.log.display());
+    say!("verify {}", a.log.display());
     if let Some(g) = &r.game {
-        println!("  game {g}");
-        println!("  ruleset {}, scenario {}", r.ruleset.as_deref().unwrap_or("?"), r.scenario.as_deref().unwrap_or("?"));
+        say!("  game {g}");
+        say!("  ruleset {}, scenario {}", r.ruleset.as_deref().unwrap_or("?"), one_line(r.scenario.as_deref().unwrap_or("?")));
     }
-    println!(
+    say!(
         "  {} entries, {} checked: signatures (verify_strict), hash chain, seq/prev, reveals, dice seeds, rules",
-        r.entries, r.entries_checked
+        r.entries,
+        r.entries_checked
     );
     if a.verbose
         && let Some(g) = &game
     {
         for s in &g.steps {
-            println!("  entry {} {} {:?} {}", s.seq, s.seat, s.kind, s.hash.short(16));
+            say!("  entry {} {} {:?} {}", s.seq, one_line(&s.seat), s.kind, s.hash.short(16));
             common::print_events(&s.events);
         }
     }
-    println!("  random events: {}", r.random_events.len());
+    say!("  random events: {}", r.random_events.len());
     for re in &r.random_events {
         let rolls: Vec<_> = re.rolls.iter().map(|x| format!("{} {}={}", x.purpose, x.die, x.result)).collect();
-        println!(
+        say!(
             "    entry {} (revealed by {}), seed {}: {}",
             re.entry,
             re.revealed_by,
@@ -245,32 +247,32 @@ pub fn run(a: VerifyArgs) -> Result<i32, CliError> {
             if rolls.is_empty() { re.what.clone() } else { rolls.join("; ") }
         );
     }
-    println!("  hidden values opened: {}", r.reveals.len());
+    say!("  hidden values opened: {}", r.reveals.len());
     for x in &r.reveals {
-        println!("    {x}");
+        say!("    {x}");
     }
-    println!("  deviations (amendments): {}", r.deviations.len());
+    say!("  deviations (amendments): {}", r.deviations.len());
     for x in &r.deviations {
-        println!("    {x}");
+        say!("    {x}");
     }
     if let Some(h) = &r.hidden_pass {
-        println!("  omniscient pass: {h}");
+        say!("  omniscient pass: {h}");
     }
     if let Some(v) = &r.verdict {
-        println!("  verdict: {v}");
+        say!("  verdict: {v}");
     }
     if let Some(o) = &r.outcome {
-        println!("  result: {o}");
+        say!("  result: {o}");
     } else if let Some(s) = &r.status {
-        println!("  {s}");
+        say!("  {s}");
     }
     if r.ok {
-        println!("OK: the log verifies");
+        say!("OK: the log verifies");
         Ok(0)
     } else {
-        println!("FAILED: {} problem(s)", r.problems.len());
+        say!("FAILED: {} problem(s)", r.problems.len());
         for p in &r.problems {
-            println!("  {p}");
+            say!("  {p}");
         }
         Ok(1)
     }

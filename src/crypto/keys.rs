@@ -82,6 +82,9 @@ pub enum KeyError {
     /// A public key text is malformed.
     #[error("bad public key {text:?}: {reason} (want `ed25519:` + base64 of 32 bytes)")]
     BadPublic { text: String, reason: String },
+    /// A public key file was given where the secret key file is wanted.
+    #[error("{path}: this is a public key; give the secret key file (NAME.key, made with NAME.pub by `umpire key new NAME`)")]
+    PublicNotSecret { path: String },
     /// Refusing to overwrite an existing file.
     #[error("{path} already exists; refusing to overwrite a key")]
     Exists { path: String },
@@ -143,7 +146,7 @@ impl SecretKey {
     /// Parse a secret key file text (`path` is only for messages).
     pub fn from_file_text(text: &str, path: &str) -> Result<SecretKey, KeyError> {
         let fmt = |reason: String| KeyError::Format { path: path.to_string(), expected: "secret key", reason };
-        let f: SecretFile = yaml_serde::from_str(text).map_err(|e| fmt(e.to_string()))?;
+        let f: SecretFile = crate::log::yamlscan::from_str(text).map_err(|e| fmt(e.to_string()))?;
         if f.umpire != SECRET_TAG {
             return Err(fmt(format!("`umpire: {}` (want `umpire: {SECRET_TAG}`)", f.umpire)));
         }
@@ -158,16 +161,22 @@ impl SecretKey {
     }
     /// Read a secret key file, refusing one readable by group or others (Unix).
     pub fn read_file(path: &Path) -> Result<SecretKey, KeyError> {
-        let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+        let f = crate::log::store::open_regular(path).map_err(|e| io_err(path, e))?;
         #[cfg(unix)]
-        {
+        let mode = {
             use std::os::unix::fs::PermissionsExt as _;
-            let mode = f.metadata().map_err(|e| io_err(path, e))?.permissions().mode() & 0o7777;
-            if mode & 0o077 != 0 {
-                return Err(KeyError::Permissions { path: path.display().to_string(), mode });
-            }
-        }
+            f.metadata().map_err(|e| io_err(path, e))?.permissions().mode() & 0o7777
+        };
         let text = read_limited(f, path)?;
+        // A public key file given by mistake is readable by everyone, as it should be: say
+        // what it is rather than advise `chmod 600` on it.
+        if is_public_key_file(&text) {
+            return Err(KeyError::PublicNotSecret { path: path.display().to_string() });
+        }
+        #[cfg(unix)]
+        if mode & 0o077 != 0 {
+            return Err(KeyError::Permissions { path: path.display().to_string(), mode });
+        }
         SecretKey::from_file_text(&text, &path.display().to_string())
     }
     /// Write the secret key file with mode 0600 (created exclusively; never overwrites).
@@ -193,7 +202,7 @@ impl PublicKey {
     /// Parse a public key file text.
     pub fn from_file_text(text: &str, path: &str) -> Result<PublicKey, KeyError> {
         let fmt = |reason: String| KeyError::Format { path: path.to_string(), expected: "public key", reason };
-        let f: PublicFile = yaml_serde::from_str(text).map_err(|e| fmt(e.to_string()))?;
+        let f: PublicFile = crate::log::yamlscan::from_str(text).map_err(|e| fmt(e.to_string()))?;
         if f.umpire != PUBLIC_TAG {
             return Err(fmt(format!("`umpire: {}` (want `umpire: {PUBLIC_TAG}`)", f.umpire)));
         }
@@ -202,7 +211,7 @@ impl PublicKey {
     }
     /// Read a public key file.
     pub fn read_file(path: &Path) -> Result<PublicKey, KeyError> {
-        let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+        let f = crate::log::store::open_regular(path).map_err(|e| io_err(path, e))?;
         let text = read_limited(f, path)?;
         PublicKey::from_file_text(&text, &path.display().to_string())
     }
@@ -219,6 +228,12 @@ impl PublicKey {
 /// `ed25519:` + base64 of the key bytes.
 pub fn public_text(key: &VerifyingKey) -> String {
     format!("ed25519:{}", STANDARD.encode(key.as_bytes()))
+}
+
+/// Does this text look like a public key file (`umpire: public-key/1` at the top level)?
+/// A line check, not a parse: it only chooses the message for a file that is refused anyway.
+fn is_public_key_file(text: &str) -> bool {
+    text.lines().any(|l| l.strip_prefix("umpire:").is_some_and(|v| v.trim().trim_matches(|c| c == '"' || c == '\'') == PUBLIC_TAG))
 }
 
 /// Key files are tiny; refuse to read more than this.

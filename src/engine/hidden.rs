@@ -191,6 +191,6 @@ impl SealedNote {
     /// Parse an opened note.
     pub fn from_bytes(bytes: &[u8]) -> Result<SealedNote, String> {
         let text = std::str::from_utf8(bytes).map_err(|_| "the sealed note is not UTF-8".to_string())?;
-        yaml_serde::from_str(text).map_err(|e| format!("the sealed note is not a note: {e}"))
+        crate::log::yamlscan::from_str(text).map_err(|e| format!("the sealed note is not a note: {e}"))
     }
 }

@@ -105,7 +105,7 @@ pub struct ProtocolError {
 /// What is wrong.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum Problem {
-    #[error("the first entry must be a genesis with seq 0 and no game/prev/reveal/dice_from")]
+    #[error("not a valid genesis (entry 0): {0}")]
     BadGenesis(String),
     #[error("entry belongs to game {found}, not {expected}")]
     WrongGame { expected: Hash, found: Hash },

@@ -8,7 +8,8 @@
 //! **Writing.** Every change writes the whole new log to a fresh temporary file in the same
 //! directory, fsyncs it, renames it over the log and fsyncs the directory. A crash at any
 //! point leaves the old log or the new one, never a torn one (a stray temporary file
-//! `.<name>.<pid>.<n>.tmp` may remain after a crash; it is never read).
+//! `.<name>.<pid>.<n>.tmp` may remain after a crash; it is never read, and the next append
+//! under the lock removes it once its process is gone).
 //!
 //! **Locking.** [`LockedLog`] holds an exclusive `std::fs::File::lock` on the log file.
 //! Because a rename replaces the file (a new inode), a lock on the old inode no longer
@@ -68,6 +69,30 @@ pub enum CrashPoint {
     AfterTempWrite,
     /// The temporary file has been renamed over the log; the directory is not yet fsynced.
     AfterRename,
+}
+
+/// Open `path` for reading, refusing anything but a regular file.
+///
+/// A FIFO given where a file is expected (a key, an entry, a log) would block `open` itself
+/// until a writer appears, and a device (`/dev/zero`, `/dev/tty`) would be read forever or
+/// wait for input. So the file is opened with `O_NONBLOCK` (an open of a FIFO then returns at
+/// once), and checked on the open handle (`fstat`, no race with a rename of the path) to be a
+/// regular file before anything is read. On a regular file `O_NONBLOCK` changes nothing.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = opts.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a FIFO, socket or device)" };
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{what}; give the path of a file")));
+    }
+    Ok(f)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -151,7 +176,7 @@ pub fn read_log(path: &Path) -> Result<Vec<Entry>, StoreError> {
 /// Read a log file's bytes (size-limited), checking only that it looks like a log (empty, or
 /// starting with a `---` line); the caller splits and parses.
 pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, StoreError> {
-    let mut f = std::fs::File::open(path).map_err(io(path))?;
+    let mut f = open_regular(path).map_err(io(path))?;
     let bytes = read_all(path, &mut f)?;
     if !(bytes.is_empty() || bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
         return Err(StoreError::NotALog { path: path.to_path_buf() });
@@ -209,6 +234,52 @@ fn write_temp(path: &Path, bytes: &[u8], like: Option<&std::fs::Metadata>) -> Re
     }
 }
 
+/// Is the process `pid` alive (or can we not tell)? Only a definite "no such process" counts
+/// as dead, so a file is never taken from a process that might still be writing it.
+#[cfg(unix)]
+fn process_may_be_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 sends nothing; it only asks whether `pid` exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Remove the temporary files a crashed writer left beside `path` (`.<name>.<pid>.<n>.tmp`,
+/// see [`write_temp`]). Called with the log's lock held: every append writes its temporary
+/// file under that lock, so the only other writer that could own one is a `create_log` of
+/// the same name racing with us, and that one is alive. So a file is removed when the process
+/// named in it is gone, and never when it is this process (another thread may be creating a
+/// log) or one that still runs. Failures are ignored: a leftover is untidy, not wrong.
+#[cfg(unix)]
+fn remove_stale_temps(path: &Path) {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else { return };
+    let prefix = format!(".{name}.");
+    let Ok(dir) = std::fs::read_dir(parent_dir(path)) else { return };
+    let me = std::process::id();
+    for e in dir.flatten() {
+        let file = e.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)).and_then(|r| r.strip_suffix(".tmp")) else {
+            continue;
+        };
+        // `<pid>.<n>`, both decimal: nothing else of ours looks like that.
+        let Some((pid, n)) = rest.split_once('.') else { continue };
+        let (Ok(pid), true) = (pid.parse::<u32>(), !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) else { continue };
+        if pid == me || process_may_be_alive(pid) {
+            continue;
+        }
+        // Only regular files: a directory or a link with that name is not ours to remove.
+        if e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn remove_stale_temps(_: &Path) {}
+
 /// Create a new log holding `entries` (fails if `path` exists), atomically and durably.
 pub fn create_log(path: &Path, entries: &[Entry]) -> Result<(), StoreError> {
     let (tmp, _f) = write_temp(path, &join_log(entries), None)?;
@@ -256,7 +327,7 @@ impl LockedLog {
     /// (which must give what [`parse_log`] gives; e.g. from a cache, see `crate::cache`).
     pub fn open_with<F: FnMut(&[u8]) -> Result<Vec<Entry>, StoreError>>(path: &Path, mut parse: F) -> Result<LockedLog, StoreError> {
         loop {
-            let mut f = std::fs::OpenOptions::new().read(true).open(path).map_err(io(path))?;
+            let mut f = open_regular(path).map_err(io(path))?;
             f.lock().map_err(io(path))?;
             let locked = f.metadata().map_err(io(path))?;
             match std::fs::metadata(path) {
@@ -311,6 +382,7 @@ impl LockedLog {
             let found = read_log(&path).map(|v| v.len()).unwrap_or(0);
             return Err(StoreError::Changed { path, expected: self.entries.len(), found });
         }
+        remove_stale_temps(&path);
         let (tmp, tmp_file) = write_temp(&path, &bytes, Some(&locked))?;
         // Lock the new file before it becomes the log, so the path is never unlocked.
         if let Err(e) = tmp_file.lock() {

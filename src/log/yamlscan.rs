@@ -13,8 +13,64 @@ use std::mem::MaybeUninit;
 
 use libyaml_rs as sys;
 
-/// Deepest nesting accepted (yaml_serde's own limit is 128).
+/// Deepest nesting of collections accepted in any YAML umpire reads: entries, the scenario
+/// text inside a genesis, scenario files, orders, rule cases, key files, mail config, sealed
+/// notes. umpire's own files nest at most about ten deep; 64 leaves room for hand-written
+/// ones. A limit is needed because a hostile file can nest tens of thousands deep in a few
+/// hundred kilobytes, and `yaml_serde` reads the whole event stream before it applies its
+/// own limit (128), with a cost that grows as the square of the depth (see [`check_depth`]).
 pub const MAX_DEPTH: usize = 64;
+
+/// Why YAML text was refused by [`from_str`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum YamlError {
+    /// Collections nested deeper than [`MAX_DEPTH`].
+    #[error("YAML nested deeper than {limit} levels (at line {line} column {column}); no umpire file needs that much")]
+    TooDeep { limit: usize, line: u64, column: u64 },
+    /// Not YAML, or not the expected shape (`yaml_serde`'s message).
+    #[error("{0}")]
+    Parse(String),
+}
+
+/// Refuse `text` if its collections nest deeper than [`MAX_DEPTH`], in time linear in its size.
+///
+/// The events are pulled one at a time from libyaml (the parser `yaml_serde` uses) and the
+/// walk stops at the first collection that opens too deep, so a deep document costs no more
+/// than its first [`MAX_DEPTH`] levels plus libyaml's look-ahead (at most 1024 characters
+/// while a flow collection could still turn out to be a mapping key).
+///
+/// Why it is needed: `yaml_serde` turns the whole document into events before it applies its
+/// own depth limit, and libyaml's scanner keeps a possible-simple-key slot per open flow
+/// level and, for every token, walks the slots from the first one not yet retired. Once an
+/// outer key has been resolved (`actions: [[[...`, `{a: {a: ...`) that start stays put, so
+/// each token costs the current depth and the whole parse is quadratic: an orders file of
+/// `actions: ` and 40,000 `[` took 3 s, 40,000 `{a: ` 7 s, 80,000 `{a: ` 36 s. Syntax errors
+/// are left to the real parse, which reports them in its own words.
+pub fn check_depth(text: &[u8]) -> Result<(), YamlError> {
+    let Ok(mut parser) = Parser::new(text) else { return Ok(()) };
+    let mut depth = 0usize;
+    loop {
+        let Ok((ev, line, column)) = parser.next_with_mark() else { return Ok(()) };
+        match ev {
+            Ev::StreamEnd => return Ok(()),
+            Ev::SeqStart { .. } | Ev::MapStart { .. } => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(YamlError::TooDeep { limit: MAX_DEPTH, line: line + 1, column: column + 1 });
+                }
+            }
+            Ev::SeqEnd | Ev::MapEnd => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+}
+
+/// `yaml_serde::from_str` after [`check_depth`]: the one way umpire deserialises YAML text it
+/// did not write itself.
+pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    check_depth(text.as_bytes())?;
+    yaml_serde::from_str(text).map_err(|e| YamlError::Parse(e.to_string()))
+}
 
 /// A key of a scanned mapping and whether its value is a null scalar.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +142,11 @@ impl Parser {
     }
 
     fn next(&mut self) -> Result<Ev, String> {
+        self.next_with_mark().map(|(ev, _, _)| ev)
+    }
+
+    /// The next event with the line and column (from 0) where it starts.
+    fn next_with_mark(&mut self) -> Result<(Ev, u64, u64), String> {
         let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
         // SAFETY: as in yaml_serde's own wrapper: parse into an uninitialised event, read its
         // union according to its type, copy what we need, delete it.
@@ -99,6 +160,7 @@ impl Parser {
                 return Err(self.error());
             }
             let ev = &*e;
+            let (line, column) = (ev.start_mark.line, ev.start_mark.column);
             let out = match ev.type_ {
                 sys::YAML_STREAM_START_EVENT => Ev::StreamStart,
                 sys::YAML_STREAM_END_EVENT => Ev::StreamEnd,
@@ -133,7 +195,7 @@ impl Parser {
                 }
             };
             sys::yaml_event_delete(e);
-            Ok(out)
+            Ok((out, line, column))
         }
     }
 }
@@ -330,6 +392,58 @@ mod tests {
         }
         let deep = "a: ".to_string() + &"[".repeat(100) + &"]".repeat(100) + "\n";
         assert!(scan(deep.as_bytes()).unwrap_err().contains("deeper"));
+    }
+
+    #[test]
+    fn depth_is_bounded_wherever_yaml_is_read() {
+        let flow = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        assert_eq!(check_depth(flow(MAX_DEPTH).as_bytes()), Ok(()));
+        let e = check_depth(flow(MAX_DEPTH + 1).as_bytes()).unwrap_err();
+        assert_eq!(e, YamlError::TooDeep { limit: MAX_DEPTH, line: 1, column: MAX_DEPTH as u64 + 1 });
+        // 80,000 deep (160 KB): refused at level 65, without reading the rest.
+        assert!(matches!(check_depth(flow(80_000).as_bytes()), Err(YamlError::TooDeep { .. })));
+        let e = from_str::<yaml_serde::Value>(&format!("a: {}", flow(80_000))).unwrap_err();
+        assert!(e.to_string().contains("nested deeper than 64 levels"), "{e}");
+        // Block style nests by indentation; mappings count as much as sequences.
+        let block: String = (0..200).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        assert!(matches!(check_depth(block.as_bytes()), Err(YamlError::TooDeep { line: 65, .. })));
+        let mixed = "a: {b: [".repeat(40) + &"]}".repeat(40);
+        assert!(matches!(check_depth(mixed.as_bytes()), Err(YamlError::TooDeep { .. })));
+        // Unclosed and broken documents are left to the real parser's message.
+        assert_eq!(check_depth(b"a: [\n"), Ok(()));
+        assert!(matches!(from_str::<yaml_serde::Value>("a: [\n"), Err(YamlError::Parse(_))));
+        // What is within the limit parses as before.
+        let v: yaml_serde::Value = from_str("a: [1, {b: 2}]\n").unwrap();
+        assert_eq!(v["a"][1]["b"], yaml_serde::Value::from(2));
+    }
+
+    #[test]
+    #[ignore = "a measurement, not a check: cargo test --release --lib yamlscan::tests::measure -- --ignored --nocapture"]
+    fn measure() {
+        for (shape, n) in [
+            ("flow", 20_000usize),
+            ("flow", 40_000),
+            ("dash", 10_000),
+            ("dash", 20_000),
+            ("map", 10_000),
+            ("map", 20_000),
+            ("qkey", 10_000),
+            ("qkey", 20_000),
+        ] {
+            let doc = match shape {
+                "flow" => "[".repeat(n) + &"]".repeat(n),
+                "dash" => "- ".repeat(n) + "x",
+                "map" => "{a: ".repeat(n) + &"}".repeat(n),
+                _ => "? ".repeat(n) + "x",
+            };
+            let n = format!("{shape} {n}");
+            let t = std::time::Instant::now();
+            let r = check_depth(doc.as_bytes());
+            let checked = t.elapsed();
+            let t = std::time::Instant::now();
+            let raw = yaml_serde::from_str::<yaml_serde::Value>(&doc).map(|_| ()).map_err(|e| e.to_string());
+            println!("{n} deep: check_depth {checked:?} ({r:?}), yaml_serde alone {:?} ({raw:?})", t.elapsed());
+        }
     }
 
     #[test]

@@ -297,7 +297,8 @@ fn node(v: &yaml_serde::Value, names: &BTreeMap<String, usize>, front: u8, errs:
 
 /// Parse and check a scenario text.
 pub fn parse(text: &str) -> Result<Data, ScenarioError> {
-    let raw: RawScenario = yaml_serde::from_str(text).map_err(|e| ScenarioError { problems: vec![format!("cannot parse: {e}")] })?;
+    let raw: RawScenario =
+        crate::log::yamlscan::from_str(text).map_err(|e| ScenarioError { problems: vec![format!("cannot parse: {e}")] })?;
     check(raw)
 }
 

@@ -25,6 +25,19 @@ pub fn assign(seats: &[SeatInfo]) -> Result<BTreeMap<Faction, String>, ScenarioE
         }
     }
     let n: std::collections::BTreeSet<&String> = out.values().collect();
+    // A seat that plays no faction would never be asked to move: the game would be dead at
+    // its first turn while its log verified.
+    for s in seats {
+        if !n.contains(&s.seat) {
+            let factions: Vec<&str> = Faction::ALL.iter().map(|f| f.id()).collect();
+            problems.push(format!(
+                "seat {:?} (side {:?}) plays no faction; name a seat after a faction ({}) or put it on side allies or central_powers",
+                s.seat,
+                s.side,
+                factions.join(", ")
+            ));
+        }
+    }
     if problems.is_empty() && !(2..=4).contains(&n.len()) {
         problems.push("The First World War is for 2 to 4 players (TFWW 1.0)".into());
     }

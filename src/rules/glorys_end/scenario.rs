@@ -701,7 +701,7 @@ impl Scenario {
 
     /// Parse and check a scenario. Errors are plain messages naming the offending item.
     pub fn from_text(text: &str) -> Result<Scenario, Vec<String>> {
-        let raw: ScenarioFile = yaml_serde::from_str(text).map_err(|e| vec![format!("cannot parse the scenario: {e}")])?;
+        let raw: ScenarioFile = crate::log::yamlscan::from_str(text).map_err(|e| vec![format!("cannot parse the scenario: {e}")])?;
         Scenario::from_file(raw)
     }
 

@@ -207,6 +207,7 @@ pub fn from_text(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError>
 /// placement secret (GE 3.3); a free-deployment scenario always is (GE 3.5).
 pub fn from_text_with(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
     let sc = Scenario::from_text(text).map_err(|problems| ScenarioError { problems })?;
+    check_seats(seats)?;
     let Some(free) = super::secret::wanted(&sc, options) else {
         return Ok(from_scenario(&sc, seats));
     };
@@ -214,6 +215,37 @@ pub fn from_text_with(text: &str, options: Option<&yaml_serde::Value>, seats: &[
     // The player turn starts once both placements are open (`secret::step`).
     super::secret::begin(&mut st, &sc, free);
     Ok(st)
+}
+
+/// Glory's End is for two players: exactly one seat on each side (`german`, `allied`). A seat
+/// on any other side, or a second seat on a side, would never be asked to move: the game
+/// would be dead at its first turn while its log verified, so such a genesis is refused.
+pub fn check_seats(seats: &[SeatInfo]) -> Result<(), ScenarioError> {
+    let mut problems = Vec::new();
+    let mut taken: BTreeMap<SideId, &str> = BTreeMap::new();
+    for s in seats {
+        match SideId::parse(&s.side) {
+            None => problems.push(format!(
+                "seat {:?} is on side {:?}, which Glory's End does not have (its seats are german and allied, one per side)",
+                s.seat, s.side
+            )),
+            Some(side) => {
+                if let Some(first) = taken.insert(side, &s.seat) {
+                    problems.push(format!(
+                        "side {} has two seats ({first:?} and {:?}); Glory's End has one seat per side (german, allied)",
+                        side.name(),
+                        s.seat
+                    ));
+                }
+            }
+        }
+    }
+    for side in [SideId::German, SideId::Allied] {
+        if problems.is_empty() && !taken.contains_key(&side) {
+            problems.push(format!("no seat plays side {} (its seats are german and allied, one per side)", side.name()));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(ScenarioError { problems }) }
 }
 
 /// The hex ids of a block of rows and columns (for case boards).
