@@ -350,6 +350,14 @@ check("genesis chain_length", body_field(entries[0], "chain_length") == str(leng
 order = ["umpire", "game", "seq", "prev", "seat", "reveal", "dice_from", "time", "body", "sig"]
 last = {}
 prev_hash = None
+kinds = [body_field(e, "kind") for e in entries]
+REVEALS = ("orders", "ack")
+seats_decl = re.findall(rb"^  - seat: (\S+)\n    side: (\S+)$", entries[0], re.M)
+side_of = {a.decode(): b.decode() for a, b in seats_decl}
+proposer = top(entries[0], "seat")
+joiners = [s_ for s_, _ in (x for x in ((a.decode(), b) for a, b in seats_decl)) if s_ != proposer]
+check("two sides", len(set(side_of.values())) == 2)
+join_hashes = {}
 for i, (e, ve) in enumerate(zip(entries, V["entries"])):
     h = sha256(e).hex()
     check(f"entry {i} hash", h == ve["hash"])
@@ -368,13 +376,28 @@ for i, (e, ve) in enumerate(zip(entries, V["entries"])):
     # Top-level keys in protocol order.
     ks = [l.split(b":")[0].decode() for l in lines if l and not l.startswith(b" ") and not l.startswith(b"-")]
     check(f"entry {i} key order", ks == [k for k in order if k in ks] and ks[0] == "umpire" and ks[-1] == "sig")
-    check(f"entry {i} seq", top(e, "seq") == str(i))
+    check(f"entry {i} header version", lines[0] == b"umpire: entry/2")
+    check(f"entry {i} seq", top(e, "seq") == str(ve["seq"]))
     if i == 0:
         check("entry 0 has no game/prev", top(e, "game") is None and top(e, "prev") is None)
+        prev_hash = h
+    elif kinds[i] == "join":
+        # DESIGN 2.4: the k-th non-proposing seat joins at seq k with prev = the game id.
+        check(f"entry {i} game", top(e, "game") == game_id)
+        check(f"join {i} seq is its seat's position", int(top(e, "seq")) == joiners.index(seat) + 1)
+        check(f"join {i} prev is the game id", top(e, "prev") == game_id)
+        join_hashes[int(top(e, "seq"))] = bytes.fromhex(h)
+        if len(join_hashes) == len(joiners):
+            prev_hash = tagged("umpire/joins/2", *[join_hashes[k] for k in sorted(join_hashes)]).hex()
+            check("joins digest", prev_hash == V["game"]["joins_digest"])
     else:
         check(f"entry {i} game", top(e, "game") == game_id)
         check(f"entry {i} prev", top(e, "prev") == prev_hash)
-    prev_hash = h
+        prev_hash = h
+    check(f"entry {i} prev vector", top(e, "prev") == ve["prev"])
+    # Only orders and ack carry reveal and dice_from (DESIGN 2.5).
+    if kinds[i] not in REVEALS:
+        check(f"entry {i} ({kinds[i]}) carries no reveal or dice_from", top(e, "reveal") is None and top(e, "dice_from") is None)
     # Chains: anchor in the seat's first entry, then H(reveal_n) = reveal_(n-1).
     s = tagged("umpire/chain/1", keys[seat][0], nonce, seat.encode())
     c = s
@@ -386,7 +409,7 @@ for i, (e, ve) in enumerate(zip(entries, V["entries"])):
         check(f"entry {i} anchor of {seat}", body_field(e, "chain") == c.hex() and reveal is None)
         check(f"chain seed of {seat}", s.hex() == V["chains"][seat]["seed"])
         last[seat] = c
-    else:
+    elif reveal is not None:
         r = bytes.fromhex(reveal)
         check(f"entry {i} reveal follows", sha256(r) == last[seat])
         last[seat] = r
@@ -402,21 +425,41 @@ for seat, ch in V["chains"].items():
         vals.append(c.hex())
     check(f"chain values of {seat}", vals == ch["c0_to_c3"])
 
-# Dice seeds: E's seed uses the reveal of the next entry by E's dice_from seat.
+# Dice seeds (DESIGN 2.5): E's seed is H("umpire/dice/2" || reveal(E) || reveal(F)), F the next
+# orders/ack entry of E's dice_from seat, and no other seat of that side sends one before F.
 for i, (e, ve) in enumerate(zip(entries, V["entries"])):
     frm = top(e, "dice_from")
     check(f"entry {i} dice_from", frm == ve["dice_from"])
     want = None
     if frm is not None:
+        check(f"entry {i} dice_from is of the other side", side_of[frm] != side_of[top(e, "seat")])
         for j in range(i + 1, len(entries)):
-            if top(entries[j], "seat") == frm:
-                want = tagged("umpire/dice/1", bytes.fromhex(ve["hash"]), bytes.fromhex(top(entries[j], "reveal"))).hex()
-                break
+            if kinds[j] not in REVEALS or side_of[top(entries[j], "seat")] != side_of[frm]:
+                continue
+            check(f"entry {j} is the seat entry {i} named", top(entries[j], "seat") == frm)
+            want = tagged("umpire/dice/2", bytes.fromhex(top(e, "reveal")), bytes.fromhex(top(entries[j], "reveal"))).hex()
+            break
     check(f"entry {i} dice seed", want == ve["dice_seed"])
+    # Leading rolls: body.lead names P, the latest orders/ack of the other side, with no
+    # orders/ack of E's side between P and E; seed_lead = H("umpire/lead-dice/2" || reveal(P) || reveal(E)).
+    lead = body_field(e, "lead")
+    check(f"entry {i} lead", lead == ve["lead"])
+    if lead is not None:
+        p_idx = [j for j in range(i) if sha256(entries[j]).hex() == lead]
+        check(f"entry {i} lead names an entry", len(p_idx) == 1)
+        pj = p_idx[0]
+        my_side = side_of[top(e, "seat")]
+        others = [j for j in range(i) if kinds[j] in REVEALS and side_of[top(entries[j], "seat")] != my_side]
+        check(f"entry {i} lead is the latest orders/ack of the other side", others and others[-1] == pj)
+        check(f"entry {i} nothing of its side between P and E",
+              not any(kinds[j] in REVEALS and side_of[top(entries[j], "seat")] == my_side for j in range(pj + 1, i)))
+        ls = tagged("umpire/lead-dice/2", bytes.fromhex(top(entries[pj], "reveal")), bytes.fromhex(top(e, "reveal")))
+        check(f"entry {i} lead seed", ls.hex() == ve["lead_seed"] and ve["lead_from_seq"] == pj)
+        check(f"entry {i} lead d6", rolls(ls, 6, 3) == ve["lead_d6"])
 
 R = V["rolls"]
 seed = bytes.fromhex(R["seed"])
-check("roll seed is entry 2's", R["seed"] == V["entries"][2]["dice_seed"])
+check("roll seed is entry 3's", R["seed"] == V["entries"][3]["dice_seed"])
 for die, n in (("d6", 6), ("d10", 10), ("d12", 12), ("d20", 20)):
     check(f"rolls {die}", rolls(seed, n, 10) == R[die])
 # rand_chacha's stream for the all-zero seed starts with RFC 8439 A.1's first block.
@@ -436,16 +479,15 @@ salt = tagged("umpire/salt/1", keys[C["seat"]][0], gid, C["id"].encode())
 check("commitment salt", salt.hex() == C["salt"])
 digest = tagged("umpire/commit/1", salt, C["value"].encode())
 check("commitment digest", digest.hex() == C["digest"])
-check("commitment in entry 2", digest.hex().encode() in entries[2])
+check("commitment in entry 3", digest.hex().encode() in entries[3])
 
 Sl = V["seal"]
 key = tagged("umpire/seal/1", keys[Sl["seat"]][0], gid)
 check("seal key", key.hex() == Sl["key"])
 check("seal seq nonce", seq_nonce(Sl["seq"]).hex() == Sl["seq_nonce"])
 nonce, sealed = seal_text(key, Sl["seq"], Sl["plain"].encode())
-check("seal synthetic nonce", nonce.hex() == Sl["synthetic_nonce"])
 check("seal ciphertext", sealed == Sl["sealed"])
-check("seal in entry 3", body_field(entries[3], "sealed") == sealed)
+check("seal in entry 4", body_field(entries[4], "sealed") == sealed)
 
 F = V["seal_for"]
 a_seed, a_pub = keys[F["author_seat"]]
@@ -457,7 +499,6 @@ check("seal-for shared secret both ways", shared_ab == shared_ba)
 fkey = tagged("umpire/seal-for/1", shared_ab, gid, F["author_seat"].encode(), b"\0", F["partner_seat"].encode())
 check("seal-for key", fkey.hex() == F["key"])
 nonce, sealed = seal_text(fkey, F["seq"], F["plain"].encode())
-check("seal-for synthetic nonce", nonce.hex() == F["synthetic_nonce"])
 check("seal-for ciphertext", sealed == F["sealed"])
 
 D6 = V["private_draw"]
@@ -466,6 +507,7 @@ check("private draw r", r.hex() == D6["r"])
 dsalt = tagged("umpire/salt/1", keys[D6["seat"]][0], gid, D6["draw_id"].encode())
 check("private draw commitment salt", dsalt.hex() == D6["commit_salt"])
 check("private draw commitment digest", tagged("umpire/commit/1", dsalt, r.hex().encode()).hex() == D6["commit_digest"])
+check("private draw committed in its entry", D6["commit_digest"].encode() in entries[D6["commit_seq"]])
 check("private draw reveal", top(entries[D6["reveal_seq"]], "reveal") == D6["reveal"])
 pseed = tagged("umpire/private-dice/1", r, bytes.fromhex(D6["reveal"]))
 check("private draw seed", pseed.hex() == D6["seed"])
