@@ -129,14 +129,18 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
     let key = players.key(seat)?.clone();
     let view = players.view(game, seat)?.unwrap_or(game);
     let (state, _) = view.state_before(seat, reveal.as_ref());
-    let body = if state.outcome().is_none()
+    // A leading roll that cannot lead is rolled by an ack (DESIGN §2.5); at the end, an ack
+    // opens whatever the seat still owes (DESIGN §2.6).
+    let lead_by_ack = owes.is_none() && game.lead_due().is_some_and(|(s, _, p)| s == seat && p.is_none());
+    let opens = game.openings_owed() && game.waiting_for().first().is_some_and(|(s, _)| s == seat);
+    let body = if !lead_by_ack
         && state.expect().awaits.iter().any(|w| w.seat == seat)
         && let Some(o) = state.random_orders(seat, chooser)
     {
         let mut b = Body::new(Kind::Orders);
         b.orders = Some(o);
         b
-    } else if owes == Some(true) {
+    } else if owes == Some(true) || lead_by_ack || opens {
         Body::new(Kind::Ack)
     } else {
         return Ok(None);

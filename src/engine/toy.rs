@@ -58,6 +58,15 @@ pub struct ToyState {
     pub new_draws: Vec<String>,
     pub guesses: Vec<u32>,
     pub outcome: Option<Outcome>,
+    /// TOY 4 (scenario text `toy-lead`): each guess opens with a leading d6 "hint" roll.
+    #[serde(default)]
+    pub leading: bool,
+    /// The hints rolled so far, one per round.
+    #[serde(default)]
+    pub hints: Vec<u32>,
+    /// TOY 5 (scenario text `toy-early`): the game ends after the last guess.
+    #[serde(default)]
+    pub early: bool,
 }
 
 /// The toy's orders. `number` is the author's plain value: `conceal` turns it into a
@@ -105,7 +114,7 @@ impl Ruleset for Toy {
     const ID: &'static str = ID;
     const VERSION: &'static str = "0";
 
-    fn setup(_text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<ToyState, ScenarioError> {
+    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<ToyState, ScenarioError> {
         // A third seat is the hider's partner: it only reads the hider's sealed notes.
         let (h, s, partners) = match seats {
             [h, s] => (h, s, false),
@@ -126,6 +135,9 @@ impl Ruleset for Toy {
             new_draws: Vec::new(),
             guesses: Vec::new(),
             outcome: None,
+            leading: text == "toy-lead",
+            hints: Vec::new(),
+            early: text == "toy-early",
         })
     }
     fn expect(s: &ToyState) -> Expectation {
@@ -189,7 +201,12 @@ impl Ruleset for Toy {
             }
             Phase::Guess => {
                 s.guesses.extend(o.guess);
-                if s.round == ROUNDS {
+                if s.round == ROUNDS && s.early {
+                    // TOY 5 (`toy-early`): the rules end the game before anything is opened;
+                    // the engine holds the result until every commitment is (DESIGN §2.6).
+                    s.outcome = Some(Outcome::Draw { reason: "the rounds are over".into() });
+                    s.phase = Phase::Over;
+                } else if s.round == ROUNDS {
                     s.phase = Phase::Reveal;
                 } else {
                     s.round += 1;
@@ -211,6 +228,15 @@ impl Ruleset for Toy {
     }
     fn pending_roll(_s: &ToyState) -> Option<String> {
         None
+    }
+    fn leading_roll(s: &ToyState) -> Option<(String, String)> {
+        (s.leading && s.phase == Phase::Guess && (s.hints.len() as u32) < s.round)
+            .then(|| (s.seeker.clone(), format!("TOY 4: the hint of round {}", s.round)))
+    }
+    fn resolve_lead(s: &mut ToyState, dice: &mut Dice) -> Vec<Event> {
+        let face = dice.roll(6) + 1;
+        s.hints.push(face);
+        vec![Event::roll(format!("TOY 4: hint of round {}", s.round), "d6", face)]
     }
     fn resolve(_s: &mut ToyState, _dice: &mut Dice) -> Vec<Event> {
         vec![]
@@ -703,5 +729,165 @@ pub(crate) mod tests {
         // Nothing owed any more: a second ack is refused.
         let e = bot::sign_body(&g, "seeker", &mut p, Body::new(Kind::Ack), "t".into()).unwrap();
         assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { .. })));
+    }
+
+    // ---- protocol 2 (DESIGN §2.5–2.7): leading rolls, one-sided knowledge, take-backs ----
+
+    fn start_with(text: &'static str, seed: u64) -> (Game, Players) {
+        let b = crate::scenarios::Bundled { name: "toy/lead", ruleset: ID, about: "toy", text };
+        let b: &'static crate::scenarios::Bundled = Box::leak(Box::new(b));
+        bot::start_game(b, &[("hider", "A"), ("seeker", "B")], seed, 64, "2026-01-01T00:00:00Z").unwrap()
+    }
+
+    fn sign(g: &Game, p: &mut Players, seat: &str, body: Body) -> Entry {
+        bot::sign_body(g, seat, p, body, "t".into()).unwrap()
+    }
+
+    /// Hider sets 5 and steps: the seeker's guess is due, opening with a leading roll.
+    fn lead_due_game() -> (Game, Players) {
+        let (mut g, mut p) = start_with("toy-lead", 3);
+        play(&mut g, &mut p, "hider", ToyOrders { number: Some(5), ..Default::default() });
+        play(&mut g, &mut p, "hider", step(2, false));
+        (g, p)
+    }
+
+    #[test]
+    fn a_leading_roll_opens_the_entry_and_its_roller_sees_it_first() {
+        let (mut g, mut p) = lead_due_game();
+        let pe = g.entries.last().unwrap().clone();
+        let (seat, _, lead) = g.lead_due().expect("the guess opens with the hint");
+        assert_eq!((seat.as_str(), lead.as_ref().map(|l| l.hash)), ("seeker", Some(pe.hash)));
+        // The seeker's tool knows the hint before writing: its own next reveal fixes it.
+        let reveal = p.next_reveal(&g, "seeker").unwrap().unwrap();
+        let (before, _) = g.state_before("seeker", Some(&reveal));
+        let hint = toy(&before).hints[0];
+        let e = play(&mut g, &mut p, "seeker", guess(3));
+        assert_eq!(e.draft.body.lead, Some(pe.hash));
+        let step = g.steps.last().unwrap();
+        let r = step.resolved.as_ref().expect("the leading roll is recorded");
+        assert_eq!(r.seed, crate::dice::lead_seed(&pe.draft.reveal.unwrap(), &reveal));
+        assert_eq!((r.entry, r.revealed_by), (e.seq(), pe.seq()));
+        assert_eq!(toy(&g.state).hints, vec![hint]);
+    }
+
+    #[test]
+    fn a_seat_cannot_make_a_leading_roll_ordinary_or_the_reverse() {
+        let (g, mut p) = lead_due_game();
+        // Without `lead`: refused (the state alone says the roll leads).
+        let mut body = raw(guess(3));
+        body.lead = None;
+        let reveal = p.next_reveal(&g, "seeker").unwrap();
+        let d = g.draft_for("seeker", body, reveal, None, "t".into());
+        let mut d2 = d.clone();
+        d2.body.lead = None;
+        let e = d2.try_sign(p.key("seeker").unwrap()).unwrap();
+        assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("lead")), "{:?}", g.clone().apply(&e));
+        // An ack (the ordinary roll): refused while the conditions hold.
+        let e = sign(&g, &mut p, "seeker", Body::new(Kind::Ack));
+        assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("leading roll")));
+        // A `lead` on an entry no leading roll opens: refused.
+        let mut g2 = g.clone();
+        play(&mut g2, &mut p, "seeker", guess(3));
+        let mut body = raw(step(1, false));
+        body.lead = Some(g2.entries[3].hash);
+        let e = sign(&g2, &mut p, "hider", body);
+        assert!(matches!(g2.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("none opens")));
+    }
+
+    #[test]
+    fn nobody_amends_or_offers_a_draw_while_one_side_alone_knows_a_roll() {
+        let (g, mut p) = lead_due_game();
+        for (seat, kind) in [("hider", Kind::OfferDraw), ("seeker", Kind::OfferDraw), ("seeker", Kind::ProposeAmend), ("hider", Kind::ProposeAmend)] {
+            let mut b = Body::new(kind);
+            if kind == Kind::ProposeAmend {
+                b.amend = Some(crate::log::entry::Amendment { undo_from: Some(g.next_seq() - 1), reason: "r".into() });
+            }
+            let e = sign(&g, &mut p, seat, b);
+            assert!(
+                matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("known to one side only")),
+                "{seat} {kind:?}"
+            );
+        }
+        // Resigning stays possible.
+        let e = sign(&g, &mut p, "seeker", Body::new(Kind::Resign));
+        assert!(g.clone().apply(&e).is_ok());
+    }
+
+    /// DESIGN §2.7: after a take-back no leading roll leads until a new P arrives; the roll
+    /// is then an ordinary one, and a take-back that withdraws its revealer but not the
+    /// entry it belonged to is refused (the proposer would already know the re-roll).
+    #[test]
+    fn a_take_back_never_lets_a_seat_preview_a_reroll() {
+        let (mut g, mut p) = lead_due_game();
+        let guess_entry = play(&mut g, &mut p, "seeker", guess(3));
+        let mut b = Body::new(Kind::ProposeAmend);
+        b.amend = Some(crate::log::entry::Amendment { undo_from: Some(guess_entry.seq()), reason: "misclick".into() });
+        let pr = sign(&g, &mut p, "seeker", b);
+        g.apply(&pr).unwrap();
+        let mut b = Body::new(Kind::AgreeAmend);
+        b.agree = Some(pr.hash);
+        let ag = sign(&g, &mut p, "hider", b);
+        g.apply(&ag).unwrap();
+        assert!(toy(&g.state).hints.is_empty());
+        let (_, _, lead) = g.lead_due().unwrap();
+        assert!(lead.is_none(), "no P after the take-back: the hint cannot lead");
+        // Orders are refused; the seeker acks, the hider's next entry fixes the roll.
+        let e = sign(&g, &mut p, "seeker", raw(guess(3)));
+        assert!(g.clone().apply(&e).is_err());
+        let ack = sign(&g, &mut p, "seeker", Body::new(Kind::Ack));
+        g.apply(&ack).unwrap();
+        assert!(g.pending.as_ref().is_some_and(|x| x.lead && x.dice_from == "hider"));
+        let fix = sign(&g, &mut p, "hider", Body::new(Kind::Ack));
+        g.apply(&fix).unwrap();
+        let r = g.steps.last().unwrap().resolved.clone().unwrap();
+        assert_eq!(r.seed, crate::dice::dice_seed(&ack.draft.reveal.unwrap(), &fix.draft.reveal.unwrap()));
+        assert_eq!(toy(&g.state).hints.len(), 1);
+        // Withdrawing the revealer alone is refused; withdrawing the roller too is allowed.
+        let mut b = Body::new(Kind::ProposeAmend);
+        b.amend = Some(crate::log::entry::Amendment { undo_from: Some(fix.seq()), reason: "again".into() });
+        let bad = sign(&g, &mut p, "seeker", b);
+        assert!(matches!(g.clone().apply(&bad), Err(GameError::Amendment { ref why, .. }) if why.contains("must withdraw entry")));
+        let mut b = Body::new(Kind::ProposeAmend);
+        b.amend = Some(crate::log::entry::Amendment { undo_from: Some(ack.seq()), reason: "again".into() });
+        let ok = sign(&g, &mut p, "seeker", b);
+        assert!(g.clone().apply(&ok).is_ok());
+    }
+
+    /// DESIGN §2.5: an offer that crossed in the mail and was dropped leaks no chain value,
+    /// and it lapses at the next orders/ack entry.
+    #[test]
+    fn a_draw_offer_carries_no_reveal_and_lapses() {
+        let (mut g, mut p) = start(9);
+        play(&mut g, &mut p, "hider", ToyOrders { number: Some(5), ..Default::default() });
+        let offer = sign(&g, &mut p, "seeker", Body::new(Kind::OfferDraw));
+        assert!(offer.draft.reveal.is_none() && offer.draft.dice_from.is_none());
+        let before = g.protocol.chains["seeker"].revealed;
+        g.apply(&offer).unwrap();
+        assert_eq!(g.protocol.chains["seeker"].revealed, before, "no chain value spent");
+        play(&mut g, &mut p, "hider", step(1, false));
+        assert!(g.draw_offer.is_none(), "the offer lapsed when play went on");
+    }
+
+    /// DESIGN §2.6: a game whose rules ended with a commitment unopened is not over; verify
+    /// reports it incomplete; the owed ack opens it.
+    #[test]
+    fn a_withheld_opening_keeps_the_game_open() {
+        let (mut g, mut p) = start_with("toy-early", 4);
+        play(&mut g, &mut p, "hider", ToyOrders { number: Some(5), ..Default::default() });
+        for r in 0..ROUNDS {
+            play(&mut g, &mut p, "hider", step(1, false));
+            play(&mut g, &mut p, "seeker", guess(r));
+        }
+        assert!(g.ending.is_some() && g.openings_owed());
+        assert_eq!(g.outcome(), None, "not over while an opening is owed");
+        assert_eq!(g.waiting_for()[0].0, "hider");
+        assert_eq!(g.owed_openings()[0].0, "hider");
+        // Another kind of entry is refused; the hider's ack opens everything.
+        let e = sign(&g, &mut p, "seeker", Body::new(Kind::OfferDraw));
+        assert!(g.clone().apply(&e).is_err());
+        let body = bot::next_body(&g, "hider", &mut p, &mut bot::chooser(1, "hider", g.next_seq())).unwrap().expect("the bot opens");
+        let e = sign(&g, &mut p, "hider", body);
+        g.apply(&e).unwrap();
+        assert!(!g.openings_owed() && g.outcome().is_some());
     }
 }
