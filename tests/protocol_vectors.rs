@@ -105,7 +105,7 @@ fn build() -> Vec<Entry> {
 
     let mut o = Body::new(Kind::Orders);
     o.orders = Some(orders("note: blue holds\n"));
-    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4"));
+    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4", 256).unwrap());
     add(blue, Some(1), Some("red"), "2026-01-01T03:00:00Z", o);
 
     let mut o = Body::new(Kind::Orders);
@@ -213,7 +213,7 @@ fn compute(log: &[Entry]) -> Value {
             "seq_nonce": hex::encode(seal::seq_nonce(3)),
             "key": hex::encode(seal::seal_key(&blue.key.seed(), &game)),
             "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_key(&blue.key.seed(), &game), 3, b"blue's hand: chit-4")),
-            "sealed": seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4"),
+            "sealed": seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4", 256).unwrap(),
         },
         "seal_for": {
             "author_seat": "red", "partner_seat": "blue", "seq": 4, "plain": "for your eyes only",

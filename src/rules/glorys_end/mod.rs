@@ -242,9 +242,18 @@ impl Ruleset for GlorysEnd {
         ev.extend(counters::hold_outcome(state));
         Ok(ev)
     }
-    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
-        let c = secret::conceal(state, seat, orders)?;
-        let h = counters::conceal(state, seat, c.orders);
+    /// Counters hold short values, setup plans long ones (`counters::value_bound`).
+    fn committed_value_bound(state: &State, id: &str) -> usize {
+        counters::value_bound(state, id)
+    }
+    fn conceal(
+        state: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        let c = secret::conceal(state, seat, orders, order)?;
+        let h = counters::conceal(state, seat, c.orders, order);
         Ok(crate::engine::Concealed { orders: h.orders, commit: [c.commit, h.commit].concat(), open: [c.open, h.open].concat() })
     }
 }
