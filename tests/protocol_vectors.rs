@@ -212,15 +212,15 @@ fn compute(log: &[Entry]) -> Value {
             "seat": "blue", "seq": 3, "plain": "blue's hand: chit-4",
             "seq_nonce": hex::encode(seal::seq_nonce(3)),
             "key": hex::encode(seal::seal_key(&blue.key.seed(), &game)),
-            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_key(&blue.key.seed(), &game), 3, b"blue's hand: chit-4")),
+            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_key(&blue.key.seed(), &game), 3, &seal::pad(b"blue's hand: chit-4", 256).unwrap())),
             "sealed": seal::seal(&blue.key.seed(), &game, 3, b"blue's hand: chit-4", 256).unwrap(),
         },
         "seal_for": {
             "author_seat": "red", "partner_seat": "blue", "seq": 4, "plain": "for your eyes only",
             "shared_secret": hex::encode(shared),
             "key": hex::encode(seal::seal_for_key(&shared, &game, "red", "blue")),
-            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_for_key(&shared, &game, "red", "blue"), 4, b"for your eyes only")),
-            "sealed": seal::seal_for(&red.key.signing, &blue.key.public().key, &game, "red", "blue", 4, b"for your eyes only"),
+            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_for_key(&shared, &game, "red", "blue"), 4, &seal::pad(b"for your eyes only", 256).unwrap())),
+            "sealed": seal::seal_for(&red.key.signing, &blue.key.public().key, &game, "red", "blue", 4, b"for your eyes only", 256).unwrap(),
         },
         "private_draw": {
             "seat": "red", "draw_id": "chit-1",
