@@ -1424,6 +1424,35 @@ mod placement_tests {
         GlorysEnd::check_invariants(s).expect("invariants");
     }
 
+    /// DESIGN §2.6 "Ids say nothing" (issue 16, item 3): a `hide` written in any order gives
+    /// the same public orders and commitments; the counters hold the values in the author's
+    /// secret order, fresh at every seq.
+    #[test]
+    fn hide_ids_follow_the_secret_order_not_the_writing_order() {
+        use crate::crypto::Hash;
+        use crate::engine::IdOrder;
+        let seats =
+            vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let opts: yaml_serde::Value = yaml_serde::from_str("hidden_counters: true").expect("yaml");
+        let s = GlorysEnd::setup(crate::rules::glorys_end::scenario::FREE_DEPLOYMENT_YAML, Some(&opts), &seats).expect("setup");
+        let units: Vec<String> = s.units.iter().filter(|u| u.side == SideId::German && hideable(u)).take(5).map(|u| u.id.clone()).collect();
+        assert_eq!(units.len(), 5);
+        let hide = |units: Vec<String>, order: &IdOrder| {
+            conceal(&s, "german", Orders { actions: vec![Action(ActionKind::Hide(Hide { units }))] }, order)
+        };
+        let order = IdOrder::new(&[1; 32], &Hash([2; 32]), 7);
+        let a = hide(units.clone(), &order);
+        let mut reversed = units.clone();
+        reversed.reverse();
+        assert_eq!(a, hide(reversed, &order));
+        let values: Vec<String> = a.commit.iter().map(|(_, v)| v.clone()).collect();
+        let mut want = values.clone();
+        want.sort_by_key(|v| order.key(v).0);
+        assert_eq!(values, want, "ids in the secret order");
+        let fresh = (0..20).any(|seq| hide(units.clone(), &IdOrder::new(&[1; 32], &Hash([2; 32]), seq)).commit != a.commit);
+        assert!(fresh, "another seq, another order");
+    }
+
     #[test]
     fn a_free_deployment_is_placed_under_counters_and_its_plans_open_at_the_end() {
         let seats =
