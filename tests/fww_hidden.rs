@@ -121,7 +121,7 @@ fn lie_in(game: &mut Game, players: &mut Players, seed: u64, liar: &str) -> Opti
         *last = Action::Pass;
     }
     let plain = yaml_serde::to_value(&orders).ok()?;
-    let c = state.conceal(liar, &plain).ok()?;
+    let c = state.conceal(liar, &plain, &umpire::engine::IdOrder::trial()).ok()?;
     let s = fww(&state);
     let public: Orders = yaml_serde::from_value(c.orders.clone()).ok()?;
     let groups: Vec<(u8, String)> = public

@@ -243,7 +243,7 @@ struct Placement {
 impl Placement {
     fn send(&mut self, seat: &str, kind: ActionKind) {
         let orders = Orders { actions: vec![Action(kind)] };
-        let c = GlorysEnd::conceal(&self.omniscient, seat, orders).expect("conceal");
+        let c = GlorysEnd::conceal(&self.omniscient, seat, orders, &umpire::engine::IdOrder::trial()).expect("conceal");
         self.values.extend(c.commit.iter().cloned());
         for (s, known) in [(&mut self.public, false), (&mut self.omniscient, true)] {
             let mut acts = HiddenActs {

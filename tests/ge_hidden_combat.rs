@@ -49,7 +49,7 @@ fn play(replays: &mut [Replay; 2], seat: &str, die: Option<u32>, written: Orders
         GlorysEnd::resolve(&mut before, &mut Dice::forced(vec![die.expect("die") - 1]));
     }
     let view = GlorysEnd::view(&before, seat);
-    let c = GlorysEnd::conceal(&view, seat, written).expect("conceal");
+    let c = GlorysEnd::conceal(&view, seat, written, &umpire::engine::IdOrder::trial()).expect("conceal");
     let known = |id: &String| -> String {
         let uid = view.counters.as_ref().and_then(|k| k.known.get(id)).expect("own counter known");
         let b = view.unit(id).and_then(|u| u.hidden).expect("hidden") as usize;

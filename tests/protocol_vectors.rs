@@ -128,7 +128,7 @@ fn build() -> Vec<Entry> {
 
     let mut o = Body::new(Kind::Orders);
     o.orders = Some(orders("note: blue holds\n"));
-    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes()));
+    o.sealed = Some(seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes(), 256).unwrap());
     let p = add(blue, Some(1), Some("green"), "2026-01-01T03:00:00Z", o);
 
     let mut o = Body::new(Kind::OfferDraw);
@@ -262,13 +262,17 @@ fn compute(log: &[Entry]) -> Value {
             "seat": "blue", "seq": 4, "plain": SEALED_PLAIN,
             "seq_nonce": hex::encode(seal::seq_nonce(4)),
             "key": hex::encode(seal::seal_key(&blue.key.seed(), &game)),
-            "sealed": seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes()),
+            "padded_len": 256,
+            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_key(&blue.key.seed(), &game), 4, &seal::pad(SEALED_PLAIN.as_bytes(), 256).unwrap())),
+            "sealed": seal::seal(&blue.key.seed(), &game, 4, SEALED_PLAIN.as_bytes(), 256).unwrap(),
         },
         "seal_for": {
             "author_seat": "red", "partner_seat": "blue", "seq": 4, "plain": "for your eyes only",
             "shared_secret": hex::encode(shared),
             "key": hex::encode(seal::seal_for_key(&shared, &game, "red", "blue")),
-            "sealed": seal::seal_for(&red.key.signing, &blue.key.public().key, &game, "red", "blue", 4, b"for your eyes only"),
+            "padded_len": 256,
+            "synthetic_nonce": hex::encode(seal::synthetic_nonce(&seal::seal_for_key(&shared, &game, "red", "blue"), 4, &seal::pad(b"for your eyes only", 256).unwrap())),
+            "sealed": seal::seal_for(&red.key.signing, &blue.key.public().key, &game, "red", "blue", 4, b"for your eyes only", 256).unwrap(),
         },
         "private_draw": {
             "seat": "red", "draw_id": "chit-1",

@@ -4,7 +4,7 @@
 //! draws.
 
 use super::game::Game;
-use super::hidden::{Committed, HiddenActs, Opened, SealedNote};
+use super::hidden::{Committed, HiddenActs, IdOrder, Opened, SealedNote};
 use super::registry::OrdersError;
 use crate::crypto::keys::SecretKey;
 use crate::crypto::{Hash, commit, draw, seal};
@@ -34,11 +34,13 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
     let (state, _) = view.state_before(seat, reveal);
     let gid = view.id();
     let seed = key.seed();
+    let seq = view.next_seq();
     let mut commits: Vec<(String, String)> = Vec::new();
     let mut open_ids: Vec<String> = Vec::new();
     if body.kind == Kind::Orders {
         let Some(orders) = &body.orders else { return Err(AuthorError::Orders(OrdersError::Parse("no `orders` in the body".into()))) };
-        let c = state.conceal(seat, orders)?;
+        // The ids follow the author's secret order for this seq, never the writing order.
+        let c = state.conceal(seat, orders, &IdOrder::new(&seed, &gid, seq))?;
         body.orders = Some(c.orders);
         commits = c.commit;
         open_ids = c.open;
@@ -87,20 +89,24 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
     if commits.is_empty() {
         return Ok(body);
     }
-    let seq = view.next_seq();
     body.commit = Some(
         commits.iter().map(|(id, v)| Commitment { id: id.clone(), digest: commit::digest(&commit::salt(&seed, &gid, id), v) }).collect(),
     );
+    // Padded to the length of the note's kind (DESIGN §2.6): it depends on the ids and the
+    // ruleset's bounds only, so the length tells nothing of the values.
+    let ids = || commits.iter().map(|(id, _)| id.as_str());
+    let too_long = |e: seal::SealError| AuthorError::Missing(format!("cannot seal the note of this entry: {e}"));
     let mut note = SealedNote { commit: commits.iter().cloned().collect(), salt: Default::default() };
-    body.sealed = Some(seal::seal(&seed, &gid, seq, note.to_text().as_bytes()));
+    body.sealed = Some(seal::seal(&seed, &gid, seq, note.to_text().as_bytes(), state.sealed_len(ids(), false)).map_err(too_long)?);
     if state.partners_share() {
         note.salt = commits.iter().map(|(id, _)| (id.clone(), commit::salt(&seed, &gid, id))).collect();
         let plain = note.to_text();
+        let padded = state.sealed_len(ids(), true);
         let g = view.genesis();
         let side = g.side_of(seat).unwrap_or_default().to_string();
         let mut notes = Vec::new();
         for p in g.seats.iter().filter(|p| p.side == side && p.seat != seat) {
-            let data = seal::try_seal_for(&key.signing, &p.key, &gid, seat, &p.seat, seq, plain.as_bytes())
+            let data = seal::try_seal_for(&key.signing, &p.key, &gid, seat, &p.seat, seq, plain.as_bytes(), padded)
                 .map_err(|e| AuthorError::Missing(format!("cannot seal for {}: {e}", p.seat)))?;
             notes.push(SealedFor { seat: p.seat.clone(), data });
         }

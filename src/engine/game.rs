@@ -697,6 +697,7 @@ impl Game {
 
         events.extend(self.record_commitments(entry)?);
         let (opened, mut acts) = self.record_openings(entry)?;
+        self.check_sealed_lengths(entry)?;
         self.read_sealed(entry)?;
         acts.committed = body
             .commit
@@ -940,6 +941,30 @@ impl Game {
             acts.opened.push(Opened { id: o.id.clone(), value: o.value.clone(), draw });
         }
         Ok((opened, acts))
+    }
+
+    /// Every mode: each sealed note has the padded length of its kind (DESIGN §2.6), so no
+    /// tool can send a note whose length tells what it holds (the reader's tool would not
+    /// notice, and the other side would read it off the log).
+    fn check_sealed_lengths(&self, entry: &Entry) -> Result<(), GameError> {
+        let body = &entry.draft.body;
+        let ids = || body.commit.iter().flatten().map(|c| c.id.as_str());
+        let notes = body.sealed.iter().map(|d| (d, false)).chain(body.sealed_for.iter().flatten().map(|f| (&f.data, true)));
+        for (data, with_salts) in notes {
+            let want = self.state.sealed_len(ids(), with_salts);
+            let got = seal::sealed_plain_len(data);
+            if got != Some(want) {
+                return Err(GameError::Commitment {
+                    seq: entry.seq(),
+                    seat: entry.seat().to_string(),
+                    why: format!(
+                        "a sealed note holds {} bytes where its kind is padded to {want} (DESIGN §2.6: its length would tell what it holds)",
+                        got.map_or_else(|| "an unreadable number of".to_string(), |n| n.to_string())
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Seat mode: learn the values of the reader's own sealed note and of notes a partner

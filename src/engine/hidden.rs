@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::keys::SecretKey;
-use crate::crypto::{Hash, draw};
+use crate::crypto::seal::{PAD_BLOCK, seq_nonce};
+use crate::crypto::{Hash, draw, tagged_hash};
 use crate::dice::Dice;
 
 /// A value committed by the entry being applied; `value` is `Some` when the knowledge has it.
@@ -83,6 +84,52 @@ impl<O> Concealed<O> {
     /// The same commitments and openings around other orders (e.g. the YAML form).
     pub fn map<P>(self, f: impl FnOnce(O) -> P) -> Concealed<P> {
         Concealed { orders: f(self.orders), commit: self.commit, open: self.open }
+    }
+}
+
+/// The order in which an author's tool assigns commitment ids (DESIGN §2.6, "Ids say
+/// nothing"): values sorted by `SHA-256("umpire/id-order/2\0" ‖ secret_seed ‖ game_id ‖
+/// seq (12 bytes big-endian) ‖ value)`. Only the author can compute it, and it is fresh at
+/// every seq, so ids numbered in this order tell nothing about which value each holds, nor
+/// the order the player wrote them in, nor which pieces hidden together twice are which.
+///
+/// [`super::Ruleset::conceal`] receives one: a ruleset sorts every set of values whose ids
+/// the public cannot tell apart (pieces hidden on one front, counters of one stack) with
+/// [`IdOrder::sort`] before numbering them, and lists the public side (names, ids) sorted on
+/// its own, never paired.
+#[derive(Clone)]
+pub struct IdOrder {
+    // Private: a ruleset can sort with it but never read the seed.
+    seed: [u8; 32],
+    game: Hash,
+    seq: u64,
+}
+
+impl std::fmt::Debug for IdOrder {
+    // Never print the seed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdOrder").field("seq", &self.seq).finish_non_exhaustive()
+    }
+}
+
+impl IdOrder {
+    /// The order of the author with `secret_seed` for its entry `seq` of game `game_id`.
+    pub fn new(secret_seed: &[u8; 32], game_id: &Hash, seq: u64) -> IdOrder {
+        IdOrder { seed: *secret_seed, game: *game_id, seq }
+    }
+    /// An order for trials that are never signed (the bot checking a candidate, tests): a
+    /// fixed all-zero seed, so it hides nothing and must not number a real entry.
+    pub fn trial() -> IdOrder {
+        IdOrder { seed: [0; 32], game: Hash([0; 32]), seq: 0 }
+    }
+    /// The sort key of `value`.
+    pub fn key(&self, value: &str) -> Hash {
+        tagged_hash("umpire/id-order/2", &[&self.seed, self.game.as_bytes(), &seq_nonce(self.seq), value.as_bytes()])
+    }
+    /// Sort `items` by the key of their values (equal values, whose order cannot matter,
+    /// stay as they were).
+    pub fn sort<T>(&self, items: &mut [T], value: impl Fn(&T) -> String) {
+        items.sort_by_cached_key(|t| self.key(&value(t)).0);
     }
 }
 
@@ -182,7 +229,33 @@ pub struct SealedNote {
     pub salt: BTreeMap<String, Hash>,
 }
 
+/// Longest value any commitment may hold whatever its ruleset says: a private draw's `r`
+/// (64 hex digits, DESIGN §2.6), which the engine, not the ruleset, commits.
+pub const DRAW_VALUE_LEN: usize = 64;
+/// Room for the YAML around one item (`  id: value\n`, quotes on both) and its escapes.
+const ITEM_OVERHEAD: usize = 16;
+/// Room for the note's fixed lines (`commit:\n`, `salt:\n`).
+const NOTE_OVERHEAD: usize = 16;
+
 impl SealedNote {
+    /// The padded length of a note of this kind (DESIGN §2.6): it depends only on public
+    /// facts, the ids the entry commits (`body.commit`), the ruleset's bound on the value each
+    /// may hold ([`super::Ruleset::committed_value_bound`]) and whether the note carries salts
+    /// (notes for a partner). With `b_i = max(bound(id_i), 64)`:
+    /// `L = 16 + Σ (len(id_i) + b_i + 16) [+ Σ (len(id_i) + 64 + 16) with salts] + 1`, rounded up
+    /// to a multiple of 256. Every note of one kind then has one length whatever it holds;
+    /// a note that does not fit is refused when sealing (the ruleset's bound is wrong).
+    pub fn padded_len<'a>(items: impl IntoIterator<Item = (&'a str, usize)>, with_salts: bool) -> usize {
+        let mut n = NOTE_OVERHEAD;
+        for (id, bound) in items {
+            n = n.saturating_add(id.len().saturating_add(bound.max(DRAW_VALUE_LEN)).saturating_add(ITEM_OVERHEAD));
+            if with_salts {
+                n = n.saturating_add(id.len() + 64 + ITEM_OVERHEAD);
+            }
+        }
+        n.saturating_add(1).div_ceil(PAD_BLOCK).saturating_mul(PAD_BLOCK)
+    }
+
     /// The YAML text that is sealed.
     pub fn to_text(&self) -> String {
         // A map of strings always serialises.

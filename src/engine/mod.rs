@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::dice::Dice;
 
-pub use hidden::{Committed, Concealed, HiddenActs, Knowledge, Opened};
+pub use hidden::{Committed, Concealed, HiddenActs, IdOrder, Knowledge, Opened};
 pub use registry::RulesetId;
 
 /// A rule broken by an order, in player terms.
@@ -286,10 +286,21 @@ pub trait Ruleset {
     /// the log may carry: public orders, values to commit (ids chosen by the ruleset, never
     /// reused by the seat, e.g. `piece-7@41`) and ids of its commitments to open. Called by
     /// `orders sign`/`check --key` and the bot on the author's view (seat mode), on the state
-    /// the entry will be applied to (after the dice it reveals).
-    fn conceal(state: &Self::State, seat: &str, orders: Self::Orders) -> Result<Concealed<Self::Orders>, Vec<Violation>> {
-        let _ = (state, seat);
+    /// the entry will be applied to (after the dice it reveals). Ids never follow the order
+    /// the player wrote (DESIGN §2.6): values whose ids the public cannot tell apart are
+    /// sorted with `order` ([`IdOrder::sort`]) before they are numbered.
+    fn conceal(state: &Self::State, seat: &str, orders: Self::Orders, order: &IdOrder) -> Result<Concealed<Self::Orders>, Vec<Violation>> {
+        let _ = (state, seat, order);
         Ok(Concealed::plain(orders))
+    }
+
+    /// The longest value (in bytes) commitment `id` can hold, from public facts only (the id,
+    /// the public part of `state`): sealed notes are padded to a length computed from it
+    /// (DESIGN §2.6, [`hidden::SealedNote::padded_len`]), so that every note of one kind has
+    /// one length. A value longer than this makes sealing fail; rulesets test their bound.
+    fn committed_value_bound(state: &Self::State, id: &str) -> usize {
+        let _ = (state, id);
+        256
     }
 
     /// The private draws made since the last call (the engine calls it once after each

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::{Concealed, Event, Expectation, HiddenActs, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
+use super::hidden::SealedNote;
+use super::{Concealed, Event, Expectation, HiddenActs, IdOrder, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
 use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
@@ -236,11 +237,19 @@ impl AnyState {
     }
     /// Parse orders as `seat` wrote them and conceal them ([`Ruleset::conceal`]); the
     /// concealed orders come back as YAML.
-    pub fn conceal(&self, seat: &str, orders: &yaml_serde::Value) -> Result<Concealed<yaml_serde::Value>, OrdersError> {
+    pub fn conceal(&self, seat: &str, orders: &yaml_serde::Value, order: &IdOrder) -> Result<Concealed<yaml_serde::Value>, OrdersError> {
         dispatch!(self, s => {
             let o = parse_orders(orders)?;
-            R::conceal(s, seat, o).map(|c| c.map(|o| to_yaml(&o))).map_err(OrdersError::Illegal)
+            R::conceal(s, seat, o, order).map(|c| c.map(|o| to_yaml(&o))).map_err(OrdersError::Illegal)
         })
+    }
+    /// The longest value commitment `id` can hold ([`Ruleset::committed_value_bound`]).
+    pub fn committed_value_bound(&self, id: &str) -> usize {
+        dispatch!(self, s => R::committed_value_bound(s, id))
+    }
+    /// The padded length of the sealed note of an entry committing `ids` (DESIGN §2.6).
+    pub fn sealed_len<'a>(&self, ids: impl IntoIterator<Item = &'a str>, with_salts: bool) -> usize {
+        SealedNote::padded_len(ids.into_iter().map(|id| (id, self.committed_value_bound(id))), with_salts)
     }
     /// The private draws made since the last call ([`Ruleset::private_draws`]).
     pub fn private_draws(&mut self) -> Vec<String> {

@@ -14,7 +14,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Await, Committed, Concealed, Event, Expectation, HiddenActs, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation,
+    Await, Committed, Concealed, Event, Expectation, HiddenActs, IdOrder, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo,
+    Violation,
 };
 use crate::dice::Dice;
 
@@ -348,7 +349,7 @@ impl Ruleset for Toy {
         if v.is_empty() { Ok(ev) } else { Err(v) }
     }
 
-    fn conceal(s: &ToyState, seat: &str, mut o: ToyOrders) -> Result<Concealed<ToyOrders>, Vec<Violation>> {
+    fn conceal(s: &ToyState, seat: &str, mut o: ToyOrders, _order: &IdOrder) -> Result<Concealed<ToyOrders>, Vec<Violation>> {
         let mut c = Concealed::plain(ToyOrders::default());
         if let Some(n) = o.number.take() {
             c.commit.push((format!("number@{}", s.round), n.to_string()));
@@ -685,7 +686,8 @@ pub(crate) mod tests {
         let mut d = e.draft.clone();
         let partner = g.genesis().seat("helper").unwrap().key;
         d.body.sealed_for.as_mut().unwrap()[0].data =
-            crate::crypto::seal::seal_for(&key.signing, &partner, &g.id(), "hider", "helper", e.seq(), lie.to_text().as_bytes());
+            crate::crypto::seal::seal_for(&key.signing, &partner, &g.id(), "hider", "helper", e.seq(), lie.to_text().as_bytes(), 512)
+                .unwrap();
         let forged = d.try_sign(&key).unwrap();
         let mut entries = g.entries.clone();
         *entries.last_mut().unwrap() = forged;

@@ -272,8 +272,11 @@ def seq_nonce(seq):
     return seq.to_bytes(12, "big")
 
 
-def seal_text(key, seq, plain):
-    """umpire's sealing: synthetic nonce, sealed = base64(nonce ‖ ciphertext ‖ tag)."""
+def seal_text(key, seq, plain, padded_len):
+    """umpire's sealing (DESIGN 2.6): p = plain padded with zero bytes (at least one) to
+    padded_len, synthetic nonce over p, sealed = base64(nonce ‖ ciphertext ‖ tag)."""
+    assert b"\0" not in plain and len(plain) < padded_len and padded_len % 256 == 0
+    plain = plain + b"\0" * (padded_len - len(plain))
     nonce = tagged("umpire/seal-nonce/1", key, seq_nonce(seq), plain)[:12]
     return nonce, base64.b64encode(nonce + aead_seal(key, nonce, plain)).decode()
 
@@ -485,8 +488,10 @@ Sl = V["seal"]
 key = tagged("umpire/seal/1", keys[Sl["seat"]][0], gid)
 check("seal key", key.hex() == Sl["key"])
 check("seal seq nonce", seq_nonce(Sl["seq"]).hex() == Sl["seq_nonce"])
-nonce, sealed = seal_text(key, Sl["seq"], Sl["plain"].encode())
+nonce, sealed = seal_text(key, Sl["seq"], Sl["plain"].encode(), Sl["padded_len"])
+check("seal synthetic nonce (over the padded note)", nonce.hex() == Sl["synthetic_nonce"])
 check("seal ciphertext", sealed == Sl["sealed"])
+check("seal length tells only the padded length", len(base64.b64decode(sealed)) == 12 + Sl["padded_len"] + 16)
 check("seal in entry 4", body_field(entries[4], "sealed") == sealed)
 
 F = V["seal_for"]
@@ -498,7 +503,8 @@ check("seal-for shared secret", shared_ab.hex() == F["shared_secret"])
 check("seal-for shared secret both ways", shared_ab == shared_ba)
 fkey = tagged("umpire/seal-for/1", shared_ab, gid, F["author_seat"].encode(), b"\0", F["partner_seat"].encode())
 check("seal-for key", fkey.hex() == F["key"])
-nonce, sealed = seal_text(fkey, F["seq"], F["plain"].encode())
+nonce, sealed = seal_text(fkey, F["seq"], F["plain"].encode(), F["padded_len"])
+check("seal-for synthetic nonce (over the padded note)", nonce.hex() == F["synthetic_nonce"])
 check("seal-for ciphertext", sealed == F["sealed"])
 
 D6 = V["private_draw"]

@@ -66,6 +66,10 @@ struct CaseState {
     /// case plays its chits in the open (`options.open_chits`).
     #[serde(default)]
     hidden_chits: bool,
+    /// Pieces the rules turn face down must be committed by their owner's next entry, as in
+    /// a real game; by default a case keeps them face up (`options.open_pieces`).
+    #[serde(default)]
+    hidden_pieces: bool,
 }
 
 fn four() -> usize {
@@ -96,6 +100,7 @@ pub fn seats_for(players: usize) -> Result<BTreeMap<Faction, String>, String> {
 
 fn build(mut c: CaseState) -> Result<State, String> {
     c.options.open_chits = !c.hidden_chits;
+    c.options.open_pieces = !c.hidden_pieces;
     let data = Arc::new(parse(STANDARD).map_err(|e| e.to_string())?);
     let mut s = from_data(data.clone(), seats_for(c.players)?, c.options);
     if c.fresh {

@@ -350,6 +350,8 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     }
     s.combat = None;
     super::chits::clear_table(s);
+    // 6.0: each seat's tool commits its own at its next deployment or round entry.
+    super::pieces::turn_down(s, Some(c.front));
     ev.push(Event::rule("TFWW 6.0", format!("every army on front {} is turned face down again", c.front)));
     let limit = s.data.hand_limit;
     let over: Vec<(String, usize)> = drawn.into_iter().filter(|(seat, _)| s.hands.get(seat).is_some_and(|h| h.len() > limit)).collect();

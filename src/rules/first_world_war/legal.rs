@@ -1,7 +1,7 @@
 //! Random legal orders (the bot, property tests): candidates are drawn at random and kept
 //! only if [`super::check`] accepts them; passing is always legal in a round.
 
-use super::orders::{Action, HideGroup, Orders, Placement};
+use super::orders::{Action, Orders, Placement};
 use super::pieces::{self, Ident};
 use super::scenario::Faction;
 use super::state::{CombatStep, Stage, State, Where};
@@ -27,7 +27,9 @@ fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
 fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
     use crate::engine::{Committed, HiddenActs, Opened, Ruleset};
     let o = Orders { actions };
-    let c = <super::FirstWorldWar as Ruleset>::conceal(s, seat, o.clone()).ok()?;
+    // A trial: the order of the ids does not change what is legal, and the entry the bot
+    // sends is concealed again by the author's tool with the seat's own order.
+    let c = <super::FirstWorldWar as Ruleset>::conceal(s, seat, o.clone(), &crate::engine::IdOrder::trial()).ok()?;
     let mut t = s.clone();
     let opened = c
         .open
@@ -44,41 +46,6 @@ fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> 
         HiddenActs { committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(), opened };
     <super::FirstWorldWar as Ruleset>::hidden(&mut t, seat, &mut acts).ok()?;
     super::check(&t, seat, &c.orders).is_empty().then_some(o)
-}
-
-/// Turn every face-up piece `seat` controls face down (H-1 re-hiding), one group per front
-/// and faction, each group listed in a random order (that order is the secret one of the
-/// new ids); `keep` stays face up.
-fn hide_all(s: &State, seat: &str, keep: &[String], ch: &mut Dice) -> Option<Action> {
-    let mine = s.factions_of(seat);
-    let mut groups: std::collections::BTreeMap<(u8, Faction), Vec<String>> = std::collections::BTreeMap::new();
-    for (a, w) in s.armies.iter().enumerate() {
-        if let Where::Front(fr) = w
-            && mine.contains(&s.controller(a))
-            && !keep.iter().any(|k| k == s.name(a))
-        {
-            groups.entry((*fr, s.data.armies[a].faction)).or_default().push(s.name(a).to_string());
-        }
-    }
-    for (d, dm) in s.dummies.iter().enumerate() {
-        if let Some(fr) = dm.front
-            && mine.contains(&s.dummy_controller(d))
-        {
-            groups.entry((fr, dm.faction)).or_default().push("dummy".into());
-        }
-    }
-    if groups.is_empty() {
-        return None;
-    }
-    Some(Action::Hide(
-        groups
-            .into_iter()
-            .map(|((front, _), mut pieces)| {
-                ch.shuffle(&mut pieces);
-                HideGroup { front, pieces, ids: vec![] }
-            })
-            .collect(),
-    ))
 }
 
 /// Real armies `f` may attack with on a front: face up, or face down and hidden by `seat`
@@ -198,9 +165,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     let hand: Vec<Option<String>> =
         std::iter::once(None).chain(s.hands.get(seat).into_iter().flatten().map(|&c| Some(s.chit_name(c).to_string()))).collect();
     match &s.stage {
+        // The pieces the rules turn face down are the tool's to hide (`pieces::conceal`).
         Stage::Deploy(_) => {
-            let mut prefix = prefix;
-            prefix.extend(hide_all(s, seat, &[], ch));
             for _ in 0..20 {
                 if let Some(o) = ok(s, seat, with(prefix.clone(), Action::Deploy(deployment(s, f, ch)))) {
                     return Some(o);
@@ -211,10 +177,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         Stage::Round => {
             for _ in 0..6 {
                 let a = round_action(s, seat, f, ch);
-                let keep = if let Action::Attack { armies, .. } = &a { armies.clone() } else { vec![] };
-                let mut p = prefix.clone();
-                p.extend(hide_all(s, seat, &keep, ch));
-                if let Some(o) = ok(s, seat, with(p, a)) {
+                if let Some(o) = ok(s, seat, with(prefix.clone(), a)) {
                     return Some(o);
                 }
             }

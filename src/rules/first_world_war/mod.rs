@@ -24,7 +24,7 @@ pub mod view;
 
 use crate::dice::Dice;
 use crate::engine::{
-    Await, Concealed, Event, Expectation, HiddenActs, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation,
+    Await, Concealed, Event, Expectation, HiddenActs, IdOrder, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation,
 };
 
 pub use orders::Orders;
@@ -53,6 +53,9 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     if chits::pending_reveal(&s) {
         return chits::reveal(&mut s, seat, orders).err().unwrap_or_default();
     }
+    // Pieces the rules turned face down before this entry (not those a combat it ends turns
+    // down: those wait for the seat's next entry).
+    let due = if matches!(s.stage, Stage::Deploy(_) | Stage::Round) { pieces::due_down(&s, seat) } else { vec![] };
     let mut errs = Vec::new();
     for (i, a) in orders.actions.iter().enumerate() {
         if rolling(&s) || s.outcome.is_some() {
@@ -70,9 +73,13 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     if errs.is_empty() {
         errs.extend(chits::finish(&s, seat));
         errs.extend(pieces::unused(&s));
+        errs.extend(pieces::left_face_up(&s, seat, orders, &due));
     }
     errs
 }
+
+/// The longest value a commitment of this ruleset holds (sealed notes are padded to it).
+pub const COMMITTED_VALUE_BOUND: usize = 64;
 
 /// One action: the hidden-chit actions first (`chits::step`), else the sequence of play.
 fn step(s: &mut State, seat: &str, a: &orders::Action) -> Result<Vec<Event>, Vec<Violation>> {
@@ -221,12 +228,17 @@ impl Ruleset for FirstWorldWar {
         }
     }
     /// Chit values first, then piece identities, on the same orders.
-    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders>, Vec<Violation>> {
+    fn conceal(state: &State, seat: &str, orders: Orders, order: &IdOrder) -> Result<Concealed<Orders>, Vec<Violation>> {
         let c = chits::conceal(state, seat, orders)?;
-        let mut p = pieces::conceal(state, seat, c.orders)?;
+        let mut p = pieces::conceal(state, seat, c.orders, order)?;
         p.commit.splice(0..0, c.commit);
         p.open.splice(0..0, c.open);
         Ok(p)
+    }
+    /// Every value this ruleset commits is `army:<id>`, `dummy` or `chit:<id>`, all far
+    /// shorter (`tests::every_committed_value_fits_its_bound`); private draws are the engine's.
+    fn committed_value_bound(_state: &State, _id: &str) -> usize {
+        COMMITTED_VALUE_BOUND
     }
     fn private_draws(state: &mut State) -> Vec<String> {
         chits::take_draws(state)

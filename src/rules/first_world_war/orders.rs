@@ -64,7 +64,8 @@ pub enum Action {
     /// The game is over (hidden chits): open every chit draw and return of this seat.
     RevealChits,
     /// 4.2/1, 6.0 (H-1): turn face-up pieces face down again, one group per front and
-    /// faction, each under a fresh commitment id (deployment or the owner's round).
+    /// faction, each under a fresh commitment id (deployment or the owner's round). The
+    /// author's tool writes it for every piece the rules turned face down (`pieces::due_down`).
     Hide(Vec<HideGroup>),
     /// 6.0, 4.2/3: open the face-down pieces due now (listed or not), and reveal these own
     /// face-down pieces besides (4.2/1 voluntary reveal; piece ids in the log).
@@ -83,7 +84,8 @@ pub struct HideGroup {
     /// nothing.
     pub pieces: Vec<String>,
     /// The fresh commitment ids (`piece-<n>`), one per piece; written by the author's tool,
-    /// which commits the k-th piece as the author listed it under the k-th id.
+    /// which numbers them in its secret order of the values (DESIGN §2.6), never the order
+    /// the pieces were listed in; ids and pieces are not paired.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<String>,
 }

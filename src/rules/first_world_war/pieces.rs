@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::orders::{Action, HideGroup, Orders, Placement};
 use super::scenario::{Faction, GA_FRONTS};
 use super::state::{CombatStep, Stage, State, Where};
-use crate::engine::{Concealed, Event, HiddenActs, Violation};
+use crate::engine::{Concealed, Event, HiddenActs, IdOrder, Violation};
 
 type R = Result<Vec<Event>, Vec<Violation>>;
 
@@ -363,9 +363,16 @@ pub fn hide(s: &mut State, seat: &str, groups: &[HideGroup]) -> R {
         }
         ev.push(Event::rule(
             "TFWW 4.2/1",
-            format!("{} turns {} face down on front {} as {}", faction.code(), g.pieces.join(", "), g.front, g.ids.join(", ")),
+            format!(
+                "{} turns {} face down on front {} under {} (ids in a secret order)",
+                faction.code(),
+                g.pieces.join(", "),
+                g.front,
+                g.ids.join(", ")
+            ),
         ));
     }
+    prune_due(s);
     if errs.is_empty() { Ok(ev) } else { Err(errs) }
 }
 
@@ -388,7 +395,14 @@ pub fn reveal(s: &mut State, seat: &str, list: &[String]) -> R {
 /// `Ruleset::conceal`: the orders as the seat writes them (its own face-down pieces named
 /// by army, new pieces placed by army or `dummy`) become public orders (piece ids), the
 /// values to commit and the openings due.
-pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders>, Vec<Violation>> {
+///
+/// Ids never follow the writing order (DESIGN §2.6): the pieces of each group the public
+/// cannot tell apart (one front's deployment; one front's and faction's pieces turned face
+/// down) are numbered in the author's secret `order`, and the log lists the fronts in order,
+/// the names sorted and the ids sorted, never paired. The pieces the rules have turned face
+/// down (4.2/1, 6.0; [`due_down`]) are added to the entry's `hide` here, so no player has to
+/// remember it (the attack's participants excepted: they are turned up for the attack).
+pub fn conceal(s: &State, seat: &str, orders: Orders, order: &IdOrder) -> Result<Concealed<Orders>, Vec<Violation>> {
     let mut n = s.next_piece.max(1);
     let mut commit: Vec<(String, String)> = Vec::new();
     let mut open: Vec<String> = Vec::new();
@@ -425,20 +439,26 @@ pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders
         }
     };
     let mut out = Vec::new();
-    for a in orders.actions {
+    for a in with_due_hides(s, seat, orders.actions) {
         out.push(match a {
-            Action::Deploy(ps) => Action::Deploy(
-                ps.into_iter()
-                    .map(|p| {
-                        if is_piece_id(&p.piece) {
-                            return p;
-                        }
+            Action::Deploy(ps) => {
+                // One anonymous group per front: the public sees how many pieces go where.
+                let (mut placed, new): (Vec<Placement>, Vec<Placement>) = ps.into_iter().partition(|p| is_piece_id(&p.piece));
+                let mut by_front: std::collections::BTreeMap<u8, Vec<String>> = std::collections::BTreeMap::new();
+                for p in new {
+                    by_front.entry(p.front).or_default().push(value(&p.piece));
+                }
+                for (front, mut values) in by_front {
+                    order.sort(&mut values, |v| v.clone());
+                    for v in values {
                         let id = fresh(&mut n);
-                        commit.push((id.clone(), value(&p.piece)));
-                        Placement { piece: id, front: p.front }
-                    })
-                    .collect(),
-            ),
+                        commit.push((id.clone(), v));
+                        placed.push(Placement { piece: id, front });
+                    }
+                }
+                placed.sort_by(|a, b| (a.front, a.piece.len(), &a.piece).cmp(&(b.front, b.piece.len(), &b.piece)));
+                Action::Deploy(placed)
+            }
             Action::Hide(groups) => Action::Hide(
                 groups
                     .into_iter()
@@ -446,8 +466,10 @@ pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders
                         if !g.ids.is_empty() {
                             return g;
                         }
-                        let ids: Vec<String> = g.pieces.iter().map(|_| fresh(&mut n)).collect();
-                        for (id, p) in ids.iter().zip(&g.pieces) {
+                        let mut pieces = g.pieces;
+                        order.sort(&mut pieces, |p| value(p));
+                        let ids: Vec<String> = pieces.iter().map(|_| fresh(&mut n)).collect();
+                        for (id, p) in ids.iter().zip(&pieces) {
                             commit.push((id.clone(), value(p)));
                             if p == "dummy" {
                                 new_dummies.push((g.front, id.clone()));
@@ -455,7 +477,6 @@ pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders
                                 by_army.push((p.clone(), id.clone()));
                             }
                         }
-                        let mut pieces = g.pieces;
                         pieces.sort();
                         HideGroup { front: g.front, pieces, ids }
                     })
@@ -497,6 +518,167 @@ pub fn conceal(s: &State, seat: &str, orders: Orders) -> Result<Concealed<Orders
     let mut seen = BTreeSet::new();
     open.retain(|id| seen.insert(id.clone()));
     Ok(Concealed { orders: Orders { actions: out }, commit, open })
+}
+
+/// The actions with every written `hide` group (without ids) and every piece the rules turned
+/// face down ([`due_down`], the attack's participants excepted) merged into one `hide` at the
+/// head: one group per front and faction, so a written group never splits what the public
+/// cannot tell apart, and the pieces are down before anything moves them.
+fn with_due_hides(s: &State, seat: &str, actions: Vec<Action>) -> Vec<Action> {
+    let attackers: Vec<String> =
+        actions.iter().filter_map(|a| if let Action::Attack { armies, .. } = a { Some(armies.clone()) } else { None }).flatten().collect();
+    let mine = s.factions_of(seat);
+    let faction_of = |name: &str, front: u8| -> Faction {
+        match s.data.army(name) {
+            Some(a) => s.data.armies[a].faction,
+            None => (0..s.dummies.len())
+                .find(|&d| s.dummies[d].front == Some(front) && mine.contains(&s.dummy_controller(d)))
+                .map(|d| s.dummies[d].faction)
+                .or_else(|| mine.first().copied())
+                .unwrap_or(Faction::Germany),
+        }
+    };
+    let mut groups: std::collections::BTreeMap<(u8, Faction), Vec<String>> = std::collections::BTreeMap::new();
+    let mut rest = Vec::new();
+    for a in actions {
+        match a {
+            Action::Hide(gs) => {
+                let (written, kept): (Vec<HideGroup>, Vec<HideGroup>) = gs.into_iter().partition(|g| g.ids.is_empty());
+                for g in written {
+                    for p in g.pieces {
+                        groups.entry((g.front, faction_of(&p, g.front))).or_default().push(p);
+                    }
+                }
+                if !kept.is_empty() {
+                    rest.push(Action::Hide(kept));
+                }
+            }
+            other => rest.push(other),
+        }
+    }
+    let mut due_dummies: std::collections::BTreeMap<(u8, Faction), usize> = std::collections::BTreeMap::new();
+    if matches!(s.stage, Stage::Deploy(_) | Stage::Round) {
+        for (front, faction, up) in due_down(s, seat) {
+            match up {
+                Up::Army(a) if !attackers.iter().any(|n| n == s.name(a)) => {
+                    let g = groups.entry((front, faction)).or_default();
+                    if !g.iter().any(|n| n == s.name(a)) {
+                        g.push(s.name(a).to_string());
+                    }
+                }
+                Up::Army(_) => {}
+                Up::Dummy(_) => *due_dummies.entry((front, faction)).or_default() += 1,
+            }
+        }
+    }
+    for (k, due) in due_dummies {
+        let g = groups.entry(k).or_default();
+        let written = g.iter().filter(|n| *n == "dummy").count();
+        g.extend(std::iter::repeat_n("dummy".to_string(), due.saturating_sub(written)));
+    }
+    if groups.is_empty() {
+        return rest;
+    }
+    let hide = groups.into_iter().map(|((front, _), pieces)| HideGroup { front, pieces, ids: vec![] }).collect();
+    let mut out = vec![Action::Hide(hide)];
+    out.extend(rest);
+    out
+}
+
+/// A face-up piece on the map that the rules have turned face down (4.2/1 at the start of
+/// deployment, 6.0 after a combat) while no commitment holds it yet: only a seat can commit,
+/// so the piece waits for the next deployment or round entry of the seat that controls it,
+/// whose tool turns it down first thing ([`conceal`]) and which is refused if it does not
+/// ([`left_face_up`]). Until then nothing can move it, and its identity is what the public
+/// saw when it was last turned up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Up {
+    /// An army (roster index).
+    Army(usize),
+    /// A dummy (index in `State::dummies`).
+    Dummy(usize),
+}
+
+/// 4.2/1, 6.0: the rules turn every face-up piece on the map (or on `front`) face down.
+/// Nothing to do where the game plays its pieces in the open (`open_pieces`).
+pub fn turn_down(s: &mut State, front: Option<u8>) {
+    if s.options.open_pieces {
+        return;
+    }
+    let here = |f: u8| front.is_none_or(|x| x == f);
+    for a in 0..s.armies.len() {
+        if let Where::Front(f) = s.armies[a]
+            && here(f)
+        {
+            s.down_due.insert(Up::Army(a));
+        }
+    }
+    for d in 0..s.dummies.len() {
+        if let Some(f) = s.dummies[d].front
+            && !s.dummies[d].face_down
+            && here(f)
+        {
+            s.down_due.insert(Up::Dummy(d));
+        }
+    }
+}
+
+/// Forget pieces that are no longer face up on the map (turned down, eliminated, removed).
+pub fn prune_due(s: &mut State) {
+    let armies = &s.armies;
+    let dummies = &s.dummies;
+    s.down_due.retain(|u| match *u {
+        Up::Army(a) => matches!(armies.get(a), Some(Where::Front(_))),
+        Up::Dummy(d) => dummies.get(d).is_some_and(|dm| dm.front.is_some() && !dm.face_down),
+    });
+}
+
+/// The face-up pieces `seat` controls that the rules have turned face down: front, faction
+/// (the back colour) and the piece.
+pub fn due_down(s: &State, seat: &str) -> Vec<(u8, Faction, Up)> {
+    let mine = s.factions_of(seat);
+    s.down_due
+        .iter()
+        .filter_map(|u| match *u {
+            Up::Army(a) => match s.armies.get(a)? {
+                Where::Front(f) if mine.contains(&s.controller(a)) => Some((*f, s.data.armies[a].faction, *u)),
+                _ => None,
+            },
+            Up::Dummy(d) => {
+                let dm = s.dummies.get(d)?;
+                match dm.front {
+                    Some(f) if !dm.face_down && mine.contains(&s.dummy_controller(d)) => Some((f, dm.faction, *u)),
+                    _ => None,
+                }
+            }
+        })
+        .collect()
+}
+
+/// After a deployment or round entry of `seat` (state `s` after its actions): the pieces the
+/// rules turned face down that it left face up, the attack's participants excepted (they are
+/// turned up for the attack, 6.0). The author's tool never leaves one ([`conceal`]).
+pub fn left_face_up(s: &State, seat: &str, orders: &Orders, before: &[(u8, Faction, Up)]) -> Vec<Violation> {
+    let attackers: Vec<&String> =
+        orders.actions.iter().filter_map(|a| if let Action::Attack { armies, .. } = a { Some(armies) } else { None }).flatten().collect();
+    due_down(s, seat)
+        .into_iter()
+        .filter(|d| before.contains(d))
+        .filter_map(|(front, _, up)| match up {
+            Up::Army(a) if attackers.iter().any(|n| *n == s.name(a)) => None,
+            Up::Army(a) => Some(s.name(a).to_string()),
+            Up::Dummy(_) => Some(format!("a dummy on front {front}")),
+        })
+        .map(|what| {
+            Violation::new(
+                "TFWW 6.0",
+                format!(
+                    "{what} was turned face down by the rules (4.2/1, 6.0) and is still face up: it goes under a fresh commitment in this entry (`hide`; the author's tool does it)"
+                ),
+            )
+        })
+        .collect()
 }
 
 /// `Ruleset::view`: what `seat` may know of the face-down pieces.

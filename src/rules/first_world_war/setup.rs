@@ -49,7 +49,9 @@ pub fn options(v: Option<&yaml_serde::Value>) -> Result<Options, ScenarioError> 
     match v {
         None | Some(yaml_serde::Value::Null) => Ok(Options::default()),
         Some(v) => yaml_serde::from_value(v.clone()).map_err(|e| ScenarioError {
-            problems: vec![format!("options: {e} (known: schlieffen, historical_setup, open_chits, variable_order, violation_policy)")],
+            problems: vec![format!(
+                "options: {e} (known: schlieffen, historical_setup, open_chits, open_pieces, variable_order, violation_policy)"
+            )],
         }),
     }
 }
@@ -114,7 +116,10 @@ pub fn from_data(data: Arc<Data>, seats: BTreeMap<Faction, String>, options: Opt
         fresh: Default::default(),
         revealing: vec![],
         order: None,
+        down_due: Default::default(),
     };
+    // 9.3: the historical setup is placed face down like any deployment (4.2/1).
+    super::pieces::turn_down(&mut s, None);
     super::chits::init(&mut s);
     super::turn::advance(&mut s);
     s

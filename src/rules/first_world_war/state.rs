@@ -48,6 +48,10 @@ pub struct Options {
     /// Play every chit hand in the open (no private draws, no face-down chits); the rule
     /// cases use it for chit rules that do not depend on hiding.
     pub open_chits: bool,
+    /// Pieces the rules turn face down (4.2/1, 6.0) may stay face up: nobody is made to turn
+    /// them down. The rule cases use it to play face-up pieces across those points; a real
+    /// game leaves it off, and its tools turn the pieces down (`pieces::due_down`).
+    pub open_pieces: bool,
     /// 9.2 variable deployment and round order, from turn 2 (`order.rs`).
     pub variable_order: bool,
     /// F.8: what a cheat found by `verify`'s omniscient pass means (`forfeit` by default).
@@ -236,6 +240,10 @@ pub struct State {
     /// 9.2: this turn's rolled order and chosen slots (`None`: the printed orders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<super::order::PlayOrder>,
+    /// Face-up pieces the rules have turned face down (4.2/1, 6.0) that their controller has
+    /// not committed yet (`pieces::Up`); public.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub down_due: std::collections::BTreeSet<super::pieces::Up>,
 }
 
 impl State {

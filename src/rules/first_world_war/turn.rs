@@ -207,6 +207,9 @@ fn new_turn(s: &mut State) -> Vec<Event> {
     s.turn += 1;
     s.round = 0;
     s.stage = Stage::Deploy(0);
+    // 4.2/1a: every face-up piece goes face down; each seat's tool commits its own at its
+    // next deployment or round entry (`pieces::due_down`).
+    pieces::turn_down(s, None);
     ev.push(Event::rule("TFWW 4.2/6", format!("surrender points back to 0; turn {} begins: every piece is turned face down", s.turn)));
     if super::order::applies(s) {
         ev.extend(super::order::begin(s));
@@ -228,6 +231,7 @@ pub fn end_action(s: &mut State) -> Vec<Event> {
     }
     s.round += 1;
     s.update_control();
+    pieces::prune_due(s);
     s.stage = Stage::Round;
     vec![]
 }

@@ -138,10 +138,10 @@ pub fn template(s: &State, seat: &str) -> String {
     }
     let body = match &s.stage {
         Stage::Deploy(_) => {
-            "actions:\n  # - hide: [{front: 2, pieces: [DE-3, dummy]}]   # pieces on the map turned face down again\n  - deploy:                       # face down: your tool commits each and writes piece ids\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
+            "actions:\n  # pieces the rules turn face down (4.2/1) your tool hides itself; no `hide` needed\n  - deploy:                       # face down: your tool commits each and writes piece ids\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
         }
         Stage::Round => {
-            "actions:\n  # first, optionally: turn face-up pieces face down (the order you list is the secret order of the new ids)\n  # - hide: [{front: 2, pieces: [DE-3, dummy]}]\n  # exactly one of (a face-down piece: its piece id, or the army if you hid it):\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
+            "actions:\n  # pieces the rules turned face down (4.2/1, 6.0) your tool hides itself; no `hide` needed\n  # exactly one of (a face-down piece: its piece id, or the army if you hid it):\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
         }
         Stage::Combat if s.combat.as_ref().is_some_and(|c| c.step == super::state::CombatStep::Reveal) => {
             "actions:\n  - reveal: []             # your face-down pieces on the front are opened by your tool\n"

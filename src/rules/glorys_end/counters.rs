@@ -32,7 +32,7 @@ use super::orders::{ActionKind, Orders};
 use super::secret::{Deploy, Plan};
 use super::state::Place;
 use super::state::{Kind, SideId, Size, State, Unit, Values};
-use crate::engine::hidden::{Committed, Concealed, HiddenActs};
+use crate::engine::hidden::{Committed, Concealed, HiddenActs, IdOrder};
 use crate::engine::{Event, Outcome, ScenarioError, Violation};
 use crate::geo::hex::HexId;
 
@@ -190,6 +190,27 @@ pub fn dummies_on(state: &State) -> bool {
 /// The commitment value, and batch record id, of dummy `n` of a nationality: `dummy:FR:2`.
 pub fn dummy_value(nation: &str, n: u32) -> String {
     format!("dummy:{nation}:{n}")
+}
+
+/// The longest value a counter commitment holds: `unit:<id>:<SL>` or `dummy:<nation>:<n>`,
+/// unit ids being short labels (`tests::committed_values_fit_their_bounds`).
+pub const COUNTER_VALUE_BOUND: usize = 64;
+
+/// `Ruleset::committed_value_bound`, from public facts only: a counter's value is short; a
+/// setup plan (compact JSON) names a hex for every unit and marker of a side and each dummy,
+/// so its bound counts the scenario's units (all of them: the public knows them at the plan's
+/// commitment), its armies and the most dummies a game may have, with room for the longest
+/// hex number.
+pub fn value_bound(state: &State, id: &str) -> usize {
+    if !id.starts_with("setup-") {
+        return COUNTER_VALUE_BOUND;
+    }
+    const HEX: usize = 10; // u32 digits
+    let units: usize = state.units.iter().map(|u| u.id.len() + HEX + 6).sum();
+    let armies = state.secret.as_ref().map_or(0, |s| s.armies.len().max(s.markers.values().map(BTreeMap::len).sum()));
+    let nations: BTreeSet<&str> = state.units.iter().map(|u| u.nation.as_str()).collect();
+    let dummies: usize = nations.iter().map(|n| n.len() + 8 + MAX_DUMMIES as usize * (HEX + 1)).sum();
+    256 + units + (armies + 16) * (HEX + 8) + dummies
 }
 
 /// `dummy:FR:2` → (`FR`, 2).
@@ -807,20 +828,29 @@ pub fn plan_sealed(state: &State, side: SideId) -> bool {
 
 /// The author's tool at the placement (`deploy: {reveal: true}` with hidden stacks): the top
 /// unit of each stack is shown, every other unit goes under a fresh counter; the plan itself
-/// stays sealed. Counters are numbered by hex and, within a hex, in an order drawn from the
-/// secret plan, so their numbers tell nothing of who is under them.
-pub fn conceal_setup(state: &State, side: SideId, d: &mut Deploy) -> Vec<(String, String)> {
+/// stays sealed. Counters are numbered by hex and, within a hex, in the author's secret
+/// order of their values (DESIGN §2.6, [`IdOrder`]), so their numbers tell nothing of who is
+/// under them; the first hideable unit in that order is the shown top.
+pub fn conceal_setup(state: &State, side: SideId, d: &mut Deploy, order: &IdOrder) -> Vec<(String, String)> {
     let Some(plan) = state.secret.as_ref().and_then(|s| s.plans.get(&side)) else { return vec![] };
     let Some(c) = state.counters.as_ref() else { return vec![] };
-    let secret = plan.to_value();
-    let key = |id: &str| crate::crypto::hash::sha256(format!("umpire/ge-counter-order\0{secret}\0{id}").as_bytes());
+    // The value each would be committed as: a dummy's own (`dummy:FR:1`), a unit's at its
+    // starting SL; its key orders the stack.
+    let value = |id: &str| match state.unit(id) {
+        Some(u) if parse_dummy(id).is_none() => {
+            let mut v = u.clone();
+            v.sl = u.start_sl.max(1).min(u.max_sl);
+            value_of(&v)
+        }
+        _ => id.to_string(),
+    };
     // Units by id, dummies (GE 15) by their value `dummy:FR:1`.
     let dummies = plan.numbered_dummies().map(|(n, k, h)| (dummy_value(n, k), h));
-    let mut order: Vec<(String, HexId)> = plan.units.iter().map(|(id, h)| (id.clone(), *h)).chain(dummies).collect();
-    order.sort_by_key(|(id, h)| (*h, key(id).0));
+    let mut placed: Vec<(String, HexId)> = plan.units.iter().map(|(id, h)| (id.clone(), *h)).chain(dummies).collect();
+    placed.sort_by_cached_key(|(id, h)| (*h, order.key(&value(id)).0));
     let mut commit = Vec::new();
     let mut next = c.next;
-    for (id, h) in order {
+    for (id, h) in placed {
         if let Some((nation, _)) = parse_dummy(&id) {
             let cid = format!("{PREFIX}{next}");
             next += 1;
@@ -1101,10 +1131,11 @@ pub fn awaited(state: &State) -> Vec<SideId> {
     sides.into_iter().collect()
 }
 
-/// `Ruleset::conceal` for counters, on the author's view: hides become commitments (in the
-/// order written, sent sorted), units an order other than a move names are opened, hidden
-/// units in moves are named by their counter ids, and at the end every own counter opens.
-pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Orders> {
+/// `Ruleset::conceal` for counters, on the author's view: hides become commitments (numbered
+/// in the author's secret order of their values, never the order written; the units sent
+/// sorted), units an order other than a move names are opened, hidden units in moves are
+/// named by their counter ids, and at the end every own counter opens.
+pub fn conceal(state: &State, seat: &str, mut orders: Orders, order: &IdOrder) -> Concealed<Orders> {
     let (Some(c), Some(side)) = (state.counters.as_ref(), state.side_of(seat)) else { return Concealed::plain(orders) };
     // unit id → counter id, for own counters this view knows.
     let counter_of: BTreeMap<&str, &str> = c
@@ -1156,11 +1187,13 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders) -> Concealed<Order
         match &mut a.0 {
             ActionKind::Move(m) => m.units = m.units.iter().map(&name).collect(),
             ActionKind::Hide(h) => {
-                for id in &h.units {
-                    if let Some(u) = state.unit(id) {
-                        commit.push((format!("{PREFIX}{next}"), value_of(u)));
-                        next += 1;
-                    }
+                // One hex's counters: the public cannot tell them apart, so their values are
+                // numbered in the secret order.
+                let mut values: Vec<String> = h.units.iter().filter_map(|id| state.unit(id)).map(value_of).collect();
+                order.sort(&mut values, |v| v.clone());
+                for v in values {
+                    commit.push((format!("{PREFIX}{next}"), v));
+                    next += 1;
                 }
                 h.units.sort();
             }
@@ -1379,7 +1412,7 @@ mod placement_tests {
     /// validate, apply. `values` keeps every committed value for later openings.
     fn send(s: &mut State, seat: &str, kind: ActionKind, values: &mut BTreeMap<String, String>) {
         let orders = Orders { actions: vec![Action(kind)] };
-        let c = GlorysEnd::conceal(s, seat, orders).expect("conceal");
+        let c = GlorysEnd::conceal(s, seat, orders, &crate::engine::IdOrder::trial()).expect("conceal");
         values.extend(c.commit.iter().cloned());
         let mut acts = HiddenActs {
             committed: c.commit.iter().map(|(id, v)| Committed { id: id.clone(), value: Some(v.clone()) }).collect(),
@@ -1389,6 +1422,35 @@ mod placement_tests {
         let legal = GlorysEnd::validate(s, seat, c.orders).unwrap_or_else(|r| panic!("{:?}", r.violations));
         GlorysEnd::apply(s, seat, legal);
         GlorysEnd::check_invariants(s).expect("invariants");
+    }
+
+    /// DESIGN §2.6 "Ids say nothing" (issue 16, item 3): a `hide` written in any order gives
+    /// the same public orders and commitments; the counters hold the values in the author's
+    /// secret order, fresh at every seq.
+    #[test]
+    fn hide_ids_follow_the_secret_order_not_the_writing_order() {
+        use crate::crypto::Hash;
+        use crate::engine::IdOrder;
+        let seats =
+            vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
+        let opts: yaml_serde::Value = yaml_serde::from_str("hidden_counters: true").expect("yaml");
+        let s = GlorysEnd::setup(crate::rules::glorys_end::scenario::FREE_DEPLOYMENT_YAML, Some(&opts), &seats).expect("setup");
+        let units: Vec<String> = s.units.iter().filter(|u| u.side == SideId::German && hideable(u)).take(5).map(|u| u.id.clone()).collect();
+        assert_eq!(units.len(), 5);
+        let hide = |units: Vec<String>, order: &IdOrder| {
+            conceal(&s, "german", Orders { actions: vec![Action(ActionKind::Hide(Hide { units }))] }, order)
+        };
+        let order = IdOrder::new(&[1; 32], &Hash([2; 32]), 7);
+        let a = hide(units.clone(), &order);
+        let mut reversed = units.clone();
+        reversed.reverse();
+        assert_eq!(a, hide(reversed, &order));
+        let values: Vec<String> = a.commit.iter().map(|(_, v)| v.clone()).collect();
+        let mut want = values.clone();
+        want.sort_by_key(|v| order.key(v).0);
+        assert_eq!(values, want, "ids in the secret order");
+        let fresh = (0..20).any(|seq| hide(units.clone(), &IdOrder::new(&[1; 32], &Hash([2; 32]), seq)).commit != a.commit);
+        assert!(fresh, "another seq, another order");
     }
 
     #[test]

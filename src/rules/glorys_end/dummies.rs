@@ -229,7 +229,7 @@ mod tests {
               counters: [{hex: 3131, nation: DE, is: dummy}, {is: DE-1}, {hex: 3331, nation: DE, is: dummy}, {is: DE-3}]}",
         );
         let orders = Orders { actions: vec![Action(ActionKind::EndPhase(PhaseName::Combat))] };
-        let c = GlorysEnd::conceal(&s, "german", orders).expect("conceal");
+        let c = GlorysEnd::conceal(&s, "german", orders, &crate::engine::IdOrder::trial()).expect("conceal");
         assert_eq!(c.open, vec!["c2".to_string()]);
     }
 }

@@ -84,6 +84,18 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
         if stopped {
             continue;
         }
+        // The end-of-game openings (GE 13.8): a game can end with a battle still waiting for
+        // its roll (an automatic victory), and nothing will roll it; the openings owed must
+        // still go through.
+        if closing(&s, &a.0) {
+            if let Err(e) = turn::step(&mut s, side, &a.0) {
+                errs.extend(e.into_iter().map(|mut v| {
+                    v.message = format!("action {}: {}", i + 1, v.message);
+                    v
+                }));
+            }
+            continue;
+        }
         if s.command == Some(state::CommandStage::Roll) || s.entrench == Some(entrench::Roll::Pending) {
             errs.push(Violation::new(
                 if s.command.is_some() { "GE 10.1" } else { "GE 9.1" },
@@ -118,6 +130,11 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     errs
 }
 
+/// `open_counters` once the result is held for the end-of-game openings (GE 13.8).
+fn closing(s: &State, a: &orders::ActionKind) -> bool {
+    matches!(a, orders::ActionKind::OpenCounters(_)) && s.counters.as_ref().is_some_and(|c| c.pending_outcome.is_some())
+}
+
 /// Apply an entry's actions in order; one the masked state refuses is skipped (the same in
 /// every replay, since rule effects run on placeholders, `counters.rs`).
 fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<Event> {
@@ -129,7 +146,7 @@ fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<E
             || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
             || state.command == Some(state::CommandStage::Roll)
             || state.entrench == Some(entrench::Roll::Pending);
-        if stopped && !standing {
+        if stopped && !standing && !closing(state, &a.0) {
             continue;
         }
         match turn::step(state, side, &a.0) {
@@ -246,9 +263,18 @@ impl Ruleset for GlorysEnd {
         ev.extend(counters::hold_outcome(state));
         Ok(ev)
     }
-    fn conceal(state: &State, seat: &str, orders: Orders) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
-        let c = secret::conceal(state, seat, orders)?;
-        let h = counters::conceal(state, seat, c.orders);
+    /// Counters hold short values, setup plans long ones (`counters::value_bound`).
+    fn committed_value_bound(state: &State, id: &str) -> usize {
+        counters::value_bound(state, id)
+    }
+    fn conceal(
+        state: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        let c = secret::conceal(state, seat, orders, order)?;
+        let h = counters::conceal(state, seat, c.orders, order);
         Ok(crate::engine::Concealed { orders: h.orders, commit: [c.commit, h.commit].concat(), open: [c.open, h.open].concat() })
     }
 }

@@ -602,7 +602,12 @@ pub fn apply_entry(state: &mut State, side: SideId, orders: &super::Orders) -> V
 }
 
 /// `Ruleset::conceal`: a plan becomes a commitment; a reveal opens the side's commitment.
-pub fn conceal(state: &State, seat: &str, mut orders: super::Orders) -> Result<Concealed<super::Orders>, Vec<Violation>> {
+pub fn conceal(
+    state: &State,
+    seat: &str,
+    mut orders: super::Orders,
+    order: &crate::engine::IdOrder,
+) -> Result<Concealed<super::Orders>, Vec<Violation>> {
     let side = state.side_of(seat);
     let mut commit = Vec::new();
     let mut open = Vec::new();
@@ -616,7 +621,7 @@ pub fn conceal(state: &State, seat: &str, mut orders: super::Orders) -> Result<C
             && super::counters::enabled(state)
             && let Some(sd) = side
         {
-            commit.extend(super::counters::conceal_setup(state, sd, d));
+            commit.extend(super::counters::conceal_setup(state, sd, d, order));
             continue;
         }
         if d.reveal
