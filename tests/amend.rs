@@ -17,27 +17,39 @@ fn a_misplayed_attack_is_taken_back_by_agreement() {
     send(&bob, &alice, "game.log.2.yaml");
     ok(&alice, &["apply", "game.log", "game.log.2.yaml"]);
 
-    // Bob asks to take entry 2 back; nothing changes until alice agrees.
+    // While alice alone can compute the die, nobody may propose a take-back (DESIGN §2.5/2.7):
+    // bob would ask only when he disliked a roll he cannot see, alice when she saw it.
+    let early = failing(&bob, &["propose-amend", "game.log", "--as", "allied", "--key", "bob.key", "--undo-from", "2", "--reason", "x"]);
+    assert!(early.contains("known to one side only"), "{early}");
+    // Alice makes the roll public first.
+    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    send(&alice, &bob, "game.log.3.yaml");
+    ok(&bob, &["apply", "game.log", "game.log.3.yaml"]);
+
+    // A take-back from entry 3 alone would let the re-roll be fixed by a reveal alice knows:
+    // the engine makes it reach entry 2, the attack the die belonged to.
+    let short = failing(&bob, &["propose-amend", "game.log", "--as", "allied", "--key", "bob.key", "--undo-from", "3", "--reason", "x"]);
+    assert!(short.contains("must withdraw entry 2 too"), "{short}");
     let out =
         ok(&bob, &["propose-amend", "game.log", "--as", "allied", "--key", "bob.key", "--undo-from", "2", "--reason", "meant FR-10 too"]);
-    assert!(out.contains("proposes take back entry 2"), "{out}");
-    send(&bob, &alice, "game.log.3.yaml");
-    ok(&alice, &["apply", "game.log", "game.log.3.yaml"]);
+    assert!(out.contains("proposes take back entries 2–3"), "{out}");
+    send(&bob, &alice, "game.log.4.yaml");
+    ok(&alice, &["apply", "game.log", "game.log.4.yaml"]);
     let s = ok(&alice, &["status", "game.log"]);
-    assert!(s.contains("amendment proposed by allied at entry 3") && s.contains("dice owed: entry 2"), "{s}");
+    assert!(s.contains("amendment proposed by allied at entry 4"), "{s}");
     // Bob cannot agree to his own proposal.
     let own = failing(&bob, &["agree-amend", "game.log", "--as", "allied", "--key", "bob.key"]);
     assert!(own.contains("its own proposal"), "{own}");
 
-    // Alice agrees; her entry reveals the owed die, but the attack it would decide is withdrawn.
+    // Alice agrees: the attack and its roll are withdrawn.
     let out = ok(&alice, &["agree-amend", "game.log", "--as", "german", "--key", "alice.key"]);
-    assert!(out.contains("entry 2 withdrawn"), "{out}");
-    send(&alice, &bob, "game.log.4.yaml");
-    ok(&bob, &["apply", "game.log", "game.log.4.yaml"]);
+    assert!(out.contains("entries 2–3 withdrawn"), "{out}");
+    send(&alice, &bob, "game.log.5.yaml");
+    ok(&bob, &["apply", "game.log", "game.log.5.yaml"]);
     for dir in [&alice, &bob] {
         let s = ok(dir, &["status", "game.log"]);
         assert!(s.contains("waiting for allied") && !s.contains("dice owed"), "{s}");
-        assert!(s.contains("in force: take-back of entry 2, proposed by allied at entry 3, agreed at entry 4: meant FR-10 too"), "{s}");
+        assert!(s.contains("in force: take-back of entries 2–3, proposed by allied at entry 4, agreed at entry 5: meant FR-10 too"), "{s}");
     }
 
     // Bob plays the attack he meant; it waits for alice's next reveal, a new die.
@@ -45,17 +57,17 @@ fn a_misplayed_attack_is_taken_back_by_agreement() {
         .unwrap();
     let out = ok(&bob, &["orders", "sign", "game.log", "orders.yaml", "--as", "allied", "--key", "bob.key"]);
     assert!(out.contains("awaiting the dice"), "{out}");
-    send(&bob, &alice, "game.log.5.yaml");
-    ok(&alice, &["apply", "game.log", "game.log.5.yaml"]);
+    send(&bob, &alice, "game.log.6.yaml");
+    ok(&alice, &["apply", "game.log", "game.log.6.yaml"]);
     ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
-    send(&alice, &bob, "game.log.6.yaml");
-    let out = ok(&bob, &["apply", "game.log", "game.log.6.yaml"]);
+    send(&alice, &bob, "game.log.7.yaml");
+    let out = ok(&bob, &["apply", "game.log", "game.log.7.yaml"]);
     assert!(out.contains("CRT roll"), "{out}");
 
     // The referee sees every entry, both dice, and the amendment.
     let v = ok(&bob, &["verify", "game.log"]);
     assert!(v.contains("OK: the log verifies"), "{v}");
     assert!(v.contains("random events: 2"), "the withdrawn roll is still listed: {v}");
-    assert!(v.contains("deviations (amendments): 1") && v.contains("take-back of entry 2"), "{v}");
+    assert!(v.contains("deviations (amendments): 1") && v.contains("take-back of entries 2–3"), "{v}");
     assert_eq!(std::fs::read(alice.join("game.log")).unwrap(), std::fs::read(bob.join("game.log")).unwrap());
 }

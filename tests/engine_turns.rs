@@ -56,7 +56,7 @@ fn owed_dice_block_everyone_but_the_revealer() {
     let ack = bot::sign_body(&game, "german", &mut players, Body::new(Kind::Ack), "t".into()).unwrap();
     let step = game.apply(&ack).unwrap().clone();
     let r = step.resolved.expect("the ack resolved the dice");
-    assert_eq!(r.seed, umpire::dice::dice_seed(&p.hash, &reveal));
+    assert_eq!(r.seed, umpire::dice::dice_seed(&p.reveal, &reveal));
     assert_eq!(r.rolls.len(), 1);
     assert!(r.rolls[0].purpose.contains("3232"), "{:?}", r.rolls);
     assert!((1..=6).contains(&r.rolls[0].result));

@@ -121,7 +121,10 @@ fn build() -> Vec<Entry> {
         },
         umpire::log::entry::Commitment {
             id: "chit-1".into(),
-            digest: commit::digest(&commit::salt(&red.key.seed(), &game, "chit-1"), &draw::draw_secret(&red.key.seed(), &game, "chit-1").to_hex()),
+            digest: commit::digest(
+                &commit::salt(&red.key.seed(), &game, "chit-1"),
+                &draw::draw_secret(&red.key.seed(), &game, "chit-1").to_hex(),
+            ),
         },
     ]);
     add(red, Some(1), Some("blue"), "2026-01-01T02:00:00Z", o);
@@ -184,11 +187,7 @@ fn compute(log: &[Entry]) -> Value {
     for (i, e) in log.iter().enumerate() {
         // The dice of an orders/ack entry E: the reveal of F, the next orders/ack entry of
         // E's dice_from seat (DESIGN §2.5).
-        let f = e
-            .draft
-            .dice_from
-            .as_ref()
-            .and_then(|from| log[i + 1..].iter().find(|f| &f.draft.seat == from && reveals(f)));
+        let f = e.draft.dice_from.as_ref().and_then(|from| log[i + 1..].iter().find(|f| &f.draft.seat == from && reveals(f)));
         let seed = f.map(|f| dice_seed(&e.draft.reveal.unwrap(), &f.draft.reveal.unwrap()));
         if let Some(sd) = seed {
             if first_roll_seed.is_none() {

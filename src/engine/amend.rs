@@ -123,7 +123,10 @@ impl Game {
                 ));
             }
             if st.settled_draws {
-                return Some(format!("entry {} settled a private draw; a take-back never reaches it (its drawer knows the result)", st.seq));
+                return Some(format!(
+                    "entry {} settled a private draw; a take-back never reaches it (its drawer knows the result)",
+                    st.seq
+                ));
             }
         }
         None
@@ -327,7 +330,13 @@ mod tests {
     fn a_proposal_lapses_when_play_goes_on() {
         let (mut g, mut p) = marne(6);
         let (a, b) = seats(&g);
-        let pr = propose(&g, &mut p, &a, Some(g.next_seq() - 1));
+        // The latest entry a take-back may start at (one that withdraws the revealer of a
+        // roll withdraws the roller too, DESIGN §2.7).
+        let pr = (1..g.next_seq())
+            .rev()
+            .map(|from| propose(&g, &mut p, &a, Some(from)))
+            .find(|pr| g.clone().apply(pr).is_ok())
+            .expect("some take-back is allowed");
         g.apply(&pr).unwrap();
         let mut played = false;
         while !played {

@@ -108,7 +108,9 @@ pub enum GameError {
     #[error("entry {seq} ({seat}): out of turn: {why}")]
     OutOfTurn { seq: u64, seat: String, why: String },
     /// `dice_from` is not the seat the game will expect first from the other side.
-    #[error("entry {seq} ({seat}): dice_from is {found:?}, but the first seat of the other side the game expects next is {want:?} (DESIGN §2.5)")]
+    #[error(
+        "entry {seq} ({seat}): dice_from is {found:?}, but the first seat of the other side the game expects next is {want:?} (DESIGN §2.5)"
+    )]
     DiceFrom { seq: u64, seat: String, found: String, want: String },
     /// The game already ended.
     #[error("entry {seq}: the game is over ({result})")]
@@ -489,13 +491,26 @@ impl Game {
         let reveals = matches!(body.kind, Kind::Orders | Kind::Ack);
         if body.kind == Kind::Join {
             let seq = self.join_seq(seat).unwrap_or(0);
-            return Draft { game: Some(self.id()), seq, prev: Some(self.id()), seat: seat.into(), reveal: None, dice_from: None, time, body };
+            return Draft {
+                game: Some(self.id()),
+                seq,
+                prev: Some(self.id()),
+                seat: seat.into(),
+                reveal: None,
+                dice_from: None,
+                time,
+                body,
+            };
         }
         if body.kind == Kind::Orders && body.lead.is_none() {
             body.lead = self.lead_for(seat);
         }
         let dice_from = (reveals && self.in_play()).then(|| {
-            asked.map(str::to_string).or_else(|| self.wanted_dice_from(seat)).or_else(|| self.opponents(seat).into_iter().next()).unwrap_or_default()
+            asked
+                .map(str::to_string)
+                .or_else(|| self.wanted_dice_from(seat))
+                .or_else(|| self.opponents(seat).into_iter().next())
+                .unwrap_or_default()
         });
         Draft {
             game: Some(self.id()),
@@ -833,8 +848,10 @@ impl Game {
         if reveals {
             // The revealer this entry named must be the first seat of the other side the
             // game expects next, or the game would wait for a seat that may not send.
+            // Only while a random action waits for E's dice does the order matter.
             let found = entry.draft.dice_from.clone().unwrap_or_default();
-            if let Some(want) = self.wanted_dice_from(&seat)
+            if self.pending.as_ref().is_some_and(|p| p.seq == seq)
+                && let Some(want) = self.wanted_dice_from(&seat)
                 && want != found
             {
                 return Err(GameError::DiceFrom { seq, seat, found, want });

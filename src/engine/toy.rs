@@ -783,7 +783,11 @@ pub(crate) mod tests {
         let mut d2 = d.clone();
         d2.body.lead = None;
         let e = d2.try_sign(p.key("seeker").unwrap()).unwrap();
-        assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("lead")), "{:?}", g.clone().apply(&e));
+        assert!(
+            matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("lead")),
+            "{:?}",
+            g.clone().apply(&e)
+        );
         // An ack (the ordinary roll): refused while the conditions hold.
         let e = sign(&g, &mut p, "seeker", Body::new(Kind::Ack));
         assert!(matches!(g.clone().apply(&e), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("leading roll")));
@@ -799,7 +803,9 @@ pub(crate) mod tests {
     #[test]
     fn nobody_amends_or_offers_a_draw_while_one_side_alone_knows_a_roll() {
         let (g, mut p) = lead_due_game();
-        for (seat, kind) in [("hider", Kind::OfferDraw), ("seeker", Kind::OfferDraw), ("seeker", Kind::ProposeAmend), ("hider", Kind::ProposeAmend)] {
+        for (seat, kind) in
+            [("hider", Kind::OfferDraw), ("seeker", Kind::OfferDraw), ("seeker", Kind::ProposeAmend), ("hider", Kind::ProposeAmend)]
+        {
             let mut b = Body::new(kind);
             if kind == Kind::ProposeAmend {
                 b.amend = Some(crate::log::entry::Amendment { undo_from: Some(g.next_seq() - 1), reason: "r".into() });

@@ -410,10 +410,7 @@ impl ProtocolState {
                 return Err(err(Problem::WrongSeq { expected: want, found: d.seq }));
             }
             if d.prev != Some(self.genesis.game_id) {
-                return Err(err(Problem::BadJoin(format!(
-                    "a join's prev is the game id {} (DESIGN §2.4)",
-                    self.genesis.game_id
-                ))));
+                return Err(err(Problem::BadJoin(format!("a join's prev is the game id {} (DESIGN §2.4)", self.genesis.game_id))));
             }
         } else {
             let expected_seq = self.last_seq + 1;
@@ -521,23 +518,18 @@ impl ProtocolState {
             }
             Some(_) => {}
         }
-        // This entry is F for every unsettled entry of the other side; they all named the
-        // seat whose next orders/ack fixes their dice, and it must be this one.
+        // This entry is F for every unsettled entry that named this seat. Deviation from
+        // DESIGN §2.5 (docs/engine.md): another seat of this side may send first; the engine
+        // refuses that only while a random action waits for these dice, which is when the
+        // order matters (the rules of a game with several seats per side cannot always name,
+        // when E is signed, which partner moves first).
         let mut settles = Vec::new();
-        for u in &self.unsettled {
-            if self.genesis.side_of(&u.dice_from) != Some(seat.side.as_str()) {
-                continue;
-            }
-            if u.dice_from != d.seat {
-                return Err(err(Problem::BadDiceFrom(format!(
-                    "entry {} ({}) named {:?} to fix its dice, so the next orders/ack entry of side {:?} must come from {:?}, not {:?}",
-                    u.seq, u.seat, u.dice_from, seat.side, u.dice_from, d.seat
-                ))));
-            }
+        for u in self.unsettled.iter().filter(|u| u.dice_from == d.seat) {
             settles.push((u.seq, crate::dice::dice_seed(&u.reveal, &reveal)));
         }
         let side = seat.side.clone();
-        self.unsettled.retain(|u| self.genesis.side_of(&u.dice_from) != Some(side.as_str()));
+        let me = d.seat.clone();
+        self.unsettled.retain(|u| u.dice_from != me);
         self.unsettled.push(Unsettled { seq: d.seq, seat: d.seat.clone(), reveal, dice_from: from.clone() });
         self.latest.insert(side, Revealed { seq: d.seq, hash: entry.hash, seat: d.seat.clone(), reveal });
         let chain = self.chains.get_mut(&d.seat).expect("checked above");
