@@ -1,43 +1,16 @@
 //! Hostile inputs (issue 16, items 10–14): each test performs an attack through the real
 //! binary and checks the defence. See docs/security.md for what each one is about.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{failing, ok, players_with_keys, text, umpire_env, umpire_in};
+use support::{MARNE_NEW, failing, marne_between, marne_by_email, ok, players_with_keys, propose_and_join, text, umpire_env, umpire_in};
 
 use umpire::crypto::keys::SecretKey;
 use umpire::crypto::{Hash, sha256};
 use umpire::log::entry::{Body, Draft, Entry, Kind, RulesetRef, ScenarioRef, SeatDecl};
-
-/// The Marne game of alice (german) and bob (allied), both joined: (alice's dir, bob's dir).
-/// Alice's log is `alice/game.log`, bob's `bob/game.log`.
-fn started_game(root: &Path) -> (PathBuf, PathBuf) {
-    let (alice, bob) = players_with_keys(root);
-    ok(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-        ],
-    );
-    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("genesis.yaml")).unwrap();
-    ok(&bob, &["join", "genesis.yaml", "--as", "allied", "--key", "bob.key", "--out", "join.yaml"]);
-    std::fs::copy(bob.join("join.yaml"), alice.join("join.yaml")).unwrap();
-    ok(&alice, &["apply", "game.log", "join.yaml"]);
-    (alice, bob)
-}
 
 /// A signed genesis written by hand, as a hostile player's own tool could: the body is
 /// whatever `edit` makes of a sound Glory's End genesis. Written as `game.log` and
@@ -160,7 +133,7 @@ fn deep_nesting_in_a_signed_genesis_scenario_is_refused() {
 #[test]
 fn deep_nesting_in_orders_scenario_and_key_files_is_refused() {
     let t = tempfile::tempdir().unwrap();
-    let (alice, _bob) = started_game(t.path());
+    let (alice, _bob) = marne_by_email(t.path());
     std::fs::write(alice.join("deep.yaml"), format!("actions: {}", deep_map(80_000))).unwrap();
     // Key files are read up to 64 KB.
     std::fs::write(alice.join("deepkey.yaml"), format!("umpire: {}", deep_map(10_000))).unwrap();
@@ -216,7 +189,7 @@ fn deep_nesting_in_orders_scenario_and_key_files_is_refused() {
 #[test]
 fn nesting_at_the_limit_is_only_judged_on_its_merits() {
     let t = tempfile::tempdir().unwrap();
-    let (alice, _bob) = started_game(t.path());
+    let (alice, _bob) = marne_by_email(t.path());
     std::fs::write(alice.join("o.yaml"), format!("actions: {}", deep_flow(63))).unwrap();
     let o = umpire_in(&alice, &["orders", "check", "game.log", "o.yaml", "--as", "allied"], None);
     assert!(!text(&o).contains("nested deeper"), "{}", text(&o));
@@ -319,46 +292,12 @@ fn out_existing_is_refused_before_the_log_changes() {
     let t = tempfile::tempdir().unwrap();
     let (alice, bob) = players_with_keys(t.path());
     std::fs::write(alice.join("game.log.0.yaml"), "precious\n").unwrap();
-    let out = failing(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-        ],
-    );
+    let out = failing(&alice, &MARNE_NEW);
     assert!(out.contains("exists with other content"), "{out}");
     assert!(!alice.join("game.log").exists(), "no log without its genesis file");
     assert_eq!(std::fs::read_to_string(alice.join("game.log.0.yaml")).unwrap(), "precious\n");
     std::fs::remove_file(alice.join("game.log.0.yaml")).unwrap();
-    ok(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-        ],
-    );
-    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("genesis.yaml")).unwrap();
-    ok(&bob, &["join", "genesis.yaml", "--as", "allied", "--key", "bob.key", "--out", "join.yaml"]);
-    std::fs::copy(bob.join("join.yaml"), alice.join("join.yaml")).unwrap();
-    ok(&alice, &["apply", "game.log", "join.yaml"]);
+    marne_between(&alice, &bob);
 
     // The allied player moves first on the Marne: bob signs orders with --out on a taken file.
     std::fs::write(bob.join("orders.yaml"), "actions:\n  - end_phase: movement\n").unwrap();
@@ -467,7 +406,7 @@ fn new_refuses_games_that_cannot_be_played() {
             "--seat",
             "allies@allies=bob.pub",
             "--seat",
-            "frogs@frogs=bob.pub",
+            "frogs@allies=bob.pub",
             "--as",
             "central",
             "--key",
@@ -476,22 +415,9 @@ fn new_refuses_games_that_cannot_be_played() {
     );
     assert!(out.contains("seat \"frogs\"") && out.contains("plays no faction"), "{out}");
 
-    let out = failing(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.pub",
-        ],
-    );
+    let mut with_pub = MARNE_NEW;
+    with_pub[10] = "alice.pub";
+    let out = failing(&alice, &with_pub);
     assert!(out.contains("this is a public key; give the secret key file"), "{out}");
     assert!(!out.contains("chmod"), "{out}");
 }
@@ -508,7 +434,7 @@ fn mkfifo(path: &Path) {
 #[test]
 fn non_regular_files_are_refused_promptly() {
     let t = tempfile::tempdir().unwrap();
-    let (alice, _bob) = started_game(t.path());
+    let (alice, _bob) = marne_by_email(t.path());
     mkfifo(&alice.join("fifo"));
     std::fs::create_dir(alice.join("adir")).unwrap();
     let bad = ["fifo", "/dev/zero", "adir"];
@@ -516,7 +442,7 @@ fn non_regular_files_are_refused_promptly() {
         let seat = format!("german={b}");
         let cases: Vec<Vec<&str>> = vec![
             vec!["key", "show", b],
-            vec!["orders", "check", "game.log", "join.yaml", "--as", "german", "--key", b],
+            vec!["orders", "check", "game.log", "game.log.1.yaml", "--as", "german", "--key", b],
             vec!["resign", "game.log", "--as", "german", "--key", b],
             vec![
                 "new",
@@ -580,26 +506,8 @@ fn temp_files(dir: &Path) -> Vec<String> {
 fn stale_temporary_files_are_removed_at_the_next_append() {
     let t = tempfile::tempdir().unwrap();
     let (alice, bob) = players_with_keys(t.path());
-    ok(
-        &alice,
-        &[
-            "new",
-            "--scenario",
-            "glorys-end/marne",
-            "--seat",
-            "german=alice.pub",
-            "--seat",
-            "allied=bob.pub",
-            "--as",
-            "german",
-            "--key",
-            "alice.key",
-        ],
-    );
-    std::fs::copy(alice.join("game.log.0.yaml"), bob.join("genesis.yaml")).unwrap();
-    ok(&bob, &["join", "genesis.yaml", "--as", "allied", "--key", "bob.key", "--out", "join.yaml"]);
-    std::fs::copy(bob.join("join.yaml"), alice.join("join.yaml")).unwrap();
-    let o = umpire_env(&alice, &["apply", "game.log", "join.yaml"], None, &[("UMPIRE_TEST_CRASH", "after-temp-write")]);
+    propose_and_join(&alice, &bob);
+    let o = umpire_env(&alice, &["apply", "game.log", "game.log.1.yaml"], None, &[("UMPIRE_TEST_CRASH", "after-temp-write")]);
     assert!(!o.status.success(), "the writer was made to abort");
     let left = temp_files(&alice);
     assert_eq!(left.len(), 1, "the crash left its temporary file: {left:?}");
@@ -608,7 +516,7 @@ fn stale_temporary_files_are_removed_at_the_next_append() {
     std::fs::write(alice.join(".game.log.2147483646.7.tmp"), "stale").unwrap();
     std::fs::write(alice.join(".game.log.notes.tmp"), "not ours").unwrap();
     std::fs::write(alice.join(".other.log.2147483646.0.tmp"), "another log's").unwrap();
-    ok(&alice, &["apply", "game.log", "join.yaml"]);
+    ok(&alice, &["apply", "game.log", "game.log.1.yaml"]);
     assert_eq!(temp_files(&alice), [".game.log.notes.tmp", ".other.log.2147483646.0.tmp"]);
     ok(&alice, &["verify", "game.log"]);
 }

@@ -100,14 +100,25 @@ pub const MARNE_NEW: [&str; 13] = [
 /// directories, each with `game.log`.
 pub fn marne_by_email(root: &Path) -> (PathBuf, PathBuf) {
     let (alice, bob) = players_with_keys(root);
-    let out = ok(&alice, &MARNE_NEW);
+    marne_between(&alice, &bob);
+    (alice, bob)
+}
+
+/// [`marne_by_email`] between players whose keys are already made.
+pub fn marne_between(alice: &Path, bob: &Path) {
+    propose_and_join(alice, bob);
+    ok(alice, &["apply", "game.log", "game.log.1.yaml"]);
+}
+
+/// Alice proposes the Marne game and bob joins it; bob's join (`game.log.1.yaml`) is copied
+/// to alice's directory, not yet applied there.
+pub fn propose_and_join(alice: &Path, bob: &Path) {
+    let out = ok(alice, &MARNE_NEW);
     assert!(out.contains("umpire join"), "{out}");
     std::fs::copy(alice.join("game.log.0.yaml"), bob.join("game.log.0.yaml")).unwrap();
-    let out = ok(&bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);
+    let out = ok(bob, &["join", "game.log.0.yaml", "--as", "allied", "--key", "bob.key", "-o", "game.log"]);
     assert!(out.contains("play starts"), "{out}");
     std::fs::copy(bob.join("game.log.1.yaml"), alice.join("game.log.1.yaml")).unwrap();
-    ok(&alice, &["apply", "game.log", "game.log.1.yaml"]);
-    (alice, bob)
 }
 
 /// Copy entry file `name` from one player's directory to the other's.
