@@ -183,7 +183,7 @@ fn compute(log: &[Entry]) -> Value {
     let mut entries = vec![];
     let mut first_roll_seed = None;
     let mut second_seed = None;
-    let reveals = |e: &Entry| matches!(e.kind(), Kind::Orders | Kind::Ack);
+    let reveals = |e: &Entry| e.kind().reveals();
     for (i, e) in log.iter().enumerate() {
         // The dice of an orders/ack entry E: the reveal of F, the next orders/ack entry of
         // E's dice_from seat (DESIGN §2.5).

@@ -75,11 +75,11 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
                 }
                 Agreement::Fork { crossed: true, .. } if gives_way(&game, mine, &entry) && seq + 1 == game.next_seq() => {
                     // Honest crossed mail: our out-of-turn entry gives way to theirs.
+                    // The log is written whole once theirs is applied (`rewrite`).
                     let ours = mine.clone();
                     let mut entries = game.entries.clone();
                     entries.pop();
                     game = common::replay_entries(&entries, &a.log)?;
-                    locked.replace(&entries)?;
                     rewrite = true;
                     say!(
                         "{origin}: entry {seq} crossed in the mail with your {} ({}); yours gives way (DESIGN §2.3): it was not \
@@ -107,10 +107,8 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
                         if equivocation { " — an EQUIVOCATION: the same seat signed two different entries" } else { "" }
                     ));
                 }
-                Agreement::Prefix => {}
-            }
-            if game.entry(seq).is_some_and(|m| m.hash != entry.hash) {
-                continue;
+                // `compare` only answers Prefix for equal entries, skipped above.
+                Agreement::Prefix => continue,
             }
         }
         if game.in_play() && seq > game.next_seq() {
@@ -177,7 +175,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
 /// Between two crossed entries at one seq, does `mine` give way to `theirs`? The one
 /// without a reveal gives way; between two without, the later seat in the genesis list.
 fn gives_way(game: &Game, mine: &Entry, theirs: &Entry) -> bool {
-    let no_reveal = |e: &Entry| !matches!(e.kind(), Kind::Orders | Kind::Ack);
+    let no_reveal = |e: &Entry| !e.kind().reveals();
     match (no_reveal(mine), no_reveal(theirs)) {
         (true, false) => true,
         (false, _) => false,

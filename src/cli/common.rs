@@ -8,7 +8,7 @@ use crate::crypto::Hash;
 use crate::crypto::chain::{chain_seed, chain_value};
 use crate::crypto::keys::{KeyError, SecretKey};
 use crate::engine::game::{Game, GameError};
-use crate::log::entry::{Body, Entry, EntryError, Kind, MAX_ENTRY_BYTES};
+use crate::log::entry::{Body, Entry, EntryError, MAX_ENTRY_BYTES};
 use crate::log::store::{self, LockedLog, StoreError};
 
 /// A command failure. `Usage` exits 2, everything else 1.
@@ -155,7 +155,7 @@ pub fn check_dice_from(game: &Game, seat: &str, asked: Option<&str>) -> Result<(
 /// Build, sign and check an entry for `seat` on top of `game` (nothing is written).
 pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
     check_dice_from(game, seat, dice_from)?;
-    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { next_reveal(game, seat, key)? } else { None };
+    let reveal = if body.kind.reveals() { next_reveal(game, seat, key)? } else { None };
     // `try_sign` re-parses the bytes, and the entry is applied to a copy of the game: what
     // the opponent's tool reads is what we checked, and we never write an entry it refuses.
     let (entry, _) = game.sign_for(seat, key, body, reveal, dice_from, now()).map_err(|e| match e {
@@ -171,7 +171,7 @@ pub fn sign_next(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from
 /// game when something is hidden (what the other tools will see).
 pub fn sign_as_author(game: &Game, seat: &str, key: &SecretKey, body: Body, dice_from: Option<&str>) -> Result<Entry, CliError> {
     let view = game.seat_view(seat, key.clone())?;
-    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { next_reveal(game, seat, key)? } else { None };
+    let reveal = if body.kind.reveals() { next_reveal(game, seat, key)? } else { None };
     let body = crate::engine::author::complete_body(&view, seat, key, reveal.as_ref(), body)
         .map_err(|e| CliError::Other(format!("entry {} ({seat}): {e}", game.next_seq())))?;
     let entry = sign_next(&view, seat, key, body, dice_from)?;

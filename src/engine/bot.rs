@@ -152,7 +152,7 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
 /// engine's guess before the entry; [`apply_signed`] corrects it when the entry changes who
 /// moves next.
 pub fn sign_body(game: &Game, seat: &str, players: &mut Players, body: Body, time: String) -> Result<Entry, BotError> {
-    let reveal = if matches!(body.kind, Kind::Orders | Kind::Ack) { players.next_reveal(game, seat)? } else { None };
+    let reveal = if body.kind.reveals() { players.next_reveal(game, seat)? } else { None };
     let draft = game.draft_for(seat, body, reveal, None, time);
     draft.try_sign(players.key(seat)?).map_err(|e| BotError::Unsignable(e.to_string()))
 }

@@ -366,10 +366,15 @@ impl Game {
     /// revealer who can compute them, or a leading roll due. While it lasts, no amendment
     /// and no draw is proposed or answered, and that side sends nothing but the due entry.
     pub fn one_sided_roll(&self) -> Option<String> {
+        self.one_sided_given(self.lead_due().as_ref())
+    }
+
+    /// [`Game::one_sided_roll`] with the [`Game::lead_due`] the caller already has.
+    fn one_sided_given(&self, lead: Option<&(String, String, Option<crate::log::protocol::Revealed>)>) -> Option<String> {
         if let Some(p) = &self.pending {
             return Some(format!("the dice of entry {} ({}), which {}'s next entry reveals", p.seq, p.what, p.dice_from));
         }
-        if let Some((seat, what, Some(_))) = self.lead_due() {
+        if let Some((seat, what, Some(_))) = lead {
             return Some(format!("the leading roll that opens {seat}'s next entry ({what})"));
         }
         None
@@ -488,7 +493,7 @@ impl Game {
     /// entry changes who moves next, applying it answers [`GameError::DiceFrom`] with the
     /// seat wanted, and the caller signs again with that one ([`Game::sign_for`] does).
     pub fn draft_for(&self, seat: &str, mut body: Body, reveal: Option<Hash>, asked: Option<&str>, time: String) -> Draft {
-        let reveals = matches!(body.kind, Kind::Orders | Kind::Ack);
+        let reveals = body.kind.reveals();
         if body.kind == Kind::Join {
             let seq = self.join_seq(seat).unwrap_or(0);
             return Draft {
@@ -606,7 +611,7 @@ impl Game {
         let body = &entry.draft.body;
         // Judged on the game before this entry (the protocol step changes `latest`).
         let lead = self.lead_due();
-        let one_sided = self.one_sided_roll();
+        let one_sided = self.one_sided_given(lead.as_ref());
         let step = self.protocol.accept(entry)?;
         if let Some(end) = &self.ending
             && (end.by_protocol || !self.commitments.values().any(|r| r.opened.is_none()))
@@ -614,7 +619,7 @@ impl Game {
             return Err(GameError::Over { seq, result: describe_outcome(&end.outcome) });
         }
         let out_of_turn = |why: String| GameError::OutOfTurn { seq, seat: seat.clone(), why };
-        let reveals = matches!(body.kind, Kind::Orders | Kind::Ack);
+        let reveals = body.kind.reveals();
         // DESIGN §2.5 "one-sided knowledge": while one side alone knows a roll, nobody
         // proposes or answers an amendment or a draw; only the due entry or a resignation.
         if let Some(roll) = &one_sided
@@ -648,13 +653,11 @@ impl Game {
                     )));
                 }
             }
-            (Some((lseat, what, None)), _) if *lseat == seat && reveals && body.lead.is_none() => {
-                if body.kind != Kind::Ack {
-                    return Err(out_of_turn(format!(
-                        "{what} cannot lead this entry (no orders/ack of the other side since play or the last take-back, DESIGN §2.5): \
-                         send `umpire ack` to roll it; the other side's next entry fixes it"
-                    )));
-                }
+            (Some((lseat, what, None)), None) if *lseat == seat && reveals && body.kind != Kind::Ack => {
+                return Err(out_of_turn(format!(
+                    "{what} cannot lead this entry (no orders/ack of the other side since play or the last take-back, DESIGN §2.5): \
+                     send `umpire ack` to roll it; the other side's next entry fixes it"
+                )));
             }
             (_, Some(_)) => return Err(out_of_turn("`lead` names a leading roll, but none opens this entry (DESIGN §2.5)".into())),
             _ => {}

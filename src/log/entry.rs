@@ -309,6 +309,14 @@ pub enum EntryError {
     Body(String),
 }
 
+impl Kind {
+    /// Whether entries of this kind carry a reveal (and, in play, `dice_from`): only
+    /// `orders` and `ack` do (DESIGN §2.5); the others may cross in the mail.
+    pub fn reveals(self) -> bool {
+        matches!(self, Kind::Orders | Kind::Ack)
+    }
+}
+
 /// The kebab-case name of a kind, as written in entries.
 pub fn kind_name(k: Kind) -> &'static str {
     match k {

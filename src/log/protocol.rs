@@ -468,7 +468,7 @@ impl ProtocolState {
         if kind == Kind::Join {
             return Err(err(Problem::BadJoin("play has started; no more joins".to_string())));
         }
-        let carries_reveal = matches!(kind, Kind::Orders | Kind::Ack);
+        let carries_reveal = kind.reveals();
         if !carries_reveal {
             // DESIGN §2.5: only orders and ack reveal; the rest may cross in the mail.
             if d.reveal.is_some() {
@@ -602,7 +602,7 @@ pub fn compare(genesis: &Genesis, a: &[Entry], b: &[Entry]) -> Agreement {
             return Agreement::Unverified { seq: eb.seq(), hash: eb.hash, why };
         }
         let Some(ea) = mine else { continue };
-        let no_reveal = |e: &Entry| !matches!(e.kind(), Kind::Orders | Kind::Ack);
+        let no_reveal = |e: &Entry| !e.kind().reveals();
         return Agreement::Fork {
             seq: ea.seq(),
             hash_a: ea.hash,

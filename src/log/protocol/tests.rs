@@ -83,7 +83,7 @@ impl Game {
         let reveal = if kind == Kind::Join {
             body.chain = Some(self.chain(seat, 0));
             None
-        } else if matches!(kind, Kind::Orders | Kind::Ack) {
+        } else if kind.reveals() {
             let n = self.used.get(seat).copied().unwrap_or(0) + 1;
             Some(self.chain(seat, n))
         } else {
