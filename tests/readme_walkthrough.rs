@@ -42,10 +42,14 @@ fn two_players_by_email_as_the_readme_says() {
     assert!(out.contains("your next entry reveals the dice"), "alice sees the roll before answering: {out}");
     assert!(out.contains("CRT roll"), "{out}");
 
-    // Alice resigns (her entry also reveals the owed die); bob applies; both logs verify and agree.
+    // Alice acks (revealing the owed die; a resignation carries no reveal in protocol 2), then
+    // resigns; bob applies both; both logs verify and agree.
+    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
     ok(&alice, &["resign", "game.log", "--as", "german", "--key", "alice.key"]);
-    std::fs::copy(alice.join("game.log.3.yaml"), bob.join("game.log.3.yaml")).unwrap();
-    let out = ok(&bob, &["apply", "game.log", "game.log.3.yaml"]);
+    for n in [3, 4] {
+        std::fs::copy(alice.join(format!("game.log.{n}.yaml")), bob.join(format!("game.log.{n}.yaml"))).unwrap();
+    }
+    let out = ok(&bob, &["apply", "game.log", "game.log.3.yaml", "game.log.4.yaml"]);
     assert!(out.contains("GAME OVER: allied wins"), "{out}");
     assert!(out.contains("d6 rolled"), "the resolved die is reported: {out}");
     std::fs::copy(alice.join("game.log"), bob.join("alices.log")).unwrap();

@@ -130,13 +130,14 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         }
         new.push(entry);
     }
-    if rewrite && !new.is_empty() {
-        // Joins come in any order (DESIGN §2.4) and a crossed entry may have given way: the
-        // log is written whole, in seq order.
-        locked.replace(&game.entries)?;
-        say!("wrote {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
-    } else if !new.is_empty() {
-        locked.append(&new)?;
+    if !new.is_empty() {
+        if rewrite {
+            // Joins come in any order (DESIGN §2.4) and a crossed entry may have given way:
+            // the log is written whole, in seq order.
+            locked.replace(&game.entries)?;
+        } else {
+            locked.append(&new)?;
+        }
         say!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
     // Still under the lock, so caches are written in the order of the logs they describe.
