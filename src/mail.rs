@@ -211,7 +211,8 @@ pub fn compose(game: &Game, seq: u64, log_name: &str, log: Option<Vec<u8>>) -> T
         let what = what.strip_prefix(&format!("{seat}: ")).unwrap_or(what);
         t.push_str(&format!("Waiting for {seat}: {what}\n"));
     }
-    if let Some(p) = &game.pending {
+    // After a resignation the owed dice are never rolled: no hint then.
+    if let Some(p) = game.pending.as_ref().filter(|_| game.outcome().is_none()) {
         t.push_str(&format!(
             "\n{} sees the dice of entry {} before answering: `umpire status {log_name} --as {} --key YOUR.key`.\n",
             p.dice_from, p.seq, p.dice_from
