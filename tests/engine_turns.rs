@@ -98,3 +98,65 @@ fn a_draw_needs_the_offer_named() {
     game.apply(&e).unwrap();
     assert!(matches!(game.outcome(), Some(umpire::engine::Outcome::Draw { .. })));
 }
+
+/// Play a bot Marne game until the first entry that opens with a leading roll (GE 10.1:
+/// the command & control roll opens the phasing player's entry from T9).
+fn up_to_a_leading_roll() -> (Game, Players, u64) {
+    let (mut game, mut players) = started();
+    for _ in 0..400 {
+        let seq = game.next_seq();
+        let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
+        let seat = waiting.first().expect("someone is awaited").clone();
+        let reveal = players.next_reveal(&game, &seat).unwrap();
+        if game.lead_for(&seat, reveal.as_ref()).is_some() {
+            return (game, players, seq);
+        }
+        let mut ch = bot::chooser(7, &seat, seq);
+        let body = bot::next_body(&game, &seat, &mut players, &mut ch).unwrap().expect("the awaited seat writes");
+        let e = bot::sign_body(&game, &seat, &mut players, body, "t".into()).unwrap();
+        bot::apply_signed(&mut game, &mut players, e).unwrap();
+    }
+    panic!("no leading roll in 400 entries");
+}
+
+/// DESIGN §2.5: the state alone says that an entry opens with a leading roll; its author can
+/// neither drop `lead` (making the roll ordinary) nor send an ack in its place, and no other
+/// entry may carry one.
+#[test]
+fn a_seat_cannot_make_the_command_roll_ordinary_or_the_reverse() {
+    let (game, mut players, seq) = up_to_a_leading_roll();
+    let seat = game.waiting_for()[0].0.clone();
+    let mut ch = bot::chooser(7, &seat, seq);
+    let body = bot::next_body(&game, &seat, &mut players, &mut ch).unwrap().unwrap();
+    let p = game.lead_for(&seat, players.next_reveal(&game, &seat).unwrap().as_ref()).expect("a leading roll opens it");
+    // As the tool writes it (`lead` = P): accepted, and the record shows the leading roll
+    // with seed_lead.
+    let e = bot::sign_body(&game, &seat, &mut players, body, "t".into()).unwrap();
+    assert_eq!(e.draft.body.lead, Some(p));
+    let mut ok = game.clone();
+    let step = ok.apply(&e).expect("the entry with its leading roll applies").clone();
+    let r = step.resolved.expect("the leading roll is recorded");
+    let pe = game.entries.iter().find(|x| x.hash == p).unwrap();
+    assert_eq!(r.seed, umpire::dice::lead_seed(&pe.draft.reveal.unwrap(), &e.draft.reveal.unwrap()));
+    assert!(r.what.contains("command & control"), "{}", r.what);
+    // Without `lead`: refused, the roll cannot be made an ordinary one.
+    let mut d = e.draft.clone();
+    d.body.lead = None;
+    let bare = d.try_sign(players.key(&seat).unwrap()).unwrap();
+    assert!(matches!(game.clone().apply(&bare), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("lead")));
+    // An ack in its place: refused too.
+    let mut d = e.draft.clone();
+    d.body = Body::new(Kind::Ack);
+    let ack = d.try_sign(players.key(&seat).unwrap()).unwrap();
+    assert!(matches!(game.clone().apply(&ack), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("leading roll")));
+    // And the next entry, which no leading roll opens, cannot claim one.
+    let mut after = ok.clone();
+    let next = after.waiting_for()[0].0.clone();
+    let mut ch = bot::chooser(7, &next, after.next_seq());
+    if let Some(b) = bot::next_body(&after, &next, &mut players, &mut ch).unwrap() {
+        let mut b2 = b.clone();
+        b2.lead = Some(p);
+        let bad = bot::sign_body(&after, &next, &mut players, b2, "t".into()).unwrap();
+        assert!(matches!(after.apply(&bad), Err(GameError::OutOfTurn { ref why, .. }) if why.contains("lead")));
+    }
+}

@@ -251,8 +251,9 @@ fn a_turn_round_trip_by_mail() {
     std::fs::copy(p.bob.join("2.eml"), p.alice.join("2.eml")).unwrap();
     ok(&p.alice, &["apply", "game.log", "2.eml"]);
 
-    // Alice: her turn without moves; then it is Turn 9, the Allies again.
-    sign(&p.alice, "german", "alice.key", "actions:\n  - end_phase: movement\n  - end_phase: combat\n");
+    // Alice: her turn without moves, with standing instructions for the Allied command roll
+    // of 6 (GE 10.1); then it is Turn 9, the Allies again.
+    sign(&p.alice, "german", "alice.key", "actions:\n  - standing: {out_of_command: [in-contact]}\n  - end_phase: movement\n  - end_phase: combat\n");
     mail(&p.alice, "bob@example.org", "alice@example.org", "3.eml");
     let eml = std::fs::read(p.alice.join("3.eml")).unwrap();
     let subject = MessageParser::default().parse(&eml).unwrap().subject().unwrap().to_string();
@@ -261,24 +262,18 @@ fn a_turn_round_trip_by_mail() {
     let out = ok(&p.bob, &["apply", "game.log", "3.eml"]);
     assert!(out.contains("waiting for allied"), "{out}");
 
-    // Bob ends his command phase: its command & control roll (GE 10.1) waits for alice's next entry.
-    sign(&p.bob, "allied", "bob.key", "actions:\n  - end_phase: command\n");
+    // Bob's entry opens with his command & control roll (a leading roll, DESIGN §2.5): his
+    // tool shows him the die before he writes the rest, and nobody waits for a reveal.
+    let st = ok(&p.bob, &["status", "game.log", "--as", "allied", "--key", "bob.key"]);
+    assert!(st.contains("opens with a leading roll") && st.contains("d6 rolled"), "{st}");
+    sign(&p.bob, "allied", "bob.key", "actions:\n  - end_phase: movement\n");
     mail(&p.bob, "alice@example.org", "bob@example.org", "4.eml");
-    std::fs::copy(p.bob.join("4.eml"), p.alice.join("4.eml")).unwrap();
-    let out = ok(&p.alice, &["apply", "game.log", "4.eml", "--ack", "--as", "german", "--key", "alice.key"]);
-    assert!(out.contains("your next entry reveals the dice"), "{out}");
-    if out.contains("not acking") {
-        // The roll leaves alice a decision (a 6): an ack reveals the die all the same (a
-        // resignation carries no reveal in protocol 2), and her choice follows later.
-        ok(&p.alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
-    }
-    mail(&p.alice, "bob@example.org", "alice@example.org", "5.eml");
-    let eml = std::fs::read(p.alice.join("5.eml")).unwrap();
+    let eml = std::fs::read(p.bob.join("4.eml")).unwrap();
     let msg = MessageParser::default().parse(&eml).unwrap();
     let body = msg.body_text(0).unwrap();
-    assert!(body.contains("dice of entry 4 revealed by german") && body.contains("d6 rolled"), "the body tells the roll: {body}");
-    std::fs::copy(p.alice.join("5.eml"), p.bob.join("5.eml")).unwrap();
-    let out = ok(&p.bob, &["apply", "game.log", "5.eml"]);
+    assert!(body.contains("leading roll") && body.contains("d6 rolled"), "the body tells the roll: {body}");
+    std::fs::copy(p.bob.join("4.eml"), p.alice.join("4.eml")).unwrap();
+    let out = ok(&p.alice, &["apply", "game.log", "4.eml"]);
     assert!(out.contains("d6 rolled"), "{out}");
 
     assert_eq!(

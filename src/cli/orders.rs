@@ -65,7 +65,7 @@ fn view_for(game: &Game, seat: &str, key: Option<&Path>) -> Result<(Game, Option
 fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyState, CliError> {
     let owes_draws = view.draws.iter().any(|d| d.dice_from == seat);
     let owes_dice = view.pending.as_ref().filter(|p| p.dice_from == seat);
-    let leads = view.lead_for(seat).is_some();
+    let leads = view.lead_for(seat, None).is_some();
     if owes_dice.is_none() && !owes_draws && !leads {
         return Ok(view.state.clone());
     }

@@ -44,6 +44,7 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
     let options = super::new::parse_options(&a.options)?;
     let started = Instant::now();
     let (mut entries, mut rolls) = (0usize, 0usize);
+    let mut tally = Tally::default();
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
     let step = (a.games / 10).max(1);
     for i in 0..a.games {
@@ -51,7 +52,11 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
         let (mut game, mut players) = bot::start_game_with(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z", options.clone())
             .map_err(|e| CliError::Other(format!("seed {seed}: {e}")))?;
         let mut clock = || "2000-01-01T00:00:00Z".to_string();
-        let mut keep = |_: &crate::log::Entry, _: &Game| Ok(());
+        let first_turn = game.state.game_turn();
+        let mut keep = |e: &crate::log::Entry, _: &Game| {
+            tally.count(e);
+            Ok(())
+        };
         if let Err(e) = bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
             return fail(format!(
                 "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}{}",
@@ -76,6 +81,8 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
                 c.seq, c.seat, c.rule, c.message
             ));
         }
+        tally.turns += u64::from(game.state.game_turn().saturating_sub(first_turn) + 1);
+        tally.automatic += players.automatic;
         entries += game.entries.len();
         rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
         let key = match game.outcome() {
@@ -91,9 +98,45 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
     let secs = started.elapsed().as_secs_f64();
     say!("{} games of {} (seeds {}..{}): every entry checked, every log re-verified", a.games, scenario.name, a.seed, a.seed + a.games);
     say!("  entries: {entries} ({:.1} per game), dice rolled: {rolls}", entries as f64 / a.games.max(1) as f64);
+    say!("{}", tally.report());
     for (k, n) in &results {
         say!("  {k}: {n}");
     }
     say!("  time: {secs:.1} s ({:.1} ms per game)", secs * 1000.0 / a.games.max(1) as f64);
     Ok(0)
+}
+
+/// Entries of play per game turn, and how many of them needed a human decision: the bot
+/// counts those it wrote with no choice to make (acks, orders the rules leave no choice in,
+/// `bot::Players::automatic`: what the mail robot writes, docs/robot.md); every other entry
+/// is a human's. Issue 17's count (BENCHMARKS.md "Entries per game turn").
+#[derive(Default)]
+struct Tally {
+    /// Entries after the joins.
+    play: u64,
+    /// Of them, the ones no human had to write.
+    automatic: u64,
+    /// Game turns played, summed over the games (a game ending mid-turn counts that turn).
+    turns: u64,
+}
+
+impl Tally {
+    fn count(&mut self, e: &crate::log::Entry) {
+        use crate::log::entry::Kind;
+        if !matches!(e.draft.body.kind, Kind::Genesis | Kind::Join) {
+            self.play += 1;
+        }
+    }
+
+    fn report(&self) -> String {
+        let per_turn = |n: u64| n as f64 / self.turns.max(1) as f64;
+        format!(
+            "  per game turn: {:.2} entries, {:.2} needing a human decision, {:.2} automatic ({} game turns, {} entries of play)",
+            per_turn(self.play),
+            per_turn(self.play - self.automatic),
+            per_turn(self.automatic),
+            self.turns,
+            self.play
+        )
+    }
 }

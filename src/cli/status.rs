@@ -133,7 +133,7 @@ fn score_lines(game: &Game) -> Vec<String> {
 
 /// If `seat` owes dice, show what they will be (only its own key can know).
 pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Result<(), CliError> {
-    if game.lead_for(seat).is_some() {
+    if game.lead_for(seat, None).is_some() {
         let key = common::key_for_seat(game, seat, key_path)?;
         let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
         let view = game.seat_view(seat, key)?;
@@ -151,7 +151,9 @@ pub fn preview_owed(game: &Game, seat: &str, key_path: &std::path::Path) -> Resu
     let Some(reveal) = common::next_reveal(game, seat, &key)? else { return Ok(()) };
     // On the seat's own view: the private draws its entry settles may be known to it.
     let view = game.seat_view(seat, key)?;
-    if let Some((state, events)) = view.preview_resolution(&reveal) {
+    {
+        // With the leading roll of a player turn those dice begin, when one does.
+        let (state, events) = view.state_before(seat, Some(&reveal));
         say!("your next entry reveals the dice of entry {}; they will give:", p.seq);
         common::print_events(&events);
         let exp = state.expect();

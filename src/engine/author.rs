@@ -37,8 +37,11 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
     let seq = view.next_seq();
     let mut commits: Vec<(String, String)> = Vec::new();
     let mut open_ids: Vec<String> = Vec::new();
-    if body.kind == Kind::Orders {
-        let Some(orders) = &body.orders else { return Err(AuthorError::Orders(OrdersError::Parse("no `orders` in the body".into()))) };
+    // Empty orders (`{}`): an entry opened by a leading roll that hands the decision to the
+    // other side (the engine checks it) has nothing to conceal.
+    if body.kind == Kind::Orders
+        && let Some(orders) = body.orders.as_ref().filter(|o| !super::game::empty_orders(o))
+    {
         // The ids follow the author's secret order for this seq, never the writing order.
         let c = state.conceal(seat, orders, &IdOrder::new(&seed, &gid, seq))?;
         body.orders = Some(c.orders);
@@ -75,7 +78,7 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
         trial.hidden(seat, &mut acts).map_err(OrdersError::Illegal)?;
     }
     if body.kind == Kind::Orders
-        && let Some(orders) = &body.orders
+        && let Some(orders) = body.orders.as_ref().filter(|o| !super::game::empty_orders(o))
     {
         trial.apply(seat, orders)?;
     }

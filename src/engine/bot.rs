@@ -50,12 +50,15 @@ pub struct Players {
     /// Per seat: its own replay in seat mode, kept up to date entry by entry. Made only once
     /// the game has something hidden: until then every seat's view is the public game.
     views: BTreeMap<String, Game>,
+    /// Entries these players wrote that needed no decision (acks, orders with no choice,
+    /// a leading roll that left nothing to order): what a mail robot writes (docs/robot.md).
+    pub automatic: u64,
 }
 
 impl Players {
     /// Players holding these keys, by seat.
     pub fn new(keys: BTreeMap<String, SecretKey>) -> Players {
-        Players { keys, chains: BTreeMap::new(), views: BTreeMap::new() }
+        Players { keys, chains: BTreeMap::new(), views: BTreeMap::new(), automatic: 0 }
     }
     /// `seat`'s own view of `game` (seat mode), brought up to date incrementally; `None`
     /// while nothing in the game is hidden (the public game is then every seat's view).
@@ -133,19 +136,37 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
     // opens whatever the seat still owes (DESIGN §2.6).
     let lead_by_ack = owes.is_none() && game.lead_due().is_some_and(|(s, _, p)| s == seat && p.is_none());
     let opens = game.openings_owed() && game.waiting_for().first().is_some_and(|(s, _)| s == seat);
-    let body = if !lead_by_ack
-        && state.expect().awaits.iter().any(|w| w.seat == seat)
+    let awaited = state.expect().awaits.iter().any(|w| w.seat == seat);
+    let mut auto = false;
+    let automatic = state.automatic_orders(seat).filter(|_| awaited && !lead_by_ack);
+    let body = if let Some(o) = automatic {
+        auto = true;
+        let mut b = Body::new(Kind::Orders);
+        b.orders = Some(o);
+        b
+    } else if !lead_by_ack
+        && awaited
         && let Some(o) = state.random_orders(seat, chooser)
     {
         let mut b = Body::new(Kind::Orders);
         b.orders = Some(o);
         b
+    } else if !awaited && view.lead_for(seat, reveal.as_ref()).is_some() {
+        // The leading roll hands the next decision to the other side: an entry with the
+        // roll and no orders (DESIGN §2.5).
+        auto = true;
+        let mut b = Body::new(Kind::Orders);
+        b.orders = Some(yaml_serde::Value::Mapping(Default::default()));
+        b
     } else if owes == Some(true) || lead_by_ack || opens {
+        auto = true;
         Body::new(Kind::Ack)
     } else {
         return Ok(None);
     };
-    Ok(Some(complete_body(view, seat, &key, reveal.as_ref(), body)?))
+    let body = complete_body(view, seat, &key, reveal.as_ref(), body)?;
+    players.automatic += u64::from(auto);
+    Ok(Some(body))
 }
 
 /// Sign `body` as the next entry of `game` for `seat` (not applied). `dice_from` is the

@@ -231,7 +231,8 @@ fn case_acts<R: CaseRuleset>(entry: &CaseEntry, knowledge: CaseKnowledge, forced
 /// Returns the transcript on success, the reason on failure.
 ///
 /// Each entry goes through the engine's steps in the engine's order: owed private draws are
-/// settled, a pending public roll is resolved, the entry's commitments and openings reach
+/// settled, a pending public roll is resolved, a leading roll that opens the entry is
+/// rolled, the entry's commitments and openings reach
 /// [`Ruleset::hidden`], its orders are validated and applied, and the private draws it made
 /// become owed. A refused entry leaves the state as it was. Draws still owed after the last
 /// entry are settled too (with dice only while forced faces remain).
@@ -266,6 +267,14 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
             events.extend(resolve_forced::<R>(&mut state, &mut faces, forced));
         }
         let seat = entry.seat.clone().or_else(|| case.seat.clone()).ok_or(format!("entry {i} has no seat"))?;
+        // A leading roll opens the seat's entry before its orders are read (DESIGN §2.5).
+        let lead_rolled = R::leading_roll(&state).is_some_and(|(s, _)| s == seat);
+        if lead_rolled {
+            if faces.is_empty() {
+                return Err(format!("entry {i} opens with a leading roll but the case has no dice left"));
+            }
+            events.extend(with_forced(&mut faces, forced, |dice| R::resolve_lead(&mut state, dice)));
+        }
         let before = state.clone();
         let mut entry_events = Vec::new();
         let mut refusal: Option<Vec<Violation>> = None;
@@ -276,7 +285,13 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
                 Err(vs) => refusal = Some(vs),
             }
         }
+        // After a leading roll that hands the decision to the other side, the entry's
+        // orders are empty and nothing is validated (as the engine does).
+        let lead_only = lead_rolled
+            && entry.orders.as_ref().is_some_and(crate::engine::game::empty_orders)
+            && !R::expect(&state).awaits.iter().any(|a| a.seat == seat);
         if refusal.is_none()
+            && !lead_only
             && let Some(o) = &entry.orders
         {
             let orders: R::Orders = yaml_serde::from_value(o.clone()).map_err(|e| format!("entry {i}: orders do not parse: {e}"))?;

@@ -383,18 +383,38 @@ impl Game {
     /// The leading roll due (DESIGN §2.5): `(seat, what, Some(P))` when the next entry of
     /// `seat` opens with it (P: the latest orders/ack entry of the other side), `(.., None)`
     /// when the ruleset declares one but the conditions do not hold, so it is rolled as an
-    /// ordinary roll (the seat sends `ack`, the other side's next entry fixes it).
+    /// ordinary roll (the seat sends `ack`, the other side's next entry fixes it). While dice
+    /// are owed, `None`: the state that declares a leading roll is the one after those dice
+    /// (see [`Game::lead_for`]).
     pub fn lead_due(&self) -> Option<(String, String, Option<crate::log::protocol::Revealed>)> {
-        if self.pending.is_some() || self.ending.is_some() || !self.in_play() {
+        if self.pending.is_some() {
             return None;
         }
-        let (seat, what) = self.state.leading_roll()?;
-        let side = self.genesis().side_of(&seat)?.to_string();
-        let p = self.protocol.latest_of_other_side(&side).cloned();
-        let after_take_back = self.amendments.iter().filter(|a| a.undo_from.is_some()).map(|a| a.agreed).max().unwrap_or(0);
-        let own_since = self.protocol.latest.get(&side).map(|r| r.seq);
-        let p = p.filter(|p| p.seq > after_take_back && own_since.is_none_or(|o| o < p.seq));
-        Some((seat, what, p))
+        self.lead_declared(&self.state)
+    }
+
+    /// The leading roll `state` declares, with its P as judged on the log so far
+    /// (DESIGN §2.5): P is the latest orders/ack entry of the other side, after the last
+    /// take-back, and the seat's side has sent no orders/ack since. The state is the one the
+    /// seat's next entry meets after the dice and draws it settles, before its orders: a
+    /// player turn that begins when an entry's owed dice are rolled opens with its leading
+    /// roll in that same entry (no round trip; P is then the entry whose dice it settles).
+    fn lead_declared(&self, state: &AnyState) -> Option<(String, String, Option<crate::log::protocol::Revealed>)> {
+        self.lead_judge().declared(state, self.genesis())
+    }
+
+    /// What judging a leading roll needs of the log as it stands now: each side's P.
+    fn lead_judge(&self) -> LeadJudge {
+        let mut p = BTreeMap::new();
+        if self.ending.is_none() && self.in_play() {
+            let after_take_back = self.amendments.iter().filter(|a| a.undo_from.is_some()).map(|a| a.agreed).max().unwrap_or(0);
+            for s in &self.genesis().seats {
+                let own_since = self.protocol.latest.get(&s.side).map(|r| r.seq);
+                let found = self.protocol.latest_of_other_side(&s.side).cloned();
+                p.insert(s.side.clone(), found.filter(|p| p.seq > after_take_back && own_since.is_none_or(|o| o < p.seq)));
+            }
+        }
+        LeadJudge { p }
     }
 
     /// The seat `author`'s orders/ack entry must name in `dice_from`, judged on the game
@@ -470,20 +490,19 @@ impl Game {
     /// by `seat`, the current state.
     pub fn state_before(&self, seat: &str, reveal: Option<&Hash>) -> (AnyState, Vec<Event>) {
         let Some(reveal) = reveal else { return (self.state.clone(), Vec::new()) };
-        match &self.pending {
+        let (mut state, mut events) = match &self.pending {
             Some(p) if p.dice_from == seat => self.preview_resolution(reveal).expect("pending is set"),
-            _ => {
-                let (mut state, mut events) = self.preview_draws(seat, reveal);
-                if let Some((lseat, what, Some(p))) = self.lead_due()
-                    && lseat == seat
-                {
-                    let mut dice = Dice::from_seed(&crate::dice::lead_seed(&p.reveal, reveal));
-                    events.push(Event::say(format!("leading roll ({what}), fixed by entry {}:", p.seq)));
-                    events.extend(state.resolve_lead(&mut dice));
-                }
-                (state, events)
-            }
+            Some(_) => return (self.state.clone(), Vec::new()),
+            None => self.preview_draws(seat, reveal),
+        };
+        if let Some((lseat, what, Some(p))) = self.lead_declared(&state)
+            && lseat == seat
+        {
+            let mut dice = Dice::from_seed(&crate::dice::lead_seed(&p.reveal, reveal));
+            events.push(Event::say(format!("leading roll ({what}), fixed by entry {}:", p.seq)));
+            events.extend(state.resolve_lead(&mut dice));
         }
+        (state, events)
     }
 
     /// The header of `seat`'s next entry around `body` (DESIGN §2.2–2.5): a join at its
@@ -508,7 +527,7 @@ impl Game {
             };
         }
         if body.kind == Kind::Orders && body.lead.is_none() {
-            body.lead = self.lead_for(seat);
+            body.lead = self.lead_for(seat, reveal.as_ref());
         }
         let dice_from = (reveals && self.in_play()).then(|| {
             asked
@@ -555,9 +574,15 @@ impl Game {
         }
     }
 
-    /// The `lead` the next orders entry of `seat` must carry, if a leading roll opens it.
-    pub fn lead_for(&self, seat: &str) -> Option<Hash> {
-        match self.lead_due() {
+    /// The `lead` the next orders entry of `seat` (revealing `reveal`) must carry, if a
+    /// leading roll opens it: judged on the state after the dice that entry settles.
+    pub fn lead_for(&self, seat: &str, reveal: Option<&Hash>) -> Option<Hash> {
+        let lead = match (&self.pending, reveal) {
+            (Some(p), Some(r)) if p.dice_from == seat => self.lead_declared(&self.preview_resolution(r)?.0),
+            (Some(_), _) => None,
+            (None, _) => self.lead_due(),
+        };
+        match lead {
             Some((lseat, _, Some(p))) if lseat == seat => Some(p.hash),
             _ => None,
         }
@@ -609,9 +634,10 @@ impl Game {
         let seq = entry.seq();
         let seat = entry.seat().to_string();
         let body = &entry.draft.body;
-        // Judged on the game before this entry (the protocol step changes `latest`).
-        let lead = self.lead_due();
-        let one_sided = self.one_sided_given(lead.as_ref());
+        // Judged on the game before this entry (the protocol step changes `latest`); the
+        // leading roll itself is judged again after the dice this entry settles.
+        let one_sided = self.one_sided_roll();
+        let before = self.lead_judge();
         let step = self.protocol.accept(entry)?;
         if let Some(end) = &self.ending
             && (end.by_protocol || !self.commitments.values().any(|r| r.opened.is_none()))
@@ -636,31 +662,6 @@ impl Game {
                 "the rules ended the game ({}); only the openings still owed may follow (`umpire ack`)",
                 describe_outcome(&end.outcome)
             )));
-        }
-        // Only orders/ack entries carry `lead`, and only when a leading roll opens them.
-        match (&lead, body.lead) {
-            (Some((lseat, _, Some(p))), found) if *lseat == seat && reveals => {
-                if body.kind != Kind::Orders {
-                    return Err(out_of_turn(format!(
-                        "your entry opens with a leading roll (DESIGN §2.5): send orders naming entry {} in `lead`",
-                        p.seq
-                    )));
-                }
-                if found != Some(p.hash) {
-                    return Err(out_of_turn(format!(
-                        "this entry opens with a leading roll: `lead` must name entry {} ({}), the latest orders/ack of the other side",
-                        p.seq, p.hash
-                    )));
-                }
-            }
-            (Some((lseat, what, None)), None) if *lseat == seat && reveals && body.kind != Kind::Ack => {
-                return Err(out_of_turn(format!(
-                    "{what} cannot lead this entry (no orders/ack of the other side since play or the last take-back, DESIGN §2.5): \
-                     send `umpire ack` to roll it; the other side's next entry fixes it"
-                )));
-            }
-            (_, Some(_)) => return Err(out_of_turn("`lead` names a leading roll, but none opens this entry (DESIGN §2.5)".into())),
-            _ => {}
         }
         let mut events = Vec::new();
         let mut resolved = None;
@@ -688,8 +689,36 @@ impl Game {
             events.extend(evs);
             self.pending = None;
         }
-        // A leading roll opens the entry, before its orders are read (DESIGN §2.5).
+        // A leading roll opens the entry, before its orders are read (DESIGN §2.5), judged
+        // on the state after the dice it settled, with P as the log stood before it.
+        let lead = if reveals && self.ending.is_none() { before.declared(&self.state, self.genesis()) } else { None };
+        // Only orders/ack entries carry `lead`, and only when a leading roll opens them.
+        match (&lead, body.lead) {
+            (Some((lseat, _, Some(p))), found) if *lseat == seat && reveals => {
+                if body.kind != Kind::Orders {
+                    return Err(out_of_turn(format!(
+                        "your entry opens with a leading roll (DESIGN §2.5): send orders naming entry {} in `lead`",
+                        p.seq
+                    )));
+                }
+                if found != Some(p.hash) {
+                    return Err(out_of_turn(format!(
+                        "this entry opens with a leading roll: `lead` must name entry {} ({}), the latest orders/ack of the other side",
+                        p.seq, p.hash
+                    )));
+                }
+            }
+            (Some((lseat, what, None)), None) if *lseat == seat && reveals && body.kind != Kind::Ack => {
+                return Err(out_of_turn(format!(
+                    "{what} cannot lead this entry (no orders/ack of the other side since play or the last take-back, DESIGN §2.5): \
+                     send `umpire ack` to roll it; the other side's next entry fixes it"
+                )));
+            }
+            (_, Some(_)) => return Err(out_of_turn("`lead` names a leading roll, but none opens this entry (DESIGN §2.5)".into())),
+            _ => {}
+        }
         let mut lead_pending = None;
+        let mut lead_rolled = false;
         if let Some((lseat, what, p)) = &lead
             && *lseat == seat
             && reveals
@@ -700,6 +729,7 @@ impl Game {
                     let seed = crate::dice::lead_seed(&p.reveal, &reveal);
                     let mut dice = Dice::from_seed(&seed);
                     let evs = self.state.resolve_lead(&mut dice);
+                    lead_rolled = true;
                     let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
                     resolved = Some(RandomEvent { entry: seq, revealed_by: p.seq, seed, what: what.clone(), rolls });
                     events.push(Event::say(format!(
@@ -754,17 +784,24 @@ impl Game {
                 if self.ending.is_some() && !self.state.expect().awaits.iter().any(|a| a.seat == seat) {
                     return Err(out_of_turn("the rules ended the game; send the openings still owed with `umpire ack`".into()));
                 }
-                let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders {
-                    seq,
-                    seat: seat.clone(),
-                    error: OrdersError::Parse("no `orders` in the body".into()),
-                })?;
                 let exp = self.state.expect();
                 if !exp.awaits.iter().any(|a| a.seat == seat) {
-                    return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
+                    // A leading roll can hand the next decision to the other side (a command
+                    // roll of 6): the entry it opened then carries no orders of its own.
+                    if lead_rolled && body.orders.as_ref().is_none_or(empty_orders) {
+                        events.push(Event::say(format!("{seat} has nothing more to order after the leading roll")));
+                    } else {
+                        return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
+                    }
+                } else {
+                    let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders {
+                        seq,
+                        seat: seat.clone(),
+                        error: OrdersError::Parse("no `orders` in the body".into()),
+                    })?;
+                    let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                    events.extend(evs);
                 }
-                let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
-                events.extend(evs);
             }
             Kind::Resign => {
                 let side = self.genesis().side_of(&seat).unwrap_or_default().to_string();
@@ -1148,6 +1185,33 @@ impl Game {
                 (a.seat, what)
             })
             .collect()
+    }
+}
+
+/// Orders that order nothing: null, or a map whose every field is null or an empty
+/// list (`actions: []`), in any ruleset's format.
+pub fn empty_orders(orders: &yaml_serde::Value) -> bool {
+    use yaml_serde::Value;
+    match orders {
+        Value::Null => true,
+        Value::Sequence(s) => s.is_empty(),
+        Value::Mapping(m) => m.values().all(|v| matches!(v, Value::Null) || matches!(v, Value::Sequence(s) if s.is_empty())),
+        _ => false,
+    }
+}
+
+/// Each side's P (DESIGN §2.5) as the log stood before an entry; no side has one before
+/// play or once the game has ended.
+struct LeadJudge {
+    p: BTreeMap<String, Option<crate::log::protocol::Revealed>>,
+}
+
+impl LeadJudge {
+    /// The leading roll `state` declares, with its P: `(seat, what, P)`.
+    fn declared(&self, state: &AnyState, genesis: &Genesis) -> Option<(String, String, Option<crate::log::protocol::Revealed>)> {
+        let (seat, what) = state.leading_roll()?;
+        let p = self.p.get(genesis.side_of(&seat)?)?.clone();
+        Some((seat, what, p))
     }
 }
 

@@ -234,6 +234,22 @@ pub trait Ruleset {
         vec![]
     }
 
+    /// Orders the rules leave `seat` no choice in, when that is all that is expected of it
+    /// (turning up the face-down pieces that are due, opening hidden counters at the end):
+    /// the author's tool and the mail robot write them without asking the player (issue 17,
+    /// docs/robot.md). `None` (the default) when the seat has a decision to make.
+    fn automatic_orders(state: &Self::State, seat: &str) -> Option<Self::Orders> {
+        let _ = (state, seat);
+        None
+    }
+
+    /// The game turn the state is in (1, 2, …), for counts such as entries per game turn
+    /// (`umpire selfplay`). Default: 0 (the ruleset has no turns to count).
+    fn game_turn(state: &Self::State) -> u32 {
+        let _ = state;
+        0
+    }
+
     /// The first seat of `side` the game will expect an `orders`/`ack` entry from, judged
     /// after an entry of the other side (its `dice_from`, DESIGN §2.5), when the seat expected
     /// right after that entry is not of `side` (the engine asks that first). `None` (the

@@ -199,6 +199,14 @@ impl AnyState {
     pub fn resolve_lead(&mut self, dice: &mut Dice) -> Vec<Event> {
         dispatch!(self, s => R::resolve_lead(s, dice))
     }
+    /// Orders with no choice in them for `seat` ([`Ruleset::automatic_orders`]), as YAML.
+    pub fn automatic_orders(&self, seat: &str) -> Option<yaml_serde::Value> {
+        dispatch!(self, s => R::automatic_orders(s, seat).map(|o| to_yaml(&o)))
+    }
+    /// The game turn ([`Ruleset::game_turn`]).
+    pub fn game_turn(&self) -> u32 {
+        dispatch!(self, s => R::game_turn(s))
+    }
     /// The first seat of `side` the game will expect an entry from ([`Ruleset::next_seat_of`]).
     pub fn next_seat_of(&self, side: &str) -> Option<String> {
         dispatch!(self, s => R::next_seat_of(s, side))

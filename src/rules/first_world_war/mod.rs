@@ -155,6 +155,29 @@ impl Ruleset for FirstWorldWar {
         chits::on_outcome(state);
         ev
     }
+    /// TFWW 6.0 and 4.2/3: turning up the face-down pieces due; 6.1/1: no defence chit from
+    /// an empty hand; at the end, the chit reveal.
+    fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
+        let action = if chits::pending_reveal(state) {
+            state.chits.reveal_due.first().filter(|s| *s == seat).map(|_| orders::Action::RevealChits)?
+        } else {
+            let (due, _, _) = turn::awaited(state)?;
+            if due != seat {
+                return None;
+            }
+            let empty_hand = state.hands.get(seat).is_none_or(|h| h.is_empty());
+            match (&state.stage, &state.combat) {
+                (state::Stage::Reveal, _) => orders::Action::Reveal(vec![]),
+                (state::Stage::Combat, Some(c)) if c.step == state::CombatStep::Reveal => orders::Action::Reveal(vec![]),
+                (state::Stage::Combat, Some(c)) if c.step == state::CombatStep::DefenderChit && empty_hand => orders::Action::Chit(None),
+                _ => return None,
+            }
+        };
+        Some(Orders { actions: vec![action] })
+    }
+    fn game_turn(state: &State) -> u32 {
+        u32::from(state.turn)
+    }
     fn outcome(state: &State) -> Option<Outcome> {
         // The engine holds the result until every commitment is open (DESIGN §2.6), so the
         // rules' `reveal_chits` (and any opening left) come before it stands.

@@ -3,8 +3,9 @@
 //! command until the end of the player turn (10.2 effects: `Unit::allowance`, `combat::declare`).
 //! On the Marne the rolls start on T9 (GE-16.3: the T8 roll is already made).
 //!
-//! Turn flow (DESIGN §2.5): `end_phase: command` starts the roll and ends the entry; the
-//! opponent's next entry reveals the die and, on a 6, names the stacks (`out_of_command`).
+//! Turn flow (DESIGN §2.5): the roll opens the phasing player's entry as a leading roll
+//! (`lead.rs`); on a 6 the opponent names the stacks (`out_of_command`, or his standing
+//! instructions do at once).
 
 use super::state::{CommandStage, Phase, State};
 use crate::engine::{Event, Violation};
@@ -20,12 +21,6 @@ pub fn describe(state: &State) -> String {
         state.player.title(),
         state.player.other().title()
     )
-}
-
-/// `end_phase: command`: the roll is pending.
-pub fn start_roll(state: &mut State) -> Vec<Event> {
-    state.command = Some(CommandStage::Roll);
-    vec![Event::rule("GE 10.1", format!("end of phase C: {} (the entry ends here)", describe(state)))]
 }
 
 fn to_movement(state: &mut State) -> Event {

@@ -522,7 +522,6 @@ pub fn named_units(a: &ActionKind) -> Vec<&String> {
         ActionKind::Hide(h) => h.units.iter().collect(),
         ActionKind::OutOfCommand(_)
         | ActionKind::EndPhase(_)
-        | ActionKind::EntrenchmentRoll(_)
         | ActionKind::Standing(_)
         | ActionKind::Deploy(_)
         | ActionKind::OpenCounters(_) => vec![],

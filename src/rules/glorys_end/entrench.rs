@@ -1,9 +1,8 @@
 //! Entrenchment (GE-9, 14.4, 14.5 for trenches), phase B from T10.
 //!
-//! At the start of his player turn (before the command & control roll, and before any unit
-//! moves) the phasing player may make the entrenchment roll (`entrenchment_roll: true`, a random
-//! action that ends the entry; the opponent's next entry reveals it). On 1–3 his next entry may
-//! name one supplied infantry unit to dig (`entrench: [ID]`). Units that start the phase next to
+//! The entrenchment roll opens the phasing player's entry from T10, before the command &
+//! control roll (both are its leading roll, `lead.rs`). On 1–3 that entry (or a later one,
+//! before any unit moves) may name one supplied infantry unit to dig (`entrench: [ID]`). Units that start the phase next to
 //! an enemy unit in a completed enemy trench may dig whatever the roll, without rolling. Digging
 //! units neither move nor attack this player turn; their trench is completed at the end of the
 //! same player turn's prepared-assault phase. A friendly trench with no infantry SL is removed at
@@ -29,12 +28,10 @@ pub struct Trench {
     pub complete: bool,
 }
 
-/// Where this player turn's entrenchment roll stands (GE-9.1).
+/// This player turn's entrenchment roll, once made (GE-9.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Roll {
-    /// Waiting for the die.
-    Pending,
     /// Rolled; `used` once the roll's unit has been named.
     Rolled { die: u32, used: bool },
 }
@@ -62,16 +59,6 @@ fn window(state: &State, side: SideId) -> Result<(), Vec<Violation>> {
         return Err(vec![v("GE 5.2", "phase B (entrenchment) comes at the start of the player turn, before any unit moves")]);
     }
     Ok(())
-}
-
-/// `entrenchment_roll: true`: the roll is pending and the entry ends (GE-9.1).
-pub fn step_roll(state: &mut State, side: SideId) -> Result<Vec<Event>, Vec<Violation>> {
-    window(state, side)?;
-    if state.entrench.is_some() {
-        return Err(vec![v("GE 9.1", "the entrenchment roll is made once per player turn")]);
-    }
-    state.entrench = Some(Roll::Pending);
-    Ok(vec![Event::rule("GE 9.1", format!("{} entrenchment roll: the entry ends here", side.title()))])
 }
 
 /// The entrenchment roll's die.
@@ -141,7 +128,7 @@ pub fn step_entrench(state: &mut State, side: SideId, units: &[String]) -> Resul
             }
             _ => errs.push(v(
                 "GE 9.1",
-                "make the entrenchment roll first (entrenchment_roll: true); only units next to an enemy trench dig without it",
+                "no entrenchment roll this player turn (it opens the turn from T10); only units next to an enemy trench dig without it",
             )),
         }
     }

@@ -287,11 +287,11 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
 
 /// Phase B (GE-9): infantry in contact digs in next to enemy trenches, and now and then the
 /// entrenchment roll is made (which ends the entry) and, after a 1–3, a unit in contact digs.
-/// Returns whether the entry must end.
-fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) -> bool {
+/// Entrenchment after the roll that opened the player turn, and free digging (GE 9.1).
+fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice) {
     use super::entrench::{FROM_TURN, Roll};
     if s.turn < FROM_TURN {
-        return false;
+        return;
     }
     let mut contact: Vec<String> = s
         .units
@@ -311,7 +311,6 @@ fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dic
         }
     }
     match s.entrench {
-        None if one_in(d, 2) => return try_push(s, side, acts, ActionKind::EntrenchmentRoll(true)),
         Some(Roll::Rolled { die, used: false }) if die <= 3 => {
             for _ in 0..4 {
                 let Some(id) = pick(d, &contact) else { break };
@@ -322,7 +321,22 @@ fn entrenchment(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dic
         }
         _ => {}
     }
-    false
+}
+
+/// Fill what `st` leaves to be asked, so every defender decision is answered in advance.
+fn complete_standing(st: &mut Standing, d: &mut Dice) {
+    use super::standing::{Choice, LossKey, LossRule, OocKey, OocRule, RetreatKey, RetreatRule};
+    if st.losses.is_empty() {
+        st.losses.push(LossRule::Named(LossKey::Spread));
+    }
+    if st.retreat.is_empty() {
+        st.retreat.push(RetreatRule::Named(if one_in(d, 2) { RetreatKey::TowardSupply } else { RetreatKey::WithFriends }));
+    }
+    st.optional_retreat.get_or_insert(if one_in(d, 2) { Choice::Always } else { Choice::Never });
+    st.cavalry_withdraws.get_or_insert(if one_in(d, 2) { Choice::Always } else { Choice::Never });
+    if st.out_of_command.is_empty() {
+        st.out_of_command.push(OocRule::Named(OocKey::InContact));
+    }
 }
 
 /// Random standing instructions from the whole vocabulary (`standing.rs`).
@@ -817,22 +831,26 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
     if s.battle.is_some() {
         let a = decision(&s, side, d)?;
         try_push(&mut s, side, &mut acts, a);
-        // The attacker may go on after his decision; keep it simple and stop here.
-        return Some(Orders { actions: acts });
+        // The attacker goes on in the same entry once the battle is settled, as a player
+        // would; the defender's entry ends with his decision.
+        if s.battle.is_some() || s.player != side || one_in(d, 6) {
+            return Some(Orders { actions: acts });
+        }
     }
-    // Now and then file (or change) standing instructions for the opponent's turn.
-    if one_in(d, 8) {
-        let st = random_standing(&s, side, d);
+    // Standing instructions for the opponent's turn: a side that has none files a complete
+    // set (as a player sparing emails does, docs/glorys-end/rules.md); now and then they
+    // change, and a quarter of the time the bot goes on deciding by hand.
+    let none_yet = s.standing.get(&side).is_none_or(|st| *st == Standing::default());
+    if (none_yet && !one_in(d, 4)) || one_in(d, 8) {
+        let mut st = random_standing(&s, side, d);
+        if !one_in(d, 4) {
+            complete_standing(&mut st, d);
+        }
         try_push(&mut s, side, &mut acts, ActionKind::Standing(st));
     }
     match s.phase {
-        Phase::Command => {
-            spend_replacements(&mut s, side, &mut acts, d);
-            if entrenchment(&mut s, side, &mut acts, d) {
-                return Some(Orders { actions: acts });
-            }
-            try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Command));
-        }
+        // The player turn's leading roll (lead.rs) is not rolled yet: nothing to order.
+        Phase::Command => {}
         Phase::Movement => {
             // GE 15.2: a march assault that found only dummies goes on moving (and may
             // assault again); its units are still moving and have not attacked.
@@ -876,6 +894,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
             }
             if !s.units.iter().any(|u| u.side == side && u.moved) {
                 spend_replacements(&mut s, side, &mut acts, d);
+                entrenchment(&mut s, side, &mut acts, d);
             }
             if !s.units.iter().any(|u| u.side == side && u.moved && u.strategic.is_none()) {
                 strategic_moves(&mut s, side, &mut acts, d);

@@ -19,6 +19,7 @@ pub mod dummies;
 pub mod entrench;
 pub mod fortified;
 pub mod hentsch;
+pub mod lead;
 pub mod legal;
 pub mod map;
 pub mod movement;
@@ -96,14 +97,6 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             }
             continue;
         }
-        if s.command == Some(state::CommandStage::Roll) || s.entrench == Some(entrench::Roll::Pending) {
-            errs.push(Violation::new(
-                if s.command.is_some() { "GE 10.1" } else { "GE 9.1" },
-                format!("action {} comes after the command & control or entrenchment roll: the entry must end there", i + 1),
-            ));
-            stopped = true;
-            continue;
-        }
         if s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side)) {
             errs.push(Violation::new(
                 "GE 13.3",
@@ -142,10 +135,7 @@ fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<E
     let mut stopped = false;
     for a in &orders.actions {
         let standing = matches!(a.0, orders::ActionKind::Standing(_));
-        stopped = stopped
-            || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll)
-            || state.command == Some(state::CommandStage::Roll)
-            || state.entrench == Some(entrench::Roll::Pending);
+        stopped = stopped || state.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll);
         if stopped && !standing && !closing(state, &a.0) {
             continue;
         }
@@ -186,12 +176,6 @@ impl Ruleset for GlorysEnd {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
-        if state.entrench == Some(entrench::Roll::Pending) {
-            return Some(format!("{} entrenchment roll (GE 9.1)", state.player.title()));
-        }
-        if state.command == Some(state::CommandStage::Roll) {
-            return Some(command::describe(state));
-        }
         state.battle.as_ref().filter(|b| b.stage == Stage::Roll).map(|b| b.describe())
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -199,15 +183,34 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
-        let mut ev = if state.entrench == Some(entrench::Roll::Pending) {
-            entrench::roll(state, die)
-        } else if state.command == Some(state::CommandStage::Roll) {
-            command::roll(state, die)
-        } else if siege::pending(state) {
+        let mut ev = if siege::pending(state) {
             siege::roll(state, die, dice)
         } else {
             combat::roll(state, die)
         };
+        ev.extend(campaign::after_step(state, None));
+        ev.extend(counters::hold_outcome(state));
+        ev
+    }
+    /// GE 13.8: opening every hidden counter once the game is over.
+    fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
+        let side = state.side_of(seat)?;
+        counters::awaited(state)
+            .contains(&side)
+            .then(|| Orders { actions: vec![orders::Action(orders::ActionKind::OpenCounters(true))] })
+    }
+    fn game_turn(state: &State) -> u32 {
+        u32::from(state.turn)
+    }
+    /// GE 9.1 and 10.1: the rolls that open a player turn (`lead.rs`).
+    fn leading_roll(state: &State) -> Option<(String, String)> {
+        lead::due(state).map(|what| (state.seat(state.player), what))
+    }
+    fn resolve_lead(state: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if lead::due(state).is_none() {
+            return vec![];
+        }
+        let mut ev = lead::roll(state, dice);
         ev.extend(campaign::after_step(state, None));
         ev.extend(counters::hold_outcome(state));
         ev

@@ -9,7 +9,6 @@
 //!   - replace: {unit: FR-9}                        # 1 replacement SL (phase A)
 //!   - replace: {unit: DE-7, hex: 2710}             # rebuild an eliminated corps (campaigns)
 //!   - withdraw: {corps: [DE-3, DE-9], cavalry: DE-2C}   # German T5 (or {decline: true})
-//!   - end_phase: command                           # the C&C roll (from T9) ends the entry
 //!   - out_of_command: [3131, 3232, 3030]           # opponent, after a C&C roll of 6
 //!   - move: {units: [DE-7, DE-9], path: [3131, 3231, 3331]}
 //!   - march_assault: {units: [DE-7, DE-9], target: 3332}
@@ -66,8 +65,6 @@ pub enum ActionKind {
     OutOfCommand(Vec<crate::geo::hex::HexId>),
     /// End the movement phase or the combat phase (which ends the player turn).
     EndPhase(PhaseName),
-    /// Phase B from T10: make the entrenchment roll (a random action: the entry ends, GE-9.1).
-    EntrenchmentRoll(bool),
     /// Phase B: these units dig a trench (the roll's unit after a 1–3, and units next to an
     /// enemy trench, GE-9.1, 9.2).
     Entrench(Vec<String>),

@@ -519,8 +519,6 @@ fn nine() -> u8 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CommandStage {
-    /// Waiting for the die.
-    Roll,
     /// A 6: the opponent names this many of the phasing player's stacks.
     Pick { count: u32 },
 }

@@ -259,7 +259,7 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     use super::state::Phase;
     match state.phase {
         Phase::Command => {
-            return Err(vec![v("GE 5.1", "phase C comes first: end_phase: command (the command & control roll), then phase D")]);
+            return Err(vec![v("GE 5.1", "phase C comes first (the command & control roll and its out-of-command stacks), then phase D")]);
         }
         Phase::Combat => return Err(vec![v("GE 5.1", "phase D (strategic movement) is over: it comes before operational movement")]),
         Phase::Movement => {}

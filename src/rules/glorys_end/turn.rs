@@ -28,13 +28,8 @@ pub fn actor(state: &State) -> Option<SideId> {
     if state.outcome.is_some() {
         return None;
     }
-    if state.entrench == Some(super::entrench::Roll::Pending) {
-        return None;
-    }
-    match state.command {
-        Some(CommandStage::Roll) => return None,
-        Some(CommandStage::Pick { .. }) => return Some(state.player.other()),
-        None => {}
+    if let Some(CommandStage::Pick { .. }) = state.command {
+        return Some(state.player.other());
     }
     match &state.battle {
         Some(b) => match b.stage {
@@ -95,11 +90,11 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
     {
         return Err(vec![v("GE 13.3", format!("the {} awaits its die roll: the entry ends at its first random action", b.kind.name()))]);
     }
-    if state.command == Some(CommandStage::Roll) {
-        return Err(vec![v("GE 10.1", "the command & control roll is pending: the entry ends at its first random action")]);
-    }
-    if state.entrench == Some(super::entrench::Roll::Pending) {
-        return Err(vec![v("GE 9.1", "the entrenchment roll is pending: the entry ends at its first random action")]);
+    if let Some(what) = super::lead::due(state) {
+        return Err(vec![v(
+            if what.starts_with("entrenchment") { "GE 9.1" } else { "GE 10.1" },
+            format!("the player turn opens with its {what}: umpire rolls it before the entry's orders (a leading roll)"),
+        )]);
     }
     let Some(who) = actor(state) else { return Err(vec![v("GE 5.1", "nothing is expected now")]) };
     if who != side {
@@ -124,13 +119,9 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),
         ActionKind::OutOfCommand(_) => Err(vec![v("GE 10.1", "no command & control roll of 6 awaits your choice")]),
-        ActionKind::Enter(_) | ActionKind::Move(_) | ActionKind::MarchAssault(_) if state.phase == Phase::Command => {
-            Err(vec![v("GE 5.1", "phase C comes first: spend replacements, then end_phase: command (the command & control roll)")])
-        }
         ActionKind::Deploy(_) => Err(vec![v("GE 3.3", "there is no secret setup in progress")]),
         ActionKind::Hide(h) => super::counters::step_hide(state, side, h),
         ActionKind::OpenCounters(_) => super::counters::step_open_counters(state, side),
-        ActionKind::EntrenchmentRoll(_) => super::entrench::step_roll(state, side),
         ActionKind::Entrench(units) => super::entrench::step_entrench(state, side, units),
         ActionKind::Enter(e) => movement::step_enter(state, side, &e.unit, e.hex),
         ActionKind::Replace(r) => replacements::step_replace(state, side, &r.unit, r.hex),
@@ -406,9 +397,11 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
 /// End phase E or F (GE-5.1: strictly in order).
 pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Violation>> {
     match (state.phase, p) {
-        (Phase::Command, PhaseName::Command) => Ok(command::start_roll(state)),
-        (Phase::Command, _) => Err(vec![v("GE 5.1", "end phase C first (end_phase: command): the command & control roll")]),
-        (_, PhaseName::Command) => Err(vec![v("GE 5.1", "phase C is over; phases cannot be replayed")]),
+        (_, PhaseName::Command) => Err(vec![v(
+            "GE 10.1",
+            "phase C needs no order: the command & control roll opens the player turn by itself (a leading roll)",
+        )]),
+        (Phase::Command, _) => Err(vec![v("GE 10.1", "the out-of-command stacks of phase C are named first")]),
         (Phase::Movement, PhaseName::Movement) => {
             for u in state.units.iter_mut() {
                 u.move_state = MoveState::Done;
@@ -487,7 +480,7 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
     let mut ev = vec![Event::rule("GE 5.2", format!("{}, {} player turn", state.turn_text(), side.title()))];
     ev.extend(replacements::income(state));
     let b = if state.turn >= super::entrench::FROM_TURN {
-        "phase B: entrenchment (entrenchment_roll, entrench) before any unit moves"
+        "phase B: entrenchment (the roll opens the entry; entrench: [ID] before any unit moves)"
     } else {
         "phase B: no entrenchment before turn 10 (GE 9)"
     };
@@ -496,7 +489,7 @@ pub fn start_player_turn(state: &mut State) -> Vec<Event> {
         ev.push(Event::rule(
             "GE 5.2",
             format!(
-                "phase A: replacements (reinforcements are placed in phase E); {b}; phase C: command & control, rolled when the phase ends"
+                "phase A: replacements (reinforcements are placed in phase E); {b}; phase C: command & control, rolled as the player's next entry opens"
             ),
         ));
     } else {

@@ -115,22 +115,16 @@ pub fn awaits(state: &State) -> Vec<Await> {
     if let Some((side, what)) = super::secret::awaited(state) {
         return vec![Await { seat: state.seat(side), what: format!("{}: {what}", side.name()) }];
     }
-    if state.entrench == Some(super::entrench::Roll::Pending) {
+    if let Some(what) = super::lead::due(state) {
         return vec![Await {
-            seat: state.seat(state.player.other()),
-            what: format!("your next entry resolves the dice of the {} entrenchment roll (GE 9.1): send an ack", state.player.title()),
+            seat: state.seat(state.player),
+            what: format!(
+                "{}: your entry opens with the {what}, rolled before your orders are read (a leading roll: `umpire status --key` shows it); then replacements, entrenchment and phase E",
+                state.player.name()
+            ),
         }];
     }
     match state.command {
-        Some(super::state::CommandStage::Roll) => {
-            return vec![Await {
-                seat: state.seat(state.player.other()),
-                what: format!(
-                    "your next entry resolves the dice of the {}; on a 6 name the stacks (out_of_command), else send an ack",
-                    super::command::describe(state)
-                ),
-            }];
-        }
         Some(super::state::CommandStage::Pick { count }) => {
             let hexes: Vec<String> = state.command_stacks().iter().map(|h| h.to_string()).collect();
             return vec![Await {
@@ -166,7 +160,7 @@ pub fn awaits(state: &State) -> Vec<Await> {
     }
     let what = match state.phase {
         super::state::Phase::Command => {
-            "replacements (replace), from T10 entrenchment (entrenchment_roll: true ends the entry; entrench: [ID]), then end_phase: command (the command & control roll ends the entry)"
+            "the out-of-command stacks named, then phase E"
         }
         super::state::Phase::Movement => {
             "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement"
@@ -263,11 +257,13 @@ pub fn describe(state: &State) -> String {
         }
     }
     match state.command {
-        Some(super::state::CommandStage::Roll) => out.push("command & control roll pending".into()),
         Some(super::state::CommandStage::Pick { count }) => {
             out.push(format!("command & control roll 6: {count} stacks to go out of command"))
         }
         None => {}
+    }
+    if let Some(what) = super::lead::due(state) {
+        out.push(format!("leading roll due: {what}"));
     }
     if let Some(b) = &state.battle {
         out.push(format!("battle {} stage {:?}", b.describe(), b.stage).replace('\n', " "));
@@ -285,7 +281,6 @@ pub fn describe(state: &State) -> String {
         out.push(format!("siege gun {id} {c} mm"));
     }
     match state.entrench {
-        Some(super::entrench::Roll::Pending) => out.push("entrenchment roll pending".into()),
         Some(super::entrench::Roll::Rolled { die, used }) => {
             out.push(format!("entrenchment roll {die}{}", if die <= 3 && !used { ": one unit may entrench" } else { "" }))
         }
@@ -341,7 +336,7 @@ pub fn template(state: &State, seat: &str) -> String {
     }
     match state.phase {
         super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - strategic: {units: [ID, ...], to: HEX}      # phase D (GE 11): by rail, or add by: sea (Allied, T8+)\n  # - forced_march: [ID, ...]                     # German T2-T6 (GE 12.10), before the unit moves\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
-        super::state::Phase::Command => t.push_str("actions:\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  - end_phase: command                          # the command & control roll ends the entry\n"),
+        super::state::Phase::Command => t.push_str("# your entry opens with the command & control roll (from T10 the entrenchment roll first), a leading\n# roll: `umpire orders template --key YOUR.key` writes this template for the situation after it\nactions: []\n"),
         super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
     }
     t
