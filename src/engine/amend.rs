@@ -246,8 +246,10 @@ mod tests {
     fn marne(n: u64) -> (Game, Players) {
         let b = crate::scenarios::find("glorys-end/marne").expect("bundled");
         let (mut g, mut p) = bot::start_game(b, &crate::scenarios::seats(b), 7, 512, "2026-01-01T00:00:00Z").unwrap();
+        // At least n entries, then on to a quiet moment: no roll known to one side only
+        // (DESIGN §2.5 refuses amendments while one is).
         let stop = g.next_seq() + n;
-        while g.next_seq() < stop {
+        while g.next_seq() < stop || g.one_sided_roll().is_some() {
             bot_step(&mut g, &mut p);
         }
         (g, p)
