@@ -100,5 +100,5 @@ for line in $(printf '%s\n' "$ATTACKS" | grep '|'); do
 done
 echo "attacks: tried $tried, detected $detected, missed $missed, absent $absent"
 
-cargo test --release -q --test byte_flips -- --nocapture --test-threads 1 2>/dev/null | grep '^byte flips'
+cargo test --release -q --test byte_flips -- --nocapture --test-threads 1 2>/dev/null | grep -o 'byte flips.*'
 [ "$missed" -eq 0 ] && [ "$absent" -eq 0 ]
