@@ -88,3 +88,47 @@ fn scenario_inputs() {
         }
     }
 }
+
+#[path = "../fuzz/fuzz_targets/protocol_support.rs"]
+#[allow(dead_code)]
+mod protocol_support;
+
+#[path = "../fuzz/fuzz_targets/mail_support.rs"]
+#[allow(dead_code)]
+mod mail_support;
+
+/// Protocol-2 edit programs (the `protocol_entries` target): the seeds, and anything kept.
+/// Each is run exactly as the fuzz target runs it, properties included (fork evidence only
+/// from genesis keys, an accepted log verifies from its own bytes).
+#[test]
+fn protocol_entries_inputs() {
+    let mut all = inputs("protocol_entries");
+    all.extend(seeds("protocol_entries"));
+    assert!(!all.is_empty());
+    for (_, data) in all {
+        protocol_support::check(&data);
+    }
+}
+
+/// Mail messages (the `mail_message` target): the seeds, and anything kept. A message built
+/// around entries finds every one; nothing is found that is not within one part.
+#[test]
+fn mail_message_inputs() {
+    let mut all = inputs("mail_message");
+    all.extend(seeds("mail_message"));
+    assert!(!all.is_empty());
+    for (_, data) in all {
+        mail_support::check_input(&data);
+    }
+}
+
+fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target);
+    let mut out: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| (e.path().display().to_string(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
