@@ -39,6 +39,14 @@ fn two_hundred_random_marne_games() {
         while GlorysEnd::outcome(&state).is_none() {
             step += 1;
             assert!(step < 5000, "game {g}: no outcome after 5000 entries");
+            // A leading roll (GE 9.1, 10.1) opens the phasing player's turn before his orders.
+            if GlorysEnd::leading_roll(&state).is_some() {
+                rolls += 1;
+                let mut dice = Dice::from_seed(&seed(g, step));
+                let evs = GlorysEnd::resolve_lead(&mut state, &mut dice);
+                count(&evs, &mut tally);
+                GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step} after the leading roll: {e}"));
+            }
             if GlorysEnd::pending_roll(&state).is_some() {
                 rolls += 1;
                 let mut dice = Dice::from_seed(&seed(g, step));
@@ -111,6 +119,10 @@ fn junk_orders_never_panic() {
         let mut step = 0u32;
         while GlorysEnd::outcome(&state).is_none() && step < 3000 {
             step += 1;
+            if GlorysEnd::leading_roll(&state).is_some() {
+                let mut dice = Dice::from_seed(&seed(1000 + g, step));
+                GlorysEnd::resolve_lead(&mut state, &mut dice);
+            }
             if GlorysEnd::pending_roll(&state).is_some() {
                 let mut dice = Dice::from_seed(&seed(1000 + g, step));
                 GlorysEnd::resolve(&mut state, &mut dice);

@@ -92,6 +92,13 @@ fn campaign_bots_play_a_recognisable_1914() {
                 best.1 = best.1.max(snap.1);
                 best.2 = best.2.max(snap.2);
             }
+            // A leading roll (GE 9.1, 10.1) opens the phasing player's turn before his orders.
+            if GlorysEnd::leading_roll(&state).is_some() {
+                let mut d = Dice::from_seed(&seed(g, step));
+                GlorysEnd::resolve_lead(&mut state, &mut d);
+                GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
+                continue;
+            }
             if GlorysEnd::pending_roll(&state).is_some() {
                 let mut d = Dice::from_seed(&seed(g, step));
                 GlorysEnd::resolve(&mut state, &mut d);
