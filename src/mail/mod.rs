@@ -11,8 +11,17 @@
 //! apart by their content; [`entries_in_message`], [`entries_in_mbox`] and [`entries_in_text`]
 //! find every umpire entry in them (attachments, `---`-separated logs, entries pasted inline).
 //!
+//! The robot (`umpire robot`) lives in [`robot`]: it reads a mailbox ([`source`]: Maildir,
+//! mbox, or IMAP in [`imap`]), applies what arrives, answers what needs no decision, keeps a
+//! [`journal`], and sends through an [`Outbox`](robot::Outbox).
+//!
 //! No printing, no environment, no clock here: the command line passes the date, the
 //! password and the settings in.
+
+pub mod imap;
+pub mod journal;
+pub mod robot;
+pub mod source;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -119,6 +128,12 @@ pub enum MailError {
     /// A message that cannot be parsed as MIME.
     #[error("{0}: not a readable email message")]
     NotAMessage(String),
+    /// A mailbox could not be read.
+    #[error("cannot read {what}: {why}\n  hint: check the path in the robot's `mailbox:` settings and that this user may read it")]
+    Source { what: String, why: String },
+    /// The IMAP server could not be used.
+    #[error("IMAP {server}: {why}\n  hint: {hint}")]
+    Imap { server: String, why: String, hint: String },
     /// Nothing that looks like an umpire entry.
     #[error(
         "no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/2` through its `sig: ed25519:…` line",
@@ -344,7 +359,7 @@ impl std::fmt::Debug for SmtpSettings {
 }
 
 /// Resolve with a time limit: `getaddrinfo` has none of its own that we control.
-fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, MailError> {
+pub(crate) fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, MailError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let h = host.to_string();
     std::thread::spawn(move || {
