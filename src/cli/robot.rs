@@ -266,8 +266,13 @@ pub fn run(a: RobotArgs) -> Result<i32, CliError> {
         let key = SecretKey::read_file(&path(&base, &g.key))?;
         games.push(GameSeat { log: path(&base, &g.log), seat: g.seat.clone(), key, to: g.to.clone() });
     }
-    let Some(from) = cfg.from.clone() else {
-        return Err(CliError::Usage(format!("{}: say who the robot sends as: `from: \"Name <you@example.org>\"`", cfg_path.display())));
+    // `from:`, else the name of the first game's key when it is an address.
+    let key_name = games.first().map(|g| g.key.name.clone()).filter(|n| crate::mail::parse_mailbox("key name", n).is_ok());
+    let Some(from) = cfg.from.clone().or(key_name) else {
+        return Err(CliError::Usage(format!(
+            "{}: say who the robot sends as: `from: \"Name <you@example.org>\"` (or name your key after your address)",
+            cfg_path.display()
+        )));
     };
     crate::mail::parse_mailbox("from address", &from).map_err(|e| CliError::Usage(e.to_string()))?;
     let state = cfg.state_dir.as_deref().map(|d| path(&base, d)).unwrap_or_else(|| base.join("robot-state"));

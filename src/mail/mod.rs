@@ -177,6 +177,16 @@ pub struct TurnMail {
     pub seq: u64,
     /// The entry's hash.
     pub entry_hash: Hash,
+    /// The previous entry (seq and hash), which this message answers in the thread.
+    pub prev: Option<(u64, Hash)>,
+}
+
+/// The `Message-ID` of the message that carries entry `seq` (hash `hash`) of `game`. It
+/// depends on the entry alone, so both players' tools name every message of a game alike and
+/// mail clients thread a whole game (`In-Reply-To` the previous entry, `References` the
+/// genesis), and a message re-sent byte for byte is recognisably the same one.
+pub fn entry_message_id(game: &Hash, seq: u64, hash: &Hash) -> String {
+    format!("umpire.{seq}.{}@game-{}.umpire.invalid", hash.short(32), game.short(16))
 }
 
 /// Describe entry `seq` of a game. `game` must have been replayed up to and including that
@@ -255,6 +265,7 @@ pub fn compose(game: &Game, seq: u64, log_name: &str, log: Option<Vec<u8>>) -> T
         game_id: game.id(),
         seq,
         entry_hash: entry.hash,
+        prev: seq.checked_sub(1).and_then(|p| game.entries.get(p as usize)).map(|e| (e.seq(), e.hash)),
     }
 }
 
@@ -267,9 +278,6 @@ pub struct Addressing {
     pub to: Vec<String>,
     /// The `Date:` header (the caller's clock).
     pub date: SystemTime,
-    /// Something unique to this sending (time, process id), for the `Message-ID`: a resent
-    /// turn is a new message, so no mail system drops it as a duplicate.
-    pub unique: String,
 }
 
 /// Parse an address for a header.
@@ -281,7 +289,6 @@ pub fn parse_mailbox(what: &'static str, addr: &str) -> Result<Mailbox, MailErro
 /// `application/yaml`, so its bytes arrive unchanged) and optionally the log.
 pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Message, MailError> {
     let from = parse_mailbox("from address", &addr.from)?;
-    let domain = from.email.domain().to_string();
     let mut b = lettre::Message::builder().from(from).subject(turn.subject.clone()).date(addr.date);
     if addr.to.is_empty() {
         return Err(MailError::Build("no recipient: give --to ADDRESS".into()));
@@ -289,12 +296,16 @@ pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Messa
     for t in &addr.to {
         b = b.to(parse_mailbox("recipient", t)?);
     }
-    let unique: String = addr.unique.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-').collect();
+    let id = entry_message_id(&turn.game_id, turn.seq, &turn.entry_hash);
+    let root = entry_message_id(&turn.game_id, 0, &turn.game_id);
+    b = b.message_id(Some(format!("<{id}>")));
+    if let Some((pseq, phash)) = turn.prev {
+        let parent = entry_message_id(&turn.game_id, pseq, &phash);
+        b = b.in_reply_to(format!("<{parent}>"));
+        let refs = if pseq == 0 { format!("<{root}>") } else { format!("<{root}> <{parent}>") };
+        b = b.references(refs);
+    }
     b = b
-        .message_id(Some(format!("<umpire.{}.{}.{}.{unique}@{domain}>", turn.game_id.short(16), turn.seq, turn.entry_hash.short(12))))
-        // Every message of one game refers to the same (never sent) root, so mail clients
-        // thread a whole game together.
-        .references(format!("<umpire.{}@{domain}>", turn.game_id.to_hex()))
         .user_agent(format!("umpire {}", env!("CARGO_PKG_VERSION")))
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Game"), turn.game_id.to_hex()))
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Seq"), turn.seq.to_string()))

@@ -200,6 +200,9 @@ pub struct Robot<'a> {
 
 /// What happened to one entry found in mail.
 enum Fate {
+    /// Newly applied to the game: to be written to the log.
+    Applied,
+    /// Skipped (already there), refused or in conflict: nothing to write.
     Done,
     /// Its seq is beyond the log's end: the message is read again at the next pass.
     TooEarly,
@@ -216,18 +219,11 @@ fn game_err(log: &Path, err: GameError) -> RobotError {
     RobotError::Game { log: log.display().to_string(), err }
 }
 
-/// Lock and replay a log (the cache beside it spares the replay when it matches).
+/// Lock and replay a log from its genesis. Not through `crate::cache`: a robot signs on
+/// what it replays, so it trusts nothing but the log itself.
 fn open_game(log: &Path) -> Result<(LockedLog, Game), RobotError> {
-    let mut cached = None;
-    let locked = LockedLog::open_with(log, |bytes| {
-        let (entries, game) = crate::cache::parse_with_cache(log, bytes)?;
-        cached = game;
-        Ok(entries)
-    })?;
-    let game = match cached {
-        Some(g) => g,
-        None => Game::replay(locked.entries()).map_err(|(_, e)| game_err(log, e))?,
-    };
+    let locked = LockedLog::open(log)?;
+    let game = Game::replay(locked.entries()).map_err(|(_, e)| game_err(log, e))?;
     Ok((locked, game))
 }
 
@@ -260,7 +256,6 @@ impl Robot<'_> {
                 match entry {
                     Some(e) if fits && game.apply(&e).is_ok() => {
                         locked.append(std::slice::from_ref(&e))?;
-                        crate::cache::write(&log, &game);
                     }
                     _ => {
                         // Never appended, so never sent: nobody saw its reveal, and the next
@@ -342,13 +337,11 @@ impl Robot<'_> {
             let mut new = Vec::new();
             for (_, msg, label, entry) in todo {
                 match self.take(&mut game, &log, &entry, &label, reports) {
+                    Fate::Applied => new.push(entry),
                     Fate::Done => {}
                     Fate::TooEarly => {
                         early.insert(msg);
                     }
-                }
-                if game.entries.last().map(|e| e.hash) == Some(entry.hash) && !new.iter().any(|e: &Entry| e.hash == entry.hash) {
-                    new.push(entry);
                 }
             }
             if !new.is_empty() {
@@ -358,7 +351,6 @@ impl Robot<'_> {
                     // Joins come in any order (DESIGN §2.4): the log is written whole.
                     locked.replace(&game.entries)?;
                 }
-                crate::cache::write(&log, &game);
             }
         }
         crash(self.crash_at, CrashAt::AfterApply);
@@ -414,10 +406,13 @@ impl Robot<'_> {
                     kind: crate::log::entry::kind_name(step.kind).to_string(),
                     origin: origin.into(),
                 });
+                Fate::Applied
             }
-            Err(e) => reports.push(Report::Refused { log: log.into(), seq, origin: origin.into(), why: e.to_string() }),
+            Err(e) => {
+                reports.push(Report::Refused { log: log.into(), seq, origin: origin.into(), why: e.to_string() });
+                Fate::Done
+            }
         }
-        Fate::Done
     }
 
     /// Answer what needs no decision; report the decision due otherwise.
@@ -455,7 +450,6 @@ impl Robot<'_> {
             let mut after = game;
             after.apply(&entry).map_err(|e| game_err(&log, e))?;
             locked.append(std::slice::from_ref(&entry))?;
-            crate::cache::write(&log, &after);
             drop(locked);
             crash(self.crash_at, CrashAt::AfterAppend);
             self.send(i, &after, entry.seq(), &entry.hash.to_hex(), &auto.describe(), clock, reports)?;
@@ -478,9 +472,9 @@ impl Robot<'_> {
             let upto = Game::replay(&game.entries[..=seq as usize]).map_err(|(_, e)| game_err(&log, e))?;
             super::compose(&upto, seq, &log_name, None)
         };
-        // The same entry is the same message: a re-send after a crash carries the same
-        // Message-ID, and mail clients show it once.
-        let addressing = Addressing { from: self.from.clone(), to: g.to.clone(), date: clock().date, unique: "robot".into() };
+        // The same entry is the same message (`entry_message_id`): a re-send after a crash
+        // carries the same Message-ID, and mail clients show it once.
+        let addressing = Addressing { from: self.from.clone(), to: g.to.clone(), date: clock().date };
         let message = super::build_message(&turn, &addressing)?;
         match self.outbox.send(&message) {
             Ok(_) => {
