@@ -88,8 +88,8 @@ fn deliver(inbox: &Path, name: &str, bytes: &[u8]) {
 
 /// A plain message with the entry pasted in its text (as a person forwarding it would).
 fn pasted(entry: &[u8], subject: &str) -> Vec<u8> {
-    let mut m = format!("From: alice@example.org\nTo: bob@example.org\nSubject: {subject}\nMessage-ID: <{subject}@example.org>\n\n")
-        .into_bytes();
+    let mut m =
+        format!("From: alice@example.org\nTo: bob@example.org\nSubject: {subject}\nMessage-ID: <{subject}@example.org>\n\n").into_bytes();
     m.extend_from_slice(entry);
     m
 }
@@ -229,9 +229,7 @@ fn owed_ack(_: &Game, e: &Entry, after: &Game, players: &mut Players) -> bool {
 /// The next german entry leaves allied a decision (its entry is due, no ack will do).
 fn owed_decision(_: &Game, e: &Entry, after: &Game, players: &mut Players) -> bool {
     let r = players.next_reveal(after, "allied").unwrap();
-    e.seat() == "german"
-        && after.waiting_for().iter().any(|(s, _)| s == "allied")
-        && automatic_reply(after, "allied", r.as_ref()).is_none()
+    e.seat() == "german" && after.waiting_for().iter().any(|(s, _)| s == "allied") && automatic_reply(after, "allied", r.as_ref()).is_none()
 }
 
 fn log_len(side: &Side) -> usize {
@@ -505,7 +503,11 @@ fn start_aiosmtpd(root: &Path) -> (Server, u16) {
     let server = Server(child);
     let start = std::time::Instant::now();
     while std::fs::read_to_string(&portfile).map(|s| s.is_empty()).unwrap_or(true) {
-        assert!(start.elapsed().as_secs() < 20, "aiosmtpd did not start: {}", std::fs::read_to_string(root.join("aiosmtpd.stderr")).unwrap_or_default());
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "aiosmtpd did not start: {}",
+            std::fs::read_to_string(root.join("aiosmtpd.stderr")).unwrap_or_default()
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let port = std::fs::read_to_string(&portfile).unwrap().trim().parse().unwrap();
@@ -541,8 +543,21 @@ fn dovecot_and_aiosmtpd_whole_game() {
     let mail_turn = |me: &Side, other: &Side, seq: u64| {
         let seq_s = seq.to_string();
         let args = [
-            "mail", "game.log", &seq_s, "--to", other.addr, "--from", me.addr, "--smtp-host", "127.0.0.1", "--smtp-port", &smtp_s, "--tls",
-            "starttls", "--smtp-ca-file", &cert,
+            "mail",
+            "game.log",
+            &seq_s,
+            "--to",
+            other.addr,
+            "--from",
+            me.addr,
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &smtp_s,
+            "--tls",
+            "starttls",
+            "--smtp-ca-file",
+            &cert,
         ];
         ok(&me.dir, &args);
     };
@@ -553,4 +568,54 @@ fn dovecot_and_aiosmtpd_whole_game() {
     // Every message went through the servers: the Dovecot Maildirs hold them.
     let held = messages_in(&servers.join("mail/bob/Maildir")) + messages_in(&servers.join("mail/alice/Maildir"));
     assert!(held >= acks, "{held} messages in Dovecot");
+}
+
+// ---------------------------------------------------------------------------------------
+// Mail that fits a real mailbox (issue 17, item 4)
+// ---------------------------------------------------------------------------------------
+
+fn header(eml: &[u8], name: &str) -> String {
+    let msg = mail_parser::MessageParser::default().parse(eml).expect("a message");
+    msg.header_raw(name).unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One thread per game (Message-ID from the entry, In-Reply-To the previous entry,
+/// References the genesis), `join` straight from the piped message, `orders sign` saying
+/// how to mail, and the sender taken from a key named after an address.
+#[test]
+fn one_thread_per_game_and_join_from_a_message() {
+    let t = tempfile::tempdir().unwrap();
+    let (alice, bob) = players_with_keys(t.path());
+    ok(&alice, &["key", "new", "alice@example.org"]);
+    ok(&alice, &support::MARNE_NEW);
+    ok(&alice, &["mail", "game.log", "--to", "bob@example.org", "--key", "alice@example.org.key", "--eml-out", "0.eml"]);
+    let eml0 = std::fs::read(alice.join("0.eml")).unwrap();
+    assert!(header(&eml0, "From").contains("alice@example.org"), "{}", header(&eml0, "From"));
+    assert!(header(&eml0, "Subject").starts_with("[umpire] glorys-end/marne "), "a subject to filter on: {}", header(&eml0, "Subject"));
+    let root = header(&eml0, "Message-ID");
+    assert!(root.starts_with("<umpire.0.") && root.contains("umpire.invalid"), "{root}");
+    assert!(header(&eml0, "In-Reply-To").is_empty());
+    // Bob joins from the message itself, piped from his mail client.
+    let o = support::umpire_in(&bob, &["join", "-", "--as", "allied", "--key", "bob.key", "-o", "game.log"], Some(&eml0));
+    assert!(o.status.success() && text(&o).contains("play starts"), "{}", text(&o));
+    ok(&bob, &["mail", "game.log", "--to", "alice@example.org", "--from", "bob@example.org", "--eml-out", "1.eml"]);
+    let eml1 = std::fs::read(bob.join("1.eml")).unwrap();
+    assert_eq!(header(&eml1, "In-Reply-To"), root);
+    assert_eq!(header(&eml1, "References"), root);
+    ok(&alice, &["apply", "game.log", bob.join("1.eml").to_str().unwrap()]);
+    // Orders: signing says how to mail them; the message answers entry 1 in the same thread.
+    std::fs::write(bob.join("orders.yaml"), "actions:\n  - move: {units: [FR-11], path: [3329, 3328]}\n  - end_phase: movement\n").unwrap();
+    let out = ok(&bob, &["orders", "sign", "game.log", "orders.yaml", "--as", "allied", "--key", "bob.key"]);
+    assert!(out.contains("umpire mail game.log 2 --to"), "{out}");
+    ok(&bob, &["mail", "game.log", "2", "--to", "alice@example.org", "--from", "bob@example.org", "--eml-out", "2.eml"]);
+    let eml2 = std::fs::read(bob.join("2.eml")).unwrap();
+    let id1 = header(&eml1, "Message-ID");
+    assert_eq!(header(&eml2, "In-Reply-To"), id1);
+    assert_eq!(header(&eml2, "References"), format!("{root} {id1}"));
+    // The same entry mailed again is the same message.
+    ok(&bob, &["mail", "game.log", "2", "--to", "alice@example.org", "--from", "bob@example.org", "--eml-out", "2b.eml"]);
+    assert_eq!(header(&std::fs::read(bob.join("2b.eml")).unwrap(), "Message-ID"), header(&eml2, "Message-ID"));
+    // A key not named after an address is no sender.
+    let o = support::umpire_in(&bob, &["mail", "game.log", "--to", "alice@example.org", "--key", "bob.key", "--eml-out", "x.eml"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

@@ -229,14 +229,24 @@ fn invitation(found: crate::mail::Found, name: &str) -> Result<Vec<crate::log::e
     let geneses: Vec<_> = found.entries.iter().filter(|f| f.entry.seq() == 0 && f.entry.draft.game.is_none()).collect();
     let genesis = match geneses.as_slice() {
         [one] => one.entry.clone(),
-        [] => return fail(format!("{name}: no genesis entry (entry 0) in it: `umpire join` starts from the message that proposed the game")),
+        [] => {
+            return fail(format!("{name}: no genesis entry (entry 0) in it: `umpire join` starts from the message that proposed the game"));
+        }
         many => {
             let ids: Vec<String> = many.iter().map(|f| format!("{} ({})", f.entry.hash.short(16), f.origin)).collect();
-            return fail(format!("{name}: it proposes {} games ({}); save the one to join as a file and join that", many.len(), ids.join(", ")));
+            return fail(format!(
+                "{name}: it proposes {} games ({}); save the one to join as a file and join that",
+                many.len(),
+                ids.join(", ")
+            ));
         }
     };
-    let mut joins: Vec<_> =
-        found.entries.iter().filter(|f| f.entry.draft.game == Some(genesis.hash) && f.entry.kind() == Kind::Join).map(|f| f.entry.clone()).collect();
+    let mut joins: Vec<_> = found
+        .entries
+        .iter()
+        .filter(|f| f.entry.draft.game == Some(genesis.hash) && f.entry.kind() == Kind::Join)
+        .map(|f| f.entry.clone())
+        .collect();
     joins.sort_by_key(|e| e.seq());
     joins.dedup_by_key(|e| e.seq());
     let mut all = vec![genesis];

@@ -183,7 +183,11 @@ fn source_from(base: &Path, m: &MailboxConf) -> Result<Box<dyn MailSource>, CliE
     let tls = match i.tls.as_deref() {
         Some("implicit") | Some("tls") => ImapTls::Implicit,
         Some("starttls") => ImapTls::StartTls,
-        Some(other) => return Err(CliError::Usage(format!("mailbox.imap.tls: {other:?}: choose `implicit` (port 993) or `starttls` (port 143); there is no plaintext IMAP"))),
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "mailbox.imap.tls: {other:?}: choose `implicit` (port 993) or `starttls` (port 143); there is no plaintext IMAP"
+            )));
+        }
         None if i.port == Some(143) => ImapTls::StartTls,
         None => ImapTls::Implicit,
     };
@@ -224,7 +228,9 @@ fn outbox_from(base: &Path, s: &SendConf) -> Result<Box<dyn Outbox>, CliError> {
         (Some(_), Some(cmd)) => Some(run_password_command(cmd)?),
         (Some(_), None) => match std::env::var("UMPIRE_SMTP_PASSWORD") {
             Ok(p) => Some(p),
-            Err(_) => return fail("send.smtp_user is set but no password: add `password_command` to `send:` (or set UMPIRE_SMTP_PASSWORD)"),
+            Err(_) => {
+                return fail("send.smtp_user is set but no password: add `password_command` to `send:` (or set UMPIRE_SMTP_PASSWORD)");
+            }
         },
         _ => None,
     };
@@ -251,7 +257,10 @@ pub fn run(a: RobotArgs) -> Result<i32, CliError> {
         let l = l.trim_start().trim_start_matches("- ");
         l.starts_with("password:") || l.starts_with("smtp_password:") || l.starts_with("imap_password:")
     }) {
-        return fail(format!("{}: a password may not be written in the settings; use `password_command: \"pass show mail\"`", cfg_path.display()));
+        return fail(format!(
+            "{}: a password may not be written in the settings; use `password_command: \"pass show mail\"`",
+            cfg_path.display()
+        ));
     }
     let cfg: RobotConf = crate::log::yamlscan::from_str(&text).map_err(|e| CliError::Other(format!("{}: {e}", cfg_path.display())))?;
     let base = cfg_path.parent().map(Path::to_path_buf).unwrap_or_default();

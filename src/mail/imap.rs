@@ -83,7 +83,9 @@ impl ImapSource {
             let mut n = 0;
             for c in CertificateDer::pem_slice_iter(pem) {
                 let c = c.map_err(|e| self.err(format!("the CA file is not PEM: {e}"), "ca_file names a PEM certificate file"))?;
-                roots.add(c).map_err(|e| self.err(format!("the CA file holds an unusable certificate: {e}"), "ca_file names a CA certificate"))?;
+                roots
+                    .add(c)
+                    .map_err(|e| self.err(format!("the CA file holds an unusable certificate: {e}"), "ca_file names a CA certificate"))?;
                 n += 1;
             }
             if n == 0 {
@@ -167,7 +169,10 @@ impl ImapSource {
         }
         let Some(tcp) = tcp else {
             let why = last.map(|e| e.to_string()).unwrap_or_else(|| "no address".into());
-            return Err(self.err(format!("cannot connect: {why}"), "check host and port (993 for implicit TLS, 143 for STARTTLS) and that the server runs"));
+            return Err(self.err(
+                format!("cannot connect: {why}"),
+                "check host and port (993 for implicit TLS, 143 for STARTTLS) and that the server runs",
+            ));
         };
         let io = |e: std::io::Error| self.err(e, "a network problem");
         tcp.set_read_timeout(Some(self.s.timeout)).map_err(io)?;
@@ -209,7 +214,11 @@ impl ImapSource {
             self.connect()?;
         }
         let s = self.s.clone();
-        let session = self.session.as_mut().ok_or_else(|| MailError::Imap { server: String::new(), why: "not connected".into(), hint: String::new() })?;
+        let session = self.session.as_mut().ok_or_else(|| MailError::Imap {
+            server: String::new(),
+            why: "not connected".into(),
+            hint: String::new(),
+        })?;
         match f(session, &s) {
             Ok(v) => Ok(v),
             Err(e) => {
@@ -249,7 +258,12 @@ impl MailSource for ImapSource {
         {
             return Err(MailError::TooLarge { what: format!("{} message {}", self.describe(), msg.id), size: size as usize, limit });
         }
-        let uid = msg.id.rsplit(':').next().and_then(|u| u.parse::<u32>().ok()).ok_or_else(|| self.err(format!("bad message id {}", msg.id), "a bug"))?;
+        let uid = msg
+            .id
+            .rsplit(':')
+            .next()
+            .and_then(|u| u.parse::<u32>().ok())
+            .ok_or_else(|| self.err(format!("bad message id {}", msg.id), "a bug"))?;
         let body = self.with_session(|sess, _| {
             let f = sess.uid_fetch(uid.to_string(), "BODY.PEEK[]")?;
             Ok(f.iter().find(|x| x.uid == Some(uid)).and_then(|x| x.body().map(<[u8]>::to_vec)))

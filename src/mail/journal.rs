@@ -47,7 +47,9 @@ pub enum Record {
 /// Why the journal could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
-    #[error("robot journal {path}: {why}\n  hint: the journal is the robot's memory; do not edit it by hand (a damaged line means the disk or another program changed it)")]
+    #[error(
+        "robot journal {path}: {why}\n  hint: the journal is the robot's memory; do not edit it by hand (a damaged line means the disk or another program changed it)"
+    )]
     Io { path: PathBuf, why: String },
     #[error(
         "robot journal {path}, line {line}: not a journal record ({why})\n  hint: the file was changed by something other than the robot; move it aside to start afresh (messages will be read again; entries already in the logs are skipped)"
@@ -87,11 +89,8 @@ impl Journal {
             if line.is_empty() {
                 continue;
             }
-            let r: Record = serde_json::from_slice(line).map_err(|e| JournalError::Corrupt {
-                path: path.clone(),
-                line: i + 1,
-                why: e.to_string(),
-            })?;
+            let r: Record =
+                serde_json::from_slice(line).map_err(|e| JournalError::Corrupt { path: path.clone(), line: i + 1, why: e.to_string() })?;
             records.push(r);
         }
         let seen = records
@@ -157,9 +156,7 @@ impl Journal {
 
     /// Was the human told about the decision due at `seq` of `game`?
     pub fn notified(&self, game: &str, seq: u64, what: &str) -> bool {
-        self.records
-            .iter()
-            .any(|r| matches!(r, Record::Notified { game: g, seq: s, what: w } if g == game && *s == seq && w == what))
+        self.records.iter().any(|r| matches!(r, Record::Notified { game: g, seq: s, what: w } if g == game && *s == seq && w == what))
     }
 
     /// Where the journal lives.

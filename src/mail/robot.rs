@@ -151,13 +151,21 @@ impl Report {
     /// One line for the terminal.
     pub fn line(&self) -> String {
         match self {
-            Report::Applied { log, seq, seat, kind, origin } => format!("{}: applied entry {seq} by {seat} ({kind}) from {origin}", log.display()),
+            Report::Applied { log, seq, seat, kind, origin } => {
+                format!("{}: applied entry {seq} by {seat} ({kind}) from {origin}", log.display())
+            }
             Report::Refused { log, seq, origin, why } => format!("{}: REFUSED entry {seq} from {origin}: {why}", log.display()),
             Report::Conflict { log, seq, origin, why } => {
-                format!("{}: CONFLICT at entry {seq} from {origin}: {why} (settle it by hand: `umpire apply {} MESSAGE`)", log.display(), log.display())
+                format!(
+                    "{}: CONFLICT at entry {seq} from {origin}: {why} (settle it by hand: `umpire apply {} MESSAGE`)",
+                    log.display(),
+                    log.display()
+                )
             }
             Report::Skipped { origin, why } => format!("skipped {origin}: {why}"),
-            Report::Answered { log, seq, why, to, via } => format!("{}: answered with entry {seq} ({why}), sent to {} via {via}", log.display(), to.join(", ")),
+            Report::Answered { log, seq, why, to, via } => {
+                format!("{}: answered with entry {seq} ({why}), sent to {} via {via}", log.display(), to.join(", "))
+            }
             Report::Decision { log, seat, seq, what } => format!("{}: YOUR DECISION ({seat}, entry {seq}): {what}", log.display()),
             Report::Retry { what } => format!("will retry: {what}"),
         }
@@ -308,12 +316,7 @@ impl Robot<'_> {
                     continue;
                 }
             };
-            let ours: Vec<Entry> = found
-                .entries
-                .into_iter()
-                .map(|f| f.entry)
-                .filter(|e| game_of(e).is_some())
-                .collect();
+            let ours: Vec<Entry> = found.entries.into_iter().map(|f| f.entry).filter(|e| game_of(e).is_some()).collect();
             let label = found_label(&bytes).map(|s| format!("{label} ({s:?})")).unwrap_or(label);
             inbox.push((m, label, ours));
         }
@@ -375,7 +378,12 @@ impl Robot<'_> {
             }
             let why = match crate::log::protocol::compare(game.genesis(), &game.entries, std::slice::from_ref(entry)) {
                 Agreement::Unverified { why, .. } => {
-                    reports.push(Report::Refused { log: log.into(), seq, origin: origin.into(), why: format!("forged or corrupted: {why}") });
+                    reports.push(Report::Refused {
+                        log: log.into(),
+                        seq,
+                        origin: origin.into(),
+                        why: format!("forged or corrupted: {why}"),
+                    });
                     return Fate::Done;
                 }
                 Agreement::DifferentGames => "it belongs to another game".to_string(),
@@ -424,7 +432,10 @@ impl Robot<'_> {
         for _ in 0..8 {
             let (mut locked, game) = open_game(&log)?;
             if game.genesis().seat(&seat).map(|d| d.key.clone()) != Some(self.games[i].key.public().key) {
-                return Err(RobotError::Setup { log: log.display().to_string(), why: format!("the key given is not the key of seat {seat}") });
+                return Err(RobotError::Setup {
+                    log: log.display().to_string(),
+                    why: format!("the key given is not the key of seat {seat}"),
+                });
             }
             let key = self.games[i].key.clone();
             let reveal = crate::engine::bot::next_reveal(&game, &seat, &key).ok().flatten();
@@ -460,7 +471,16 @@ impl Robot<'_> {
     /// Mail entry `seq` of the game (which holds it) and journal the sending. A failure is
     /// reported and retried at the next pass: the entry stays `signed` in the journal.
     #[allow(clippy::too_many_arguments)]
-    fn send(&mut self, i: usize, game: &Game, seq: u64, hash: &str, why: &str, clock: &dyn Fn() -> Clock, reports: &mut Vec<Report>) -> Result<(), RobotError> {
+    fn send(
+        &mut self,
+        i: usize,
+        game: &Game,
+        seq: u64,
+        hash: &str,
+        why: &str,
+        clock: &dyn Fn() -> Clock,
+        reports: &mut Vec<Report>,
+    ) -> Result<(), RobotError> {
         let g = &self.games[i];
         let log = g.log.clone();
         let log_name = log.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "game.log".into());
@@ -533,7 +553,8 @@ fn found_label(bytes: &[u8]) -> Option<String> {
 /// body completed with whatever the protocol makes it carry (openings owed, sealed notes),
 /// then checked on the public game.
 fn sign_reply(game: &Game, view: &Game, seat: &str, key: &SecretKey, auto: &AutoReply, time: String) -> Result<Entry, GameError> {
-    let reveal = crate::engine::bot::next_reveal(game, seat, key).map_err(|e| GameError::Unsupported { seq: game.next_seq(), why: e.to_string() })?;
+    let reveal = crate::engine::bot::next_reveal(game, seat, key)
+        .map_err(|e| GameError::Unsupported { seq: game.next_seq(), why: e.to_string() })?;
     let body = crate::engine::author::complete_body(view, seat, key, reveal.as_ref(), Body::new(auto.kind()))
         .map_err(|e| GameError::Unsupported { seq: game.next_seq(), why: e.to_string() })?;
     let (entry, _) = view.sign_for(seat, key, body, reveal, None, time).map_err(|e| match e {
@@ -562,7 +583,8 @@ pub fn prepare_state_dir(dir: &Path) -> std::io::Result<()> {
 /// half-done work was theirs. The lock lasts as long as the returned file is open.
 pub fn lock_state_dir(dir: &Path) -> Result<std::fs::File, String> {
     let path = dir.join("lock");
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let f =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     match f.try_lock() {
         Ok(()) => Ok(f),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!("another robot is running on {} (its lock is held)", dir.display())),

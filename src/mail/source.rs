@@ -182,7 +182,8 @@ mod tests {
     fn mbox_messages_are_named_by_content() {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("inbox");
-        std::fs::write(&p, b"From a@b Mon Nov 23 12:00:00 2026\nFrom: a@b\n\none\n\nFrom c@d Mon Nov 23 12:00:01 2026\nFrom: c@d\n\ntwo\n").unwrap();
+        std::fs::write(&p, b"From a@b Mon Nov 23 12:00:00 2026\nFrom: a@b\n\none\n\nFrom c@d Mon Nov 23 12:00:01 2026\nFrom: c@d\n\ntwo\n")
+            .unwrap();
         let mut src = MboxSource::new(&p);
         let l = src.list().unwrap();
         assert_eq!(l.len(), 2);
