@@ -431,7 +431,7 @@ impl Robot<'_> {
         // acks due (a roll, then an opening).
         for _ in 0..8 {
             let (mut locked, game) = open_game(&log)?;
-            if game.genesis().seat(&seat).map(|d| d.key.clone()) != Some(self.games[i].key.public().key) {
+            if game.genesis().seat(&seat).map(|d| d.key) != Some(self.games[i].key.public().key) {
                 return Err(RobotError::Setup {
                     log: log.display().to_string(),
                     why: format!("the key given is not the key of seat {seat}"),
