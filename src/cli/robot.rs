@@ -14,35 +14,44 @@ use crate::mail::robot::{Clock, CrashAt, GameSeat, MaildirOutbox, Outbox, Report
 use crate::mail::source::{MailSource, MaildirSource, MboxSource};
 use crate::mail::{Security, SmtpSettings};
 
+/// `umpire robot --help`, after the options: examples, the settings, what it answers.
+const ROBOT_HELP: &str = r#"Examples:
+  umpire robot --config ~/.config/umpire/robot.yaml              # watch, every 60 s, until stopped
+  umpire robot --config robot.yaml --once                         # one pass (from cron, or to try it)
+  umpire robot --config robot.yaml --notify 'notify-send umpire'  # also run a command per decision
+
+The settings (YAML; relative paths are relative to the file, ~/ is your home):
+  from: "Bob <bob@example.org>"
+  state_dir: ~/.local/state/umpire-robot   # journal and lock (default: robot-state beside the file)
+  mailbox:                                 # one of imap, maildir, mbox
+    imap:
+      host: imap.example.org
+      port: 993                            # 993: implicit TLS; 143: STARTTLS (no plaintext)
+      user: bob@example.org
+      password_command: "pass show mail"   # never a password in the file
+      folder: INBOX
+    # maildir: ~/Maildir
+    # mbox: /var/mail/bob
+  send:                                    # SMTP as for `umpire mail`, or sendmail, or maildir
+    smtp_host: smtp.example.org
+    smtp_port: 587
+    smtp_user: bob@example.org
+    password_command: "pass show mail"
+  games:
+    - log: ~/games/marne/game.log
+      seat: allied
+      key: ~/bob.key
+      to: ["alice@example.org"]
+
+What it answers on its own (engine::auto): an ack when your next entry only reveals dice and
+the rules leave you nothing to decide after the roll, an ack that rolls a leading roll that
+cannot lead, and the ack that opens your commitments at the end. Nothing else: orders, draws,
+amendments and resignations are yours, and it tells you when one is due. A refused, forged
+or foreign entry changes nothing. See docs/robot.md."#;
+
 /// Arguments of `umpire robot`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Examples:\n  umpire robot --config ~/.config/umpire/robot.yaml            # watch, every 60 s, until stopped\n  umpire robot --config robot.yaml --once                       # one pass (from cron, or to try it)\n  umpire robot --config robot.yaml --notify 'notify-send umpire'  # also run a command per decision\n\n\
-The settings (YAML; paths may start with ~/):\n\
-  from: \"Bob <bob@example.org>\"\n\
-  state_dir: ~/.local/state/umpire-robot     # the journal and the lock (default: beside the config)\n\
-  mailbox:                                   # one of:\n\
-    imap: {host: imap.example.org, port: 993, tls: implicit, user: bob@example.org,\n\
-           password_command: \"pass show mail\", folder: INBOX}\n\
-    # maildir: ~/Maildir\n\
-    # mbox: /var/mail/bob\n\
-  send:                                      # one of (as for `umpire mail`):\n\
-    smtp_host: smtp.example.org\n\
-    smtp_port: 587\n\
-    smtp_user: bob@example.org\n\
-    password_command: \"pass show mail\"\n\
-    # sendmail: /usr/sbin/sendmail\n\
-    # maildir: /path/to/a/Maildir            # deliver into a local Maildir\n\
-  games:\n\
-    - log: ~/games/marne/game.log\n\
-      seat: allied\n\
-      key: ~/bob.key\n\
-      to: [alice@example.org]\n\n\
-What it answers on its own: an ack when your next entry only reveals dice and the rules leave\n\
-you nothing to decide after the roll, an ack that rolls a leading roll that cannot lead, and the\n\
-ack that opens your commitments at the end. Nothing else: orders, draws, amendments and\n\
-resignations are yours. A refused, forged or foreign entry changes nothing. See docs/robot.md."
-)]
+#[command(after_help = ROBOT_HELP)]
 pub struct RobotArgs {
     /// The robot's settings file (default: ~/.config/umpire/robot.yaml).
     #[arg(long, value_name = "FILE")]
