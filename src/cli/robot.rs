@@ -16,13 +16,13 @@ use crate::mail::{Security, SmtpSettings};
 
 /// `umpire robot --help`, after the options: examples, the settings, what it answers.
 const ROBOT_HELP: &str = r#"Examples:
-  umpire robot --config ~/.config/umpire/robot.yaml              # watch, every 60 s, until stopped
-  umpire robot --config robot.yaml --once                         # one pass (from cron, or to try it)
-  umpire robot --config robot.yaml --notify 'notify-send umpire'  # also run a command per decision
+  umpire robot --config ~/.config/umpire/robot.yaml              # a pass every 60 s, until stopped
+  umpire robot --config robot.yaml --once                         # one pass (cron, or a first try)
+  umpire robot --config robot.yaml --notify 'notify-send umpire'  # and a command per decision
 
 The settings (YAML; relative paths are relative to the file, ~/ is your home):
   from: "Bob <bob@example.org>"
-  state_dir: ~/.local/state/umpire-robot   # journal and lock (default: robot-state beside the file)
+  state_dir: ~/.local/state/umpire-robot   # journal, lock (default: robot-state beside it)
   mailbox:                                 # one of imap, maildir, mbox
     imap:
       host: imap.example.org
