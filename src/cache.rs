@@ -42,7 +42,7 @@ use crate::log::protocol::SeatChain;
 use crate::log::store::{self, StoreError};
 
 /// The cache format and the build it belongs to.
-pub const VERSION: &str = concat!("umpire-cache/2 umpire ", env!("CARGO_PKG_VERSION"));
+pub const VERSION: &str = concat!("umpire-cache/3 umpire ", env!("CARGO_PKG_VERSION"));
 
 /// Largest cache file read (a cache is a few times its log's size at most).
 const MAX_CACHE_BYTES: u64 = 4 * store::MAX_LOG_BYTES;
@@ -84,6 +84,11 @@ struct CacheFile {
     last_hash: Hash,
     last_seq: u64,
     all_joined: bool,
+    /// Protocol 2's dice bookkeeping: entries whose dice wait for a reveal, and the latest
+    /// orders/ack of each side (leading rolls). Without them a restored game refused the
+    /// very entry that reveals the dice it owes.
+    unsettled: Vec<UnsettledOut>,
+    latest: Vec<(String, RevealedOut)>,
     state: CachedState,
     pending: Option<PendingDice>,
     ending: Option<Ending>,
@@ -92,6 +97,22 @@ struct CacheFile {
     steps: Vec<StepRecord>,
     amendment: Option<OpenAmendment>,
     amendments: Vec<AmendmentRecord>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct UnsettledOut {
+    seq: u64,
+    seat: String,
+    reveal: Hash,
+    dice_from: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RevealedOut {
+    seq: u64,
+    hash: Hash,
+    seat: String,
+    reveal: Hash,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -146,6 +167,18 @@ fn snapshot(game: &Game) -> Option<CacheFile> {
         last_hash: game.protocol.last_hash,
         last_seq: game.protocol.last_seq,
         all_joined: game.protocol.all_joined,
+        unsettled: game
+            .protocol
+            .unsettled
+            .iter()
+            .map(|u| UnsettledOut { seq: u.seq, seat: u.seat.clone(), reveal: u.reveal, dice_from: u.dice_from.clone() })
+            .collect(),
+        latest: game
+            .protocol
+            .latest
+            .iter()
+            .map(|(side, r)| (side.clone(), RevealedOut { seq: r.seq, hash: r.hash, seat: r.seat.clone(), reveal: r.reveal }))
+            .collect(),
         state,
         pending: game.pending.clone(),
         ending: game.ending.clone(),
@@ -226,6 +259,16 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
     game.protocol.last_hash = c.last_hash;
     game.protocol.last_seq = c.last_seq;
     game.protocol.all_joined = c.all_joined;
+    game.protocol.unsettled = c
+        .unsettled
+        .into_iter()
+        .map(|u| crate::log::protocol::Unsettled { seq: u.seq, seat: u.seat, reveal: u.reveal, dice_from: u.dice_from })
+        .collect();
+    game.protocol.latest = c
+        .latest
+        .into_iter()
+        .map(|(side, r)| (side, crate::log::protocol::Revealed { seq: r.seq, hash: r.hash, seat: r.seat, reveal: r.reveal }))
+        .collect();
     #[allow(unreachable_patterns)]
     match (c.state, &game.state) {
         (CachedState::GlorysEnd(s), AnyState::GlorysEnd(_)) => game.state = AnyState::GlorysEnd(s),
@@ -287,6 +330,7 @@ mod tests {
         assert_eq!(a.entries, b.entries);
         assert_eq!(a.state, b.state);
         assert_eq!(a.protocol.chains, b.protocol.chains);
+        assert_eq!((&a.protocol.unsettled, &a.protocol.latest), (&b.protocol.unsettled, &b.protocol.latest));
         assert_eq!(
             (a.protocol.last_hash, a.protocol.last_seq, a.protocol.all_joined),
             (b.protocol.last_hash, b.protocol.last_seq, b.protocol.all_joined)

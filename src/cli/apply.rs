@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use super::common::{self, CliError, fail};
 use super::term::{one_line, say, say_err};
 use crate::engine::game::Game;
-use crate::log::Kind;
 use crate::log::entry::Entry;
 use crate::log::protocol::Agreement;
 use crate::log::store;
@@ -155,17 +154,20 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     }
     if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
         super::status::preview_owed(&game, seat, key)?;
-        if a.ack
-            && let Some(p) = &game.pending
-            && &p.dice_from == seat
-        {
+        if a.ack {
             let k = common::key_for_seat(&game, seat, key)?;
-            let reveal = common::next_reveal(&game, seat, &k)?.ok_or_else(|| CliError::Other("no chain yet".into()))?;
-            let (after, _) = game.preview_resolution(&reveal).expect("pending");
-            if after.expect().awaits.iter().any(|w| &w.seat == seat) {
-                say!("not acking: you have a decision to make after the roll (see above); write orders instead");
-            } else {
-                common::sign_append_write(&mut locked, &game, seat, &k, crate::log::Body::new(Kind::Ack), None, None)?;
+            let reveal = common::next_reveal(&game, seat, &k)?;
+            let hidden = !game.commitments.is_empty() || !game.draws.is_empty();
+            let view = if hidden { Some(game.seat_view(seat, k.clone())?) } else { None };
+            // The same judgement as the bot's and the robot's (`engine::auto`).
+            match crate::engine::auto::automatic_reply(view.as_ref().unwrap_or(&game), seat, reveal.as_ref()) {
+                Some(auto) => {
+                    common::sign_append_write(&mut locked, &game, seat, &k, auto.body(), None, None)?;
+                }
+                None if game.pending.as_ref().is_some_and(|p| &p.dice_from == seat) => {
+                    say!("not acking: you have a decision to make after the roll (see above); write orders instead");
+                }
+                None => {}
             }
         }
     }

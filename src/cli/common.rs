@@ -305,5 +305,10 @@ pub fn sign_append_write(
     claimed.write(&entry)?;
     say!("signed entry {} ({:?}) as {seat}: {}", entry.seq(), entry.kind(), entry.hash.short(16));
     say!("appended to {}; send {} to the other players", log.display(), out.display());
+    say!(
+        "  by email: umpire mail {} {} --to THEIR@ADDRESS   (settings: ~/.config/umpire/mail.yaml; see docs/mail.md)",
+        log.display(),
+        entry.seq()
+    );
     Ok(entry)
 }

@@ -27,9 +27,14 @@ pub struct MailArgs {
     /// Recipient (repeat for several; default: `to` in the config).
     #[arg(long, value_name = "ADDR")]
     pub to: Vec<String>,
-    /// Sender, `Name <addr>` or `addr` (default: `from` in the config).
+    /// Sender, `Name <addr>` or `addr` (default: `from` in the config, else the name of
+    /// --key when it is an address).
     #[arg(long, value_name = "ADDR")]
     pub from: Option<String>,
+    /// Your key, when it is named after your address (`umpire key new alice@example.org`):
+    /// its name is the sender. Only the name is read.
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
     /// Also attach the whole log (the opponent can catch up from it).
     #[arg(long)]
     pub with_log: bool,
@@ -80,11 +85,12 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
     if to.is_empty() {
         return Err(CliError::Usage("say who gets it: --to ADDRESS (or `to:` in the config file)".into()));
     }
-    let Some(from) = a.from.clone().or(cfg.from.clone()) else {
-        return Err(CliError::Usage("say who sends it: --from ADDRESS (or `from:` in ~/.config/umpire/mail.yaml)".into()));
+    let Some(from) = a.from.clone().or(cfg.from.clone()).or(key_address(a.key.as_deref())?) else {
+        return Err(CliError::Usage(
+            "say who sends it: --from ADDRESS, `from:` in ~/.config/umpire/mail.yaml, or --key with a key named after your address (`umpire key new alice@example.org`)".into(),
+        ));
     };
-    let (date, unique) = clock();
-    let addressing = Addressing { from, to: to.clone(), date, unique };
+    let addressing = Addressing { from, to: to.clone(), date: clock() };
     let message = mail::build_message(&turn, &addressing).map_err(mail_err)?;
     let timeout = Duration::from_secs(a.timeout.or(cfg.timeout).unwrap_or(30).max(1));
 
@@ -142,6 +148,20 @@ pub fn run(a: MailArgs) -> Result<i32, CliError> {
     say!("subject: {}", turn.subject);
     say!("server: {reply}");
     Ok(0)
+}
+
+/// The sender named by a key: its name, when that is an email address.
+fn key_address(key: Option<&Path>) -> Result<Option<String>, CliError> {
+    let Some(path) = key else { return Ok(None) };
+    let key = crate::crypto::keys::SecretKey::read_file(path)?;
+    match mail::parse_mailbox("key name", &key.name) {
+        Ok(_) => Ok(Some(key.name.clone())),
+        Err(_) => Err(CliError::Usage(format!(
+            "{}: the key is named {:?}, which is not an email address; give --from ADDRESS (or `from:` in the config)",
+            path.display(),
+            key.name
+        ))),
+    }
 }
 
 fn mail_err(e: mail::MailError) -> CliError {
@@ -230,15 +250,12 @@ fn password(cfg: &MailConfig) -> Result<String, CliError> {
     Ok(first)
 }
 
-/// The message date and a unique token; `UMPIRE_FIXED_TIME` pins both (tests).
-fn clock() -> (SystemTime, String) {
+/// The message date; `UMPIRE_FIXED_TIME` pins it (tests).
+fn clock() -> SystemTime {
     if let Ok(t) = std::env::var("UMPIRE_FIXED_TIME")
         && let Ok(st) = humantime::parse_rfc3339(&t)
     {
-        let secs = st.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        return (st, format!("{secs}"));
+        return st;
     }
-    let now = SystemTime::now();
-    let nanos = now.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    (now, format!("{nanos:x}.{:x}", std::process::id()))
+    SystemTime::now()
 }

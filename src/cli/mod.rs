@@ -11,6 +11,7 @@ mod mail;
 mod new;
 mod orders;
 pub mod replay;
+mod robot;
 mod schema;
 mod selfplay;
 mod status;
@@ -70,6 +71,8 @@ pub enum Command {
     Apply(apply::ApplyArgs),
     /// Send an entry to the other players by email (SMTP, sendmail, or an .eml file).
     Mail(mail::MailArgs),
+    /// Watch a mailbox: apply what arrives, answer what needs no decision, tell you the rest.
+    Robot(robot::RobotArgs),
     /// Answer with a bare dice reveal when you owe one and have nothing to decide.
     Ack(endings::SeatArgs),
     /// Resign the game.
@@ -128,6 +131,7 @@ pub fn run(cli: Cli) -> Result<i32, CliError> {
         Command::Orders(c) => orders::run(c),
         Command::Apply(a) => apply::run(a),
         Command::Mail(a) => mail::run(a),
+        Command::Robot(a) => robot::run(a),
         Command::Ack(a) => endings::run(a, crate::log::Kind::Ack),
         Command::Resign(a) => endings::run(a, crate::log::Kind::Resign),
         Command::OfferDraw(a) => endings::run(a, crate::log::Kind::OfferDraw),

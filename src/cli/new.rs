@@ -56,7 +56,8 @@ pub struct NewArgs {
 /// Arguments of `umpire join`.
 #[derive(Debug, clap::Args)]
 pub struct JoinArgs {
-    /// The game: a log, or the genesis entry file you were sent.
+    /// The game: a log, the genesis entry file you were sent, the email message that brought
+    /// it (.eml), an mbox, or `-` for a message piped from your mail client.
     pub game: PathBuf,
     #[command(flatten)]
     pub signer: SignerArgs,
@@ -222,14 +223,46 @@ pub(crate) fn parse_options(opts: &[String]) -> Result<Option<yaml_serde::Value>
     Ok(Some(yaml_serde::Value::Mapping(map)))
 }
 
+/// The genesis found in a message or mailbox, with the joins of the same game found beside
+/// it (in seq order); several games in one mailbox is a question for the player.
+fn invitation(found: crate::mail::Found, name: &str) -> Result<Vec<crate::log::entry::Entry>, CliError> {
+    let geneses: Vec<_> = found.entries.iter().filter(|f| f.entry.seq() == 0 && f.entry.draft.game.is_none()).collect();
+    let genesis = match geneses.as_slice() {
+        [one] => one.entry.clone(),
+        [] => {
+            return fail(format!("{name}: no genesis entry (entry 0) in it: `umpire join` starts from the message that proposed the game"));
+        }
+        many => {
+            let ids: Vec<String> = many.iter().map(|f| format!("{} ({})", f.entry.hash.short(16), f.origin)).collect();
+            return fail(format!(
+                "{name}: it proposes {} games ({}); save the one to join as a file and join that",
+                many.len(),
+                ids.join(", ")
+            ));
+        }
+    };
+    let mut joins: Vec<_> = found
+        .entries
+        .iter()
+        .filter(|f| f.entry.draft.game == Some(genesis.hash) && f.entry.kind() == Kind::Join)
+        .map(|f| f.entry.clone())
+        .collect();
+    joins.sort_by_key(|e| e.seq());
+    joins.dedup_by_key(|e| e.seq());
+    let mut all = vec![genesis];
+    all.extend(joins);
+    Ok(all)
+}
+
 /// `umpire join`.
 pub fn run_join(a: JoinArgs) -> Result<i32, CliError> {
-    let entries = common::read_entry_file(&a.game)?;
-    let is_log = {
-        use std::io::Read;
-        let mut head = [0u8; 3];
-        let n = std::fs::File::open(&a.game).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-        n == 3 && &head == b"---"
+    let bytes = common::read_limited(&a.game, store::MAX_LOG_BYTES as usize)?;
+    let name = if a.game == std::path::Path::new("-") { "standard input".to_string() } else { a.game.display().to_string() };
+    // A log (it starts with a `---` line) is joined in place; anything else starts a new log.
+    let is_log = a.game != std::path::Path::new("-") && (bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n"));
+    let entries = match crate::mail::entries_in_input(&bytes, &name).map_err(|e| CliError::Other(e.to_string()))? {
+        Some(found) => invitation(found, &name)?,
+        None => common::parse_entries(&bytes).map_err(|(i, e)| CliError::Other(format!("{name}: entry {} in the file: {e}", i + 1)))?,
     };
     let log: PathBuf = if is_log { a.game.clone() } else { a.output.clone() };
     if !is_log {

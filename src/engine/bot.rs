@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::author::{AuthorError, complete_body};
+use super::auto::automatic_reply;
 use super::game::{Game, GameError};
 use super::hidden::Knowledge;
 use crate::crypto::Hash;
@@ -131,41 +132,33 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
     let reveal = players.next_reveal(game, seat)?;
     let key = players.key(seat)?.clone();
     let view = players.view(game, seat)?.unwrap_or(game);
-    let (state, _) = view.state_before(seat, reveal.as_ref());
-    // A leading roll that cannot lead is rolled by an ack (DESIGN §2.5); at the end, an ack
-    // opens whatever the seat still owes (DESIGN §2.6).
-    let lead_by_ack = owes.is_none() && game.lead_due().is_some_and(|(s, _, p)| s == seat && p.is_none());
-    let opens = game.openings_owed() && game.waiting_for().first().is_some_and(|(s, _)| s == seat);
-    let awaited = state.expect().awaits.iter().any(|w| w.seat == seat);
-    let mut auto = false;
-    let automatic = state.automatic_orders(seat).filter(|_| awaited && !lead_by_ack);
-    let body = if let Some(o) = automatic {
-        auto = true;
-        let mut b = Body::new(Kind::Orders);
-        b.orders = Some(o);
-        b
-    } else if !lead_by_ack
-        && awaited
-        && let Some(o) = state.random_orders(seat, chooser)
-    {
-        let mut b = Body::new(Kind::Orders);
-        b.orders = Some(o);
-        b
-    } else if !awaited && view.lead_for(seat, reveal.as_ref()).is_some() {
-        // The leading roll hands the next decision to the other side: an entry with the
-        // roll and no orders (DESIGN §2.5).
-        auto = true;
-        let mut b = Body::new(Kind::Orders);
-        b.orders = Some(yaml_serde::Value::Mapping(Default::default()));
-        b
-    } else if owes == Some(true) || lead_by_ack || opens {
-        auto = true;
-        Body::new(Kind::Ack)
-    } else {
-        return Ok(None);
+    let mut automatic = false;
+    // What needs no choice is decided in one place, shared with the mail robot.
+    let body = match automatic_reply(view, seat, reveal.as_ref()) {
+        Some(auto) => {
+            automatic = true;
+            auto.body()
+        }
+        None => {
+            let (state, _) = view.state_before(seat, reveal.as_ref());
+            if !state.expect().awaits.iter().any(|w| w.seat == seat) {
+                return Ok(None);
+            }
+            match state.random_orders(seat, chooser) {
+                Some(o) => {
+                    let mut b = Body::new(Kind::Orders);
+                    b.orders = Some(o);
+                    b
+                }
+                // A generator that finds no legal orders still owes the reveal: the engine
+                // judges the bare ack (a soak test then reports the generator's gap).
+                None if owes == Some(true) => Body::new(Kind::Ack),
+                None => return Ok(None),
+            }
+        }
     };
     let body = complete_body(view, seat, &key, reveal.as_ref(), body)?;
-    players.automatic += u64::from(auto);
+    players.automatic += u64::from(automatic);
     Ok(Some(body))
 }
 

@@ -3,6 +3,7 @@
 
 pub mod amend;
 pub mod author;
+pub mod auto;
 pub mod bot;
 pub mod cases;
 pub mod game;

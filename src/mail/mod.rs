@@ -11,8 +11,17 @@
 //! apart by their content; [`entries_in_message`], [`entries_in_mbox`] and [`entries_in_text`]
 //! find every umpire entry in them (attachments, `---`-separated logs, entries pasted inline).
 //!
+//! The robot (`umpire robot`) lives in [`robot`]: it reads a mailbox ([`source`]: Maildir,
+//! mbox, or IMAP in [`imap`]), applies what arrives, answers what needs no decision, keeps a
+//! [`journal`], and sends through an [`Outbox`](robot::Outbox).
+//!
 //! No printing, no environment, no clock here: the command line passes the date, the
 //! password and the settings in.
+
+pub mod imap;
+pub mod journal;
+pub mod robot;
+pub mod source;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -119,6 +128,12 @@ pub enum MailError {
     /// A message that cannot be parsed as MIME.
     #[error("{0}: not a readable email message")]
     NotAMessage(String),
+    /// A mailbox could not be read.
+    #[error("cannot read {what}: {why}\n  hint: check the path in the robot's `mailbox:` settings and that this user may read it")]
+    Source { what: String, why: String },
+    /// The IMAP server could not be used.
+    #[error("IMAP {server}: {why}\n  hint: {hint}")]
+    Imap { server: String, why: String, hint: String },
     /// Nothing that looks like an umpire entry.
     #[error(
         "no umpire entry in {what}{}\n  hint: an entry is attached as a .yaml file, or pasted as text from the line `umpire: entry/2` through its `sig: ed25519:…` line",
@@ -162,6 +177,16 @@ pub struct TurnMail {
     pub seq: u64,
     /// The entry's hash.
     pub entry_hash: Hash,
+    /// The previous entry (seq and hash), which this message answers in the thread.
+    pub prev: Option<(u64, Hash)>,
+}
+
+/// The `Message-ID` of the message that carries entry `seq` (hash `hash`) of `game`. It
+/// depends on the entry alone, so both players' tools name every message of a game alike and
+/// mail clients thread a whole game (`In-Reply-To` the previous entry, `References` the
+/// genesis), and a message re-sent byte for byte is recognisably the same one.
+pub fn entry_message_id(game: &Hash, seq: u64, hash: &Hash) -> String {
+    format!("umpire.{seq}.{}@game-{}.umpire.invalid", hash.short(32), game.short(16))
 }
 
 /// Describe entry `seq` of a game. `game` must have been replayed up to and including that
@@ -240,6 +265,7 @@ pub fn compose(game: &Game, seq: u64, log_name: &str, log: Option<Vec<u8>>) -> T
         game_id: game.id(),
         seq,
         entry_hash: entry.hash,
+        prev: seq.checked_sub(1).and_then(|p| game.entries.get(p as usize)).map(|e| (e.seq(), e.hash)),
     }
 }
 
@@ -252,9 +278,6 @@ pub struct Addressing {
     pub to: Vec<String>,
     /// The `Date:` header (the caller's clock).
     pub date: SystemTime,
-    /// Something unique to this sending (time, process id), for the `Message-ID`: a resent
-    /// turn is a new message, so no mail system drops it as a duplicate.
-    pub unique: String,
 }
 
 /// Parse an address for a header.
@@ -266,7 +289,6 @@ pub fn parse_mailbox(what: &'static str, addr: &str) -> Result<Mailbox, MailErro
 /// `application/yaml`, so its bytes arrive unchanged) and optionally the log.
 pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Message, MailError> {
     let from = parse_mailbox("from address", &addr.from)?;
-    let domain = from.email.domain().to_string();
     let mut b = lettre::Message::builder().from(from).subject(turn.subject.clone()).date(addr.date);
     if addr.to.is_empty() {
         return Err(MailError::Build("no recipient: give --to ADDRESS".into()));
@@ -274,12 +296,16 @@ pub fn build_message(turn: &TurnMail, addr: &Addressing) -> Result<lettre::Messa
     for t in &addr.to {
         b = b.to(parse_mailbox("recipient", t)?);
     }
-    let unique: String = addr.unique.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-').collect();
+    let id = entry_message_id(&turn.game_id, turn.seq, &turn.entry_hash);
+    let root = entry_message_id(&turn.game_id, 0, &turn.game_id);
+    b = b.message_id(Some(format!("<{id}>")));
+    if let Some((pseq, phash)) = turn.prev {
+        let parent = entry_message_id(&turn.game_id, pseq, &phash);
+        b = b.in_reply_to(format!("<{parent}>"));
+        let refs = if pseq == 0 { format!("<{root}>") } else { format!("<{root}> <{parent}>") };
+        b = b.references(refs);
+    }
     b = b
-        .message_id(Some(format!("<umpire.{}.{}.{}.{unique}@{domain}>", turn.game_id.short(16), turn.seq, turn.entry_hash.short(12))))
-        // Every message of one game refers to the same (never sent) root, so mail clients
-        // thread a whole game together.
-        .references(format!("<umpire.{}@{domain}>", turn.game_id.to_hex()))
         .user_agent(format!("umpire {}", env!("CARGO_PKG_VERSION")))
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Game"), turn.game_id.to_hex()))
         .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("X-Umpire-Seq"), turn.seq.to_string()))
@@ -344,7 +370,7 @@ impl std::fmt::Debug for SmtpSettings {
 }
 
 /// Resolve with a time limit: `getaddrinfo` has none of its own that we control.
-fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, MailError> {
+pub(crate) fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, MailError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let h = host.to_string();
     std::thread::spawn(move || {
