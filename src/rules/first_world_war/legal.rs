@@ -232,5 +232,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             let (deploy, round) = super::order::random_pick(s, ch)?;
             ok(s, seat, with(prefix, Action::PickOrder { deploy, round }))
         }
+        Stage::Capture(q) => {
+            let &(_, front) = q.first()?;
+            let list = super::victory::capturable(s, f, front, super::victory::Mode::Unopposed);
+            let c = pick(ch, &list)?;
+            ok(s, seat, with(prefix, Action::Capture { front, city: s.data.cities[c].name.clone() }))
+        }
     }
 }

@@ -53,6 +53,12 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
             one(f, format!("{}: pick a free deployment slot and a free round slot (TFWW 9.2)", f.code()))
         }
         Stage::Reveal => reveal_await(s, "turn up every face-down piece for the victory check (TFWW 4.2/3)".into()),
+        Stage::Capture(q) => {
+            let &(f, front) = q.first()?;
+            let names: Vec<String> =
+                victory::capturable(s, f, front, victory::Mode::Unopposed).into_iter().map(|c| s.data.cities[c].name.clone()).collect();
+            one(f, format!("{}: choose the city captured on front {front}: {} (TFWW 6.4)", f.code(), names.join(" or ")))
+        }
         Stage::PeaceOffer => one(Faction::Germany, "Germany: offer the treaty of Brest-Litovsk or not (TFWW 8.1)".into()),
         Stage::PeaceAnswer => one(Faction::EasternAllies, "Eastern Allies: accept or refuse Brest-Litovsk (TFWW 8.1)".into()),
         Stage::Replace(i) => {
@@ -124,6 +130,7 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
         (Stage::PeaceAnswer, Action::AcceptPeace(yes)) => answer(s, *yes),
         (Stage::Replace(_), Action::Replace(list)) => replace(s, f, list)?,
         (Stage::OrderPick, Action::PickOrder { deploy, round }) => super::order::pick(s, f, *deploy, *round)?,
+        (Stage::Capture(_), Action::Capture { front, city }) => victory::choose_capture(s, f, *front, city)?,
         (_, a) => return Err(v("TFWW 4.2", format!("{a:?} is not what is expected now: {what}"))),
     };
     ev.extend(advance(s));
