@@ -71,6 +71,34 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
     if !errs.is_empty() {
         return Err(errs);
     }
+    // 8.1: the Central Powers keep their Brest-Litovsk minimums (Germany 1 on each of 7, 8,
+    // 9; GA 3 on 9): where a battle can be fought (an enemy army other than Russian or
+    // Romanian), they attack there only with an army to spare, since the lead may be lost.
+    if s.brest_litovsk
+        && (7..=9).contains(&front)
+        && matches!(f, Faction::Germany | Faction::GermanAllies)
+        && !super::pieces::unknown_of(s, &[Faction::Germany, Faction::GermanAllies])
+        && s.armies_on(front).iter().any(|&a| s.data.armies[a].faction.enemy_of(f) && !russian_or_romanian(s, a))
+    {
+        let c = super::turn::brest_counts(s);
+        let i = match (f, front) {
+            (Faction::Germany, 7) => 0,
+            (Faction::Germany, 8) => 1,
+            (Faction::Germany, _) => 2,
+            _ => 3,
+        };
+        let applies = f == Faction::Germany || front == 9;
+        if applies && c[i] <= super::turn::BREST_MINS[i] {
+            return Err(v(
+                "TFWW 8.1",
+                format!(
+                    "Brest-Litovsk: {} must keep {} armies on front {front}; an attack there could cost the lead, and it has none to spare",
+                    f.code(),
+                    super::turn::BREST_MINS[i]
+                ),
+            ));
+        }
+    }
     // 8.1: after the treaty no Russian or Romanian army may be attacked. A front whose enemy
     // armies are all Russian or Romanian is refused when every defending piece is known; under
     // face-down pieces the attack is called off once they are turned up (`engage`).

@@ -73,6 +73,13 @@ fn deployment(s: &State, f: Faction, ch: &mut Dice) -> Vec<Placement> {
             out.push(Placement { piece: s.name(a).to_string(), front: g });
         }
     }
+    // Then the Brest-Litovsk minimums (8.1).
+    for g in super::turn::brest_slots(s, f) {
+        if let Some(pos) = armies.iter().position(|&a| s.may_enter(a, g)) {
+            let a = armies.remove(pos);
+            out.push(Placement { piece: s.name(a).to_string(), front: g });
+        }
+    }
     let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
     for a in armies {
         let ok: Vec<u8> = fronts.iter().copied().filter(|&fr| s.may_enter(a, fr)).collect();

@@ -357,6 +357,13 @@ case("08.01-frozen-fronts", "8.1", "after the treaty cities on Fronts 7-9 cannot
      {"turn": 5, "round": 1, "brest_litovsk": True, "armies": {"DE-8": 7, "DE-1": 8}}, {"events": ["front 7 is frozen by Brest-Litovsk: no capture, no surrender point"], "state": ["city Kovno (front 7): EA"]}, seat=GER, orders=[A(7, ["DE-8"])])
 case("08.01-cp-garrisons", "8.1", "after the treaty Germany keeps at least one army on each of Fronts 7, 8 and 9",
      {"turn": 5, "round": 1, "brest_litovsk": True, "armies": {"DE-8": 7, "DE-1": 8, "DE-2": 9}}, {"violations": [{"rule": "TFWW 8.1"}]}, seat=GER, orders=[{"transfer": {"from": 7, "to": 1, "pieces": ["DE-8"]}}])
+case("08.01-garrison-must-be-filled", "8.1", "after the treaty Germany must have an army on Front 7: its army due goes there, not to Front 1",
+     {"turn": 5, "stage": "deploy", "brest_litovsk": True, "track": {"DE-9": 5}, "armies": {"DE-3": 1, "DE-4": 2, "DE-5": 3, "DE-6": 4, "DE-1": 8, "DE-2": 9}},
+     {"violations": [{"rule": "TFWW 8.1"}]}, seat=GER, orders=[{"deploy": [{"piece": "DE-9", "front": 1}]}],
+     reading="8.1: Germany must have and keep (deve avere e mantenere) an army on each of Fronts 7, 8 and 9: a shortfall is filled by the armies due, after the 4.2/1 garrison duty")
+case("08.01-garrison-filled", "8.1", "after the treaty Germany fills Front 7 with its army due",
+     {"turn": 5, "stage": "deploy", "brest_litovsk": True, "track": {"DE-9": 5}, "armies": {"DE-3": 1, "DE-4": 2, "DE-5": 3, "DE-6": 4, "DE-1": 8, "DE-2": 9}},
+     {"events": ["GER deploys on front 7: DE-9"]}, seat=GER, orders=[{"deploy": [{"piece": "DE-9", "front": 7}]}])
 case("09.01-schlieffen", "9.1", "Schlieffen Plan: on turn 1 German armies attack only on Fronts 1-3",
      {"turn": 1, "round": 1, "options": {"schlieffen": True}, "armies": {"DE-7": 4, "FR-1": 4}}, {"violations": [{"rule": "TFWW 9.1", "unit": "DE-7"}]}, seat=GER, orders=[A(4, ["DE-7"])],
      reading="AMB-16: any attack with a German army on turn 1")
