@@ -59,9 +59,10 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
         };
         if let Err(e) = bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
             return fail(format!(
-                "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {} --games 1 --seed {seed}{}",
+                "game with seed {seed} failed at entry {}: {e}\n  reproduce: umpire selfplay --ruleset {}{} --games 1 --seed {seed}{}",
                 game.next_seq(),
                 a.ruleset,
+                a.scenario.as_ref().map(|n| format!(" --scenario {n}")).unwrap_or_default(),
                 a.options.iter().map(|o| format!(" --option {o}")).collect::<String>()
             ));
         }

@@ -30,6 +30,13 @@ fn russian_or_romanian(s: &State, a: usize) -> bool {
     matches!(s.data.armies[a].nat.as_str(), "RU" | "RO")
 }
 
+/// 8.1: the treaty is signed and every enemy real army on the front is Russian or Romanian
+/// (at least one).
+fn only_ru_ro_defend(s: &State, f: Faction, front: u8) -> bool {
+    let enemy: Vec<usize> = s.armies_on(front).into_iter().filter(|&a| s.data.armies[a].faction.enemy_of(f)).collect();
+    s.brest_litovsk && !enemy.is_empty() && enemy.iter().all(|&a| russian_or_romanian(s, a))
+}
+
 /// 6.0: declare a combat.
 pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[String]) -> R {
     if !s.data.fronts.contains_key(&front) {
@@ -63,6 +70,43 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
     }
     if !errs.is_empty() {
         return Err(errs);
+    }
+    // 8.1: the Central Powers keep their Brest-Litovsk minimums (Germany 1 on each of 7, 8,
+    // 9; GA 3 on 9): where a battle can be fought (an enemy army other than Russian or
+    // Romanian), they attack there only with an army to spare, since the lead may be lost.
+    if s.brest_litovsk
+        && (7..=9).contains(&front)
+        && matches!(f, Faction::Germany | Faction::GermanAllies)
+        && !super::pieces::unknown_of(s, &[Faction::Germany, Faction::GermanAllies])
+        && s.armies_on(front).iter().any(|&a| s.data.armies[a].faction.enemy_of(f) && !russian_or_romanian(s, a))
+    {
+        let c = super::turn::brest_counts(s);
+        let i = match (f, front) {
+            (Faction::Germany, 7) => 0,
+            (Faction::Germany, 8) => 1,
+            (Faction::Germany, _) => 2,
+            _ => 3,
+        };
+        let applies = f == Faction::Germany || front == 9;
+        if applies && c[i] <= super::turn::BREST_MINS[i] {
+            return Err(v(
+                "TFWW 8.1",
+                format!(
+                    "Brest-Litovsk: {} must keep {} armies on front {front}; an attack there could cost the lead, and it has none to spare",
+                    f.code(),
+                    super::turn::BREST_MINS[i]
+                ),
+            ));
+        }
+    }
+    // 8.1: after the treaty no Russian or Romanian army may be attacked. A front whose enemy
+    // armies are all Russian or Romanian is refused when every defending piece is known; under
+    // face-down pieces the attack is called off once they are turned up (`engage`).
+    if only_ru_ro_defend(s, f, front) && !s.pieces.iter().any(|p| p.front == front && p.faction.enemy_of(f)) {
+        return Err(v(
+            "TFWW 8.1",
+            format!("after Brest-Litovsk no Russian or Romanian army may be attacked: they are the only enemy armies on front {front}"),
+        ));
     }
     let mut ev = vec![Event::rule(
         "TFWW 6.0",
@@ -102,6 +146,14 @@ pub fn engage(s: &mut State, f: Faction, front: u8, armies: Vec<usize>, capture:
         .filter(|&a| s.data.armies[a].faction.enemy_of(f) && !(s.brest_litovsk && russian_or_romanian(s, a)))
         .collect();
     let mef_or = armies.iter().any(|&a| matches!(s.name(a), "BR-MEF" | "FR-OR"));
+    if only_ru_ro_defend(s, f, front) {
+        ev.push(Event::rule(
+            "TFWW 8.1",
+            format!("only Russian or Romanian armies defend front {front}: after Brest-Litovsk they may not be attacked; the attack is called off"),
+        ));
+        ev.extend(super::turn::end_action(s));
+        return ev;
+    }
     if defenders.is_empty() {
         ev.push(Event::rule("TFWW 6.0", format!("no real defender on front {front}: no battle")));
         ev.extend(capture_or_sp(s, f, front, capture, Mode::Combat { mef_or }));

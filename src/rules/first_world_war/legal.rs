@@ -73,6 +73,13 @@ fn deployment(s: &State, f: Faction, ch: &mut Dice) -> Vec<Placement> {
             out.push(Placement { piece: s.name(a).to_string(), front: g });
         }
     }
+    // Then the Brest-Litovsk minimums (8.1).
+    for g in super::turn::brest_slots(s, f) {
+        if let Some(pos) = armies.iter().position(|&a| s.may_enter(a, g)) {
+            let a = armies.remove(pos);
+            out.push(Placement { piece: s.name(a).to_string(), front: g });
+        }
+    }
     let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
     for a in armies {
         let ok: Vec<u8> = fronts.iter().copied().filter(|&fr| s.may_enter(a, fr)).collect();
@@ -231,6 +238,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         Stage::OrderPick => {
             let (deploy, round) = super::order::random_pick(s, ch)?;
             ok(s, seat, with(prefix, Action::PickOrder { deploy, round }))
+        }
+        Stage::Capture(q) => {
+            let &(_, front) = q.first()?;
+            let list = super::victory::capturable(s, f, front, super::victory::Mode::Unopposed);
+            let c = pick(ch, &list)?;
+            ok(s, seat, with(prefix, Action::Capture { front, city: s.data.cities[c].name.clone() }))
         }
     }
 }

@@ -73,6 +73,9 @@ pub enum Action {
     /// 9.2 (optional rule): the slots this faction takes this turn, 1 to 4, in the
     /// deployment order and in the round order.
     PickOrder { deploy: u8, round: u8 },
+    /// 4.2/3, 6.4: the city this faction captures on an unopposed front at the victory
+    /// check, when it has a choice.
+    Capture { front: u8, city: String },
 }
 
 /// Face-up pieces of one faction on one front turned face down (H-1 re-hiding).

@@ -98,6 +98,9 @@ pub enum Stage {
     OrderRoll,
     /// 9.2: the factions pick their deployment and round slots, highest roll first.
     OrderPick,
+    /// 4.2/3 with 6.4: at the victory check these factions, in order, choose the city they
+    /// capture on an unopposed front where more than one is in reach (Fronts 10 and 11).
+    Capture(Vec<(Faction, u8)>),
 }
 
 /// Steps of one combat (6.1).

@@ -53,6 +53,12 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
             one(f, format!("{}: pick a free deployment slot and a free round slot (TFWW 9.2)", f.code()))
         }
         Stage::Reveal => reveal_await(s, "turn up every face-down piece for the victory check (TFWW 4.2/3)".into()),
+        Stage::Capture(q) => {
+            let &(f, front) = q.first()?;
+            let names: Vec<String> =
+                victory::capturable(s, f, front, victory::Mode::Unopposed).into_iter().map(|c| s.data.cities[c].name.clone()).collect();
+            one(f, format!("{}: choose the city captured on front {front}: {} (TFWW 6.4)", f.code(), names.join(" or ")))
+        }
         Stage::PeaceOffer => one(Faction::Germany, "Germany: offer the treaty of Brest-Litovsk or not (TFWW 8.1)".into()),
         Stage::PeaceAnswer => one(Faction::EasternAllies, "Eastern Allies: accept or refuse Brest-Litovsk (TFWW 8.1)".into()),
         Stage::Replace(i) => {
@@ -124,6 +130,7 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
         (Stage::PeaceAnswer, Action::AcceptPeace(yes)) => answer(s, *yes),
         (Stage::Replace(_), Action::Replace(list)) => replace(s, f, list)?,
         (Stage::OrderPick, Action::PickOrder { deploy, round }) => super::order::pick(s, f, *deploy, *round)?,
+        (Stage::Capture(_), Action::Capture { front, city }) => victory::choose_capture(s, f, *front, city)?,
         (_, a) => return Err(v("TFWW 4.2", format!("{a:?} is not what is expected now: {what}"))),
     };
     ev.extend(advance(s));
@@ -406,6 +413,34 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
             ),
         ));
     }
+    // 8.1: a Brest-Litovsk garrison short when the treaty was signed (or since) must be
+    // filled: together with the 4.2/1 duty, the armies due cover as many of the open slots as
+    // they can.
+    let slots = if unknown > 0 { vec![] } else { brest_slots(s, f) };
+    if !slots.is_empty() && covered.len() >= need {
+        let mut all: Vec<u8> = open.clone();
+        all.extend(slots.iter().copied());
+        let can = matching(&all, &armies, &|a, fr| s.may_enter(a, fr));
+        let mut filled = 0;
+        let mut fronts: Vec<u8> = slots.clone();
+        fronts.dedup();
+        for fr in fronts {
+            let want = slots.iter().filter(|&&x| x == fr).count();
+            let real = placements.iter().filter(|p| real_front(p) && p.front == fr).count();
+            filled += want.min(real);
+        }
+        if covered.len() + filled < can {
+            errs.push(Violation::new(
+                "TFWW 8.1",
+                format!(
+                    "Brest-Litovsk: {} must have its minimum on fronts {:?} (Germany 1 on each of 7, 8, 9; the German Allies 3 on 9): the armies due can fill {} more, these orders fill {filled}",
+                    f.code(),
+                    slots,
+                    can.saturating_sub(covered.len())
+                ),
+            ));
+        }
+    }
     if !errs.is_empty() {
         return Err(errs);
     }
@@ -544,7 +579,7 @@ fn enter_ok(s: &State, m: &Moving, to: u8, piece: &str) -> Result<(), Violation>
 
 /// Brest-Litovsk garrisons (8.1): Germany 1 real army on each of 7, 8, 9; GA 3 on 9. A move
 /// may not take a faction below its minimum (nor further below it).
-fn brest_counts(s: &State) -> [usize; 4] {
+pub(super) fn brest_counts(s: &State) -> [usize; 4] {
     let known = |fr: u8| pieces::known_armies_on(s, fr).0;
     let ger = |fr: u8| known(fr).into_iter().filter(|&a| s.data.armies[a].faction == Faction::Germany).count();
     let ga = known(9)
@@ -557,13 +592,34 @@ fn brest_counts(s: &State) -> [usize; 4] {
     [ger(7), ger(8), ger(9), ga]
 }
 
+/// The Brest-Litovsk minimums, in the order of [`brest_counts`].
+pub(super) const BREST_MINS: [usize; 4] = [1, 1, 1, 3];
+
+/// Brest-Litovsk fronts `f` must fill (8.1: "deve avere e mantenere", must have and keep):
+/// one slot per army missing from its minimum (Germany: 7, 8, 9; GA: 9), when this replay
+/// knows the Central Powers' pieces.
+pub fn brest_slots(s: &State, f: Faction) -> Vec<u8> {
+    if !s.brest_litovsk || pieces::unknown_of(s, &[Faction::Germany, Faction::GermanAllies]) {
+        return vec![];
+    }
+    let c = brest_counts(s);
+    let mut slots = Vec::new();
+    for (i, fr) in [(0usize, 7u8), (1, 8), (2, 9), (3, 9)] {
+        let mine = if i == 3 { f == Faction::GermanAllies } else { f == Faction::Germany };
+        if mine {
+            slots.extend(std::iter::repeat_n(fr, BREST_MINS[i].saturating_sub(c[i])));
+        }
+    }
+    slots
+}
+
 fn check_brest(before: &State, after: &State) -> Result<(), Vec<Violation>> {
     // Checked where the replay knows the Central Powers' face-down pieces (H-8).
     if !before.brest_litovsk || pieces::unknown_of(before, &[Faction::Germany, Faction::GermanAllies]) {
         return Ok(());
     }
     let (b, a) = (brest_counts(before), brest_counts(after));
-    let mins = [1, 1, 1, 3];
+    let mins = BREST_MINS;
     let names = ["Germany on front 7", "Germany on front 8", "Germany on front 9", "German Allies on front 9"];
     let errs: Vec<Violation> = (0..4)
         .filter(|&i| a[i] < mins[i] && a[i] < b[i])

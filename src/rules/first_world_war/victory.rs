@@ -41,6 +41,15 @@ fn reachable(s: &State, f: Faction, front: u8) -> Vec<Node> {
     out
 }
 
+/// Whether a neutral attack line still locks city `c` (6.6): the turn printed on a line is
+/// the turn from which the cities it connects may be captured, whichever line the capture
+/// comes by. A city behind them (Odessa behind Bucharest) stays locked as well, since no
+/// line reaches it but through a locked city, which nobody can take first.
+pub fn locked(s: &State, front: u8, c: usize) -> bool {
+    let Some(fr) = s.data.fronts.get(&front) else { return false };
+    fr.lines.iter().any(|(a, b, open)| *open > s.turn && (*a == Node::City(c) || *b == Node::City(c)))
+}
+
 /// Whether Brest-Litovsk freezes the cities of a front (8.1).
 fn frozen(s: &State, front: u8, mode: Mode) -> bool {
     s.brest_litovsk && ((7..=9).contains(&front) || (front == 11 && mode != Mode::Combat { mef_or: true }))
@@ -59,7 +68,7 @@ pub fn capturable(s: &State, f: Faction, front: u8, mode: Mode) -> Vec<usize> {
         .filter(|&c| {
             let city = &s.data.cities[c];
             let mine_to_take = (city.by == f && !s.captured[c]) || (city.owner == f && s.captured[c]);
-            mine_to_take && near.contains(&Node::City(c))
+            mine_to_take && near.contains(&Node::City(c)) && !locked(s, front, c)
         })
         .collect()
 }
@@ -157,10 +166,16 @@ pub fn fronts_held(s: &State, alliance: &str) -> usize {
     s.data.fronts.values().filter(|fr| !fr.cities.is_empty() && fr.cities.iter().all(|&c| s.holder(c).alliance() == alliance)).count()
 }
 
-/// 4.2/3 steps 1-3, then on to the surrender rolls or what follows them.
+/// 4.2/3 steps 1-3, then on to the surrender rolls or what follows them. A faction with
+/// more than one city in reach on an unopposed front chooses it (6.4: "sometimes a player has
+/// a choice", Fronts 10 and 11): the check waits in [`Stage::Capture`] for those choices.
+/// The captures of different fronts and factions do not touch each other (each faction
+/// captures with its own markers from its own holdings), so the choices may come after the
+/// other captures.
 pub fn victory_check(s: &mut State) -> Vec<Event> {
     let mut ev = vec![Event::rule("TFWW 4.2/3", format!("victory check of turn {}: every piece is turned face up", s.turn))];
     let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
+    let mut choices = Vec::new();
     for front in fronts {
         let allies = !s.alliance_real("allies", front).is_empty();
         let cp = !s.alliance_real("central_powers", front).is_empty();
@@ -170,10 +185,55 @@ pub fn victory_check(s: &mut State) -> Vec<Event> {
         let alliance = if allies { "allies" } else { "central_powers" };
         for f in Faction::ALL {
             if f.alliance() == alliance && !s.real_of(f, front).is_empty() {
-                ev.extend(capture_or_sp(s, f, front, &[], Mode::Unopposed));
+                if capturable(s, f, front, Mode::Unopposed).len() > 1 {
+                    choices.push((f, front));
+                } else {
+                    ev.extend(capture_or_sp(s, f, front, &[], Mode::Unopposed));
+                }
             }
         }
     }
+    if !choices.is_empty() {
+        for (f, front) in &choices {
+            ev.push(Event::rule("TFWW 6.4", format!("{} has a choice of cities to capture on front {front}", f.code())));
+        }
+        s.stage = Stage::Capture(choices);
+        return ev;
+    }
+    ev.extend(after_captures(s));
+    ev
+}
+
+/// 4.2/3, 6.4: `f` names the city it captures on `front` at the victory check.
+pub fn choose_capture(s: &mut State, f: Faction, front: u8, city: &str) -> Result<Vec<Event>, Vec<crate::engine::Violation>> {
+    let Stage::Capture(q) = s.stage.clone() else {
+        return Err(vec![crate::engine::Violation::new("TFWW 6.4", "no capture to choose now")]);
+    };
+    if q.first() != Some(&(f, front)) {
+        let want = q.first().map(|(_, fr)| *fr).unwrap_or(0);
+        return Err(vec![crate::engine::Violation::new("TFWW 6.4", format!("the capture to choose now is on front {want}"))]);
+    }
+    let list = capturable(s, f, front, Mode::Unopposed);
+    if !list.iter().any(|&c| s.data.cities[c].name == city) {
+        let names: Vec<String> = list.iter().map(|&c| s.data.cities[c].name.clone()).collect();
+        return Err(vec![crate::engine::Violation::new(
+            "TFWW 6.4",
+            format!("{city} cannot be captured on front {front} now; choose {}", names.join(" or ")),
+        )]);
+    }
+    let mut ev = capture_or_sp(s, f, front, &[city.to_string()], Mode::Unopposed);
+    let rest: Vec<(Faction, u8)> = q[1..].to_vec();
+    if rest.is_empty() {
+        ev.extend(after_captures(s));
+    } else {
+        s.stage = Stage::Capture(rest);
+    }
+    Ok(ev)
+}
+
+/// 4.2/3 after the captures: the end test, then the surrender rolls or what follows them.
+fn after_captures(s: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
     let ended = if s.turn >= s.data.turns {
         Some(format!("end of turn {} (TFWW 4.1)", s.turn))
     } else {

@@ -30,6 +30,7 @@ fn stage_text(s: &State) -> String {
         Stage::Reveal => "victory check: turning every piece face up".into(),
         Stage::OrderRoll => "play order: the rolls (TFWW 9.2)".into(),
         Stage::OrderPick => "play order: picking slots (TFWW 9.2)".into(),
+        Stage::Capture(_) => "victory check: choosing a city to capture (TFWW 6.4)".into(),
     }
 }
 
@@ -156,6 +157,7 @@ pub fn template(s: &State, seat: &str) -> String {
         Stage::Replace(_) => "actions:\n  - replace: [DE-1]          # eliminated armies, at most your capacity\n",
         Stage::Surrender | Stage::Over | Stage::OrderRoll => "",
         Stage::OrderPick => "actions:\n  - pick_order: {deploy: 1, round: 1}   # free slots, 1 to 4 (TFWW 9.2)\n",
+        Stage::Capture(_) => "actions:\n  - capture: {front: 10, city: Belgrad}   # one of the cities in reach (TFWW 6.4)\n",
     };
     format!("# {what}\n{body}")
 }

@@ -92,9 +92,6 @@ pub struct Campaign {
     /// declined, `None` not yet decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withdrawal: Option<bool>,
-    /// The optional Hentsch rule (10.4).
-    #[serde(default, skip_serializing_if = "super::hentsch::Hentsch::is_off")]
-    pub hentsch: super::hentsch::Hentsch,
     /// Brussels has been German-controlled (7.10).
     #[serde(default)]
     pub brussels_lost: bool,

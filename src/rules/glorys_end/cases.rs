@@ -82,7 +82,7 @@ struct CaseState {
     /// GE-8.8).
     #[serde(default)]
     withdrawal: Option<bool>,
-    /// Campaign prestates: the optional Hentsch rule agreed (GE-10.4).
+    /// The optional Hentsch rule agreed (GE-10.4; campaigns and the Marne, 16.3).
     #[serde(default)]
     hentsch: bool,
     /// Campaign prestates: start in the secret setup (GE 3.3, the `secret_setup` option);
@@ -170,6 +170,11 @@ struct CaseUnit {
     /// British naval infantry (GE 2.7, `naval.rs`); with `size: brigade` the Naval Brigade.
     #[serde(default)]
     naval: bool,
+    /// A reinforcement's entry code as in a campaign (`south`, `paris`, a hex; GE 8.2–8.5).
+    /// Without one a waiting unit of a non-campaign prestate enters as the Marne's do, by
+    /// strategic movement (GE 16.3).
+    #[serde(default)]
+    entry: Option<super::scenario::Entry>,
 }
 
 fn blank_unit(id: &str) -> Unit {
@@ -254,6 +259,8 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 entrench: None,
                 standing: BTreeMap::new(),
                 towns_changed: vec![],
+                towns_changed_turn: vec![],
+                hentsch: Default::default(),
                 counters: None,
                 fortified: BTreeMap::new(),
                 siege: Default::default(),
@@ -348,6 +355,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         }
         u.ooc = cu.ooc;
         u.naval |= cu.naval;
+        if cu.entry.is_some() {
+            u.entry = cu.entry;
+        }
         u.moved = cu.moved;
         u.attacked = cu.attacked;
         if u.moved {
@@ -419,9 +429,9 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         if cs.withdrawal.is_some() {
             c.withdrawal = cs.withdrawal;
         }
-        if cs.hentsch {
-            c.hentsch = super::hentsch::Hentsch::Armed;
-        }
+    }
+    if cs.hentsch {
+        st.hentsch = super::hentsch::Hentsch::Armed;
     }
     // A prestate is the start of its player turn (GE 7.3, 4.8: towns held by cavalry alone).
     st.note_towns_at_start();

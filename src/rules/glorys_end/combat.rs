@@ -590,6 +590,39 @@ pub fn forced_allocation(state: &State, units: &[String], lp: u32) -> Option<Vec
     None
 }
 
+/// GE 14.5: defenders who retreat out of a fortress destroy it, and the fortress's own SL
+/// count toward the loss. The SL of the fortresses among `live` (0 if none).
+pub fn fortress_credit(state: &State, live: &[String]) -> u32 {
+    live.iter().filter_map(|id| state.unit(id)).filter(|u| u.kind == Kind::Fortress).map(|u| u.sl as u32).sum()
+}
+
+/// The allocation problem of a defender retreating out of a fortress (GE 14.5): the mobile
+/// units of `live`, the LP left for them once the fortress's own SL have counted, and
+/// `losses` without the fortress entries (a fortress may be listed with at most its SL:
+/// it is destroyed by the retreat in any case).
+pub fn fortress_retreat_losses(
+    state: &State,
+    live: &[String],
+    lp: u32,
+    losses: &[(String, u32)],
+    errs: &mut Vec<Violation>,
+) -> (Vec<String>, u32, Vec<(String, u32)>) {
+    let credit = fortress_credit(state, live);
+    let mobile: Vec<String> = live.iter().filter(|id| state.unit(id).is_some_and(|u| u.mobile())).cloned().collect();
+    let mut rest = Vec::new();
+    for (id, sl) in losses {
+        match state.unit(id) {
+            Some(u) if u.kind == Kind::Fortress && live.contains(id) => {
+                if *sl > u.sl as u32 {
+                    errs.push(v("GE 13.20", format!("the fortress has {} SL; it cannot lose {sl}", u.sl)).unit(id));
+                }
+            }
+            _ => rest.push((id.clone(), *sl)),
+        }
+    }
+    (mobile, lp.saturating_sub(credit), rest)
+}
+
 /// Check an allocation (GE-13.20, 14.2).
 pub fn check_allocation(state: &State, units: &[String], lp: u32, losses: &[(String, u32)]) -> Vec<Violation> {
     let mut errs = Vec::new();
@@ -643,7 +676,9 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
     let mut frontier = vec![from];
     let mut seen = BTreeSet::from([from]);
     let mut offmap = None;
-    for depth in 0..4 {
+    // GE 13.19: past full hexes "a third, fourth, nth time" until a hex can take the stack;
+    // `seen` makes every hex a candidate once, so the search ends.
+    for depth in 0.. {
         let mut cands = Vec::new();
         for &f in &frontier {
             for d in dirs {
@@ -655,7 +690,8 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
                         }
                     }
                     _ => {
-                        if depth == 0 {
+                        // GE 13.18: never off the map, except the Marne's own rule (16.1).
+                        if depth == 0 && state.campaign.is_none() {
                             offmap = Some(d == 1 || d == 4);
                         }
                     }
@@ -683,7 +719,7 @@ pub fn retreat_options(state: &State, from: HexId, side: SideId, units: &[String
         frontier = cands;
     }
     // GE-16.1: in the Marne a retreat may leave the map (reading: only when no hex on the map
-    // can take the stack).
+    // can take the stack). In the campaigns it never may (13.18): no hex eliminates (13.19).
     match offmap {
         Some(ew) => vec![RetreatTo::OffMap { east_or_west: ew }],
         None => vec![],
@@ -720,6 +756,10 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
             Stage::Defender { lp, retreat } => {
                 let live = live_defenders(state);
                 let side = b.attacker.other();
+                if let Some(e) = standing_fortress_retreat(state, side, &live, lp, retreat) {
+                    ev.extend(e);
+                    continue;
+                }
                 let forced = forced_allocation(state, &live, lp);
                 let by_standing = forced.is_none();
                 let Some(alloc) = forced.or_else(|| standing::losses(state, side, &live, lp)) else { return ev };
@@ -796,6 +836,45 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
             }
         }
     }
+}
+
+/// Standing instructions that always take an optional retreat, in a fortress hex: the
+/// fortress's own SL count toward the loss (GE 14.5). `None` when they do not apply or
+/// leave a choice open (the ordinary path then asks or applies them).
+fn standing_fortress_retreat(state: &mut State, side: SideId, live: &[String], lp: u32, retreat: RetreatNeed) -> Option<Vec<Event>> {
+    if retreat != RetreatNeed::Optional || fortress_credit(state, live) == 0 {
+        return None;
+    }
+    if standing::of(state, side).and_then(|s| s.optional_retreat) != Some(Choice::Always) {
+        return None;
+    }
+    let (mobile, rest_lp, _) = fortress_retreat_losses(state, live, lp, &[], &mut Vec::new());
+    let alloc = forced_allocation(state, &mobile, rest_lp).or_else(|| standing::losses(state, side, &mobile, rest_lp))?;
+    let mut probe = state.clone();
+    for (id, sl) in &alloc {
+        vp::lose(&mut probe, id, *sl);
+    }
+    let survivors: Vec<String> = live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
+    if survivors.is_empty() {
+        return None;
+    }
+    let b = state.battle.as_ref()?;
+    let opts = retreat_options(&probe, b.target, side, &survivors);
+    let r @ RetreatTo::Hex(h) = standing::retreat_hex(state, side, &opts)? else { return None };
+    let l: Vec<String> = alloc.iter().map(|(id, sl)| format!("{id} {sl} SL")).collect();
+    let mut ev = vec![
+        Event::rule(
+            "GE 13.20",
+            format!(
+                "standing instructions of the {} player: losses {}; retreat to {h}",
+                side.title(),
+                if l.is_empty() { "none".into() } else { l.join(", ") }
+            ),
+        ),
+        Event::rule("GE 14.5", format!("the fortress's own {} SL count toward the {lp} LP", lp - rest_lp)),
+    ];
+    ev.extend(apply_defender(state, &alloc, Some(r), false));
+    Some(ev)
 }
 
 /// Whether any surviving attacker could advance into the emptied target (GE-13.21).

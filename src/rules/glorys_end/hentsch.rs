@@ -1,5 +1,6 @@
-//! The optional Lt. Col. Hentsch rule (GE 10.4), for the campaigns when both players agree
-//! (game option `hentsch: true`; the scenario must allow it, `special.hentsch_optional`).
+//! The optional Lt. Col. Hentsch rule (GE 10.4), when both players agree (game option
+//! `hentsch: true`; the scenario must allow it, `special.hentsch_optional`): the campaigns and
+//! the Marne (16.3 lets its players use 10.4 by agreement).
 //!
 //! The first German command & control roll of 6 made while a German unit stands inside the
 //! Paris in Danger perimeter triggers it, on top of the usual out-of-command picks: for the
@@ -57,13 +58,11 @@ pub fn apply_options(state: &mut State, scenario_text: &str, options: Option<&ya
         return Ok(());
     }
     let allowed = super::scenario::Scenario::from_text(scenario_text).is_ok_and(|sc| sc.special.hentsch_optional);
-    match state.campaign.as_deref_mut() {
-        Some(c) if allowed => {
-            c.hentsch = Hentsch::Armed;
-            Ok(())
-        }
-        _ => Err(ScenarioError { problems: vec!["GE 10.4: this scenario does not offer the optional Hentsch rule".into()] }),
+    if !allowed {
+        return Err(ScenarioError { problems: vec!["GE 10.4: this scenario does not offer the optional Hentsch rule".into()] });
     }
+    state.hentsch = Hentsch::Armed;
+    Ok(())
 }
 
 /// Hexes from `h` to the nearest hex outside the Paris in Danger perimeter (0 outside).
@@ -97,7 +96,7 @@ pub fn distance_out(state: &State, h: HexId) -> u32 {
 
 /// The units bound by the rule now (German player turn of the trigger), if it is in force.
 pub fn active(state: &State) -> Option<&[String]> {
-    match &state.campaign.as_deref()?.hentsch {
+    match &state.hentsch {
         Hentsch::Active { turn, units } if *turn == state.turn && state.player == SideId::German => Some(units),
         _ => None,
     }
@@ -109,15 +108,12 @@ pub fn on_six(state: &mut State) -> Vec<Event> {
     if state.player != SideId::German {
         return vec![];
     }
-    let Some(c) = state.campaign.as_deref() else { return vec![] };
-    if !matches!(c.hentsch, Hentsch::Armed | Hentsch::Active { .. }) {
+    if !matches!(state.hentsch, Hentsch::Armed | Hentsch::Active { .. }) {
         return vec![];
     }
     // An earlier trigger's turn is over: played out.
-    if matches!(c.hentsch, Hentsch::Active { .. }) {
-        if let Some(c) = state.campaign.as_deref_mut() {
-            c.hentsch = Hentsch::Spent;
-        }
+    if matches!(state.hentsch, Hentsch::Active { .. }) {
+        state.hentsch = Hentsch::Spent;
         return vec![];
     }
     let inside: Vec<String> = state
@@ -147,9 +143,7 @@ pub fn on_six(state: &mut State) -> Vec<Event> {
         );
         (Hentsch::Void, ev)
     };
-    if let Some(c) = state.campaign.as_deref_mut() {
-        c.hentsch = next;
-    }
+    state.hentsch = next;
     vec![ev]
 }
 
@@ -215,4 +209,24 @@ pub fn step_out(state: &State, id: &str) -> Option<HexId> {
         let mut probe = state.clone();
         super::movement::step_move(&mut probe, SideId::German, &ids, &[n]).is_ok()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Ruleset, SeatInfo};
+
+    fn seats() -> Vec<SeatInfo> {
+        vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }]
+    }
+
+    /// GE 16.3: the Marne's players may agree to use the optional rule 10.4.
+    #[test]
+    fn the_marne_accepts_the_hentsch_option() {
+        let opts: yaml_serde::Value = yaml_serde::from_str("hentsch: true").unwrap();
+        let st = <super::super::GlorysEnd as Ruleset>::setup(super::super::scenario::MARNE_YAML, Some(&opts), &seats()).unwrap();
+        assert_eq!(st.hentsch, Hentsch::Armed);
+        let st = <super::super::GlorysEnd as Ruleset>::setup(super::super::scenario::MARNE_YAML, None, &seats()).unwrap();
+        assert_eq!(st.hentsch, Hentsch::Off);
+    }
 }

@@ -285,6 +285,21 @@ fn decision(state: &State, side: SideId, d: &mut Dice) -> Option<ActionKind> {
     None
 }
 
+/// GE 10.4 (Hentsch): the German units bound to leave the Paris perimeter go on leaving it,
+/// one hex nearer the outside at a time, before the movement phase may end.
+fn hentsch_leave(s: &mut State, side: SideId, acts: &mut Vec<Action>) {
+    let Some(bound) = super::hentsch::active(s).map(|b| b.to_vec()) else { return };
+    for id in bound {
+        let mut steps = 0;
+        while let Some(n) = super::hentsch::step_out(s, &id) {
+            steps += 1;
+            if steps > 40 || !try_push(s, side, acts, ActionKind::Move(Move { units: vec![id.clone()], path: vec![n] })) {
+                break;
+            }
+        }
+    }
+}
+
 /// Phase B (GE-9): infantry in contact digs in next to enemy trenches, and now and then the
 /// entrenchment roll is made (which ends the entry) and, after a 1–3, a unit in contact digs.
 /// Entrenchment after the roll that opened the player turn, and free digging (GE 9.1).
@@ -1058,6 +1073,7 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                     return Some(Orders { actions: acts });
                 }
             }
+            hentsch_leave(&mut s, side, &mut acts);
             try_push(&mut s, side, &mut acts, ActionKind::EndPhase(PhaseName::Movement));
         }
         Phase::Combat => {

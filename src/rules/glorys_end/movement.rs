@@ -183,10 +183,10 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     Ok(ev)
 }
 
-/// Place a reinforcement on the owner's supply edge before any unit moves this phase.
-/// Reading of GE-16.3 (which says "by strategic movement", a gap): the unit enters at the
-/// start of its owner's player turn on any supply-edge hex free of enemy units, counts for
-/// stacking, and then moves and fights normally (GE-8.5).
+/// Place a reinforcement at its entry before any unit moves this phase (GE-8.5). On the Marne
+/// (GE 16.3) the reinforcements enter by strategic movement: phase D's rail move from the
+/// supply edge to a town or city, within rail capacity, after which the unit does nothing
+/// else this player turn (11.1; `strategic::entry_violations`).
 pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Result<Vec<Event>, Vec<Violation>> {
     let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)]) };
     if u.side != side {
@@ -196,6 +196,16 @@ pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Resu
     let mut errs = Vec::new();
     if turn > state.turn {
         errs.push(v("GE 16.3", format!("the unit arrives on turn {turn}")).unit(id));
+    }
+    if super::strategic::enters_by_sm(state, id) {
+        if state.phase != Phase::Movement {
+            errs.push(v("GE 5.1", "reinforcements enter by strategic movement in phase D").unit(id));
+        }
+        errs.extend(super::strategic::entry_violations(state, side, id, hex));
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        return Ok(super::strategic::enter(state, side, id, hex));
     }
     if state.phase != Phase::Movement || state.units.iter().any(|u| u.side == side && u.moved) {
         errs.push(v("GE 8.1", "reinforcements enter at the start of the player turn, before any unit moves").unit(id));

@@ -5,8 +5,9 @@
 //! (any Paris hex, 8.4), `port` (British: any Allied-controlled port, or the west edge when the
 //! German holds every port, 8.3; the Naval Brigade may also land in any coastal hex free of
 //! German units, `naval.rs`) or `city` (the French 2nd Cavalry Corps errata: any supplied,
-//! Allied-controlled French city, 8.4). A unit with no code (the Marne, rule cases) enters on
-//! its side's supply edge (reading of 16.3). Edge hexes with enemy units are closed (8.5); a
+//! Allied-controlled French city, 8.4). A unit with no code (the Marne, rule cases) enters by
+//! strategic movement (16.3: rail from its side's supply edge to a town or city,
+//! `strategic::entry_violations`). Edge hexes with enemy units are closed (8.5); a
 //! printed hex that is enemy-controlled, or (a city that is not a port) out of supply, keeps the
 //! unit waiting; stacking is checked when the unit is placed. While Britain is not at war
 //! (GE 3.7: Belgium left neutral in the free deployment) no British unit may enter.
@@ -37,6 +38,13 @@ pub fn entry_hexes(state: &State, id: &str) -> Vec<HexId> {
             .collect()
     };
     match u.entry {
+        // GE 16.3: the Marne's reinforcements enter by strategic movement, at a town or city.
+        None if super::strategic::enters_by_sm(state, id) => b
+            .hex_ids()
+            .iter()
+            .copied()
+            .filter(|&h| b.is_town(h) && super::strategic::entry_violations(state, side, id, h).is_empty())
+            .collect(),
         None => b.hex_ids().iter().copied().filter(|h| supply::on_supply_edge(state, side, *h)).filter(free).collect(),
         Some(Entry::Edge(e)) => edge(e),
         Some(Entry::Hex(h)) => {
@@ -88,6 +96,9 @@ pub fn entry_rule(state: &State, id: &str) -> (&'static str, String) {
         );
     }
     match u.entry {
+        None if super::strategic::enters_by_sm(state, id) => {
+            ("GE 16.3", "the unit enters by strategic movement: rail from the supply edge to a town or city (GE 11.1, 11.2)".into())
+        }
         None => ("GE 16.3", format!("reinforcements enter on the {} supply edge", u.side.title()).to_lowercase()),
         Some(Entry::Edge(e)) => ("GE 8.5", format!("the unit enters on the {e:?} edge, in a hex free of enemy units").to_lowercase()),
         Some(Entry::Hex(h)) => {

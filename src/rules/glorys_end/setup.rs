@@ -164,6 +164,8 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         entrench: None,
         standing: BTreeMap::new(),
         towns_changed: vec![],
+        towns_changed_turn: vec![],
+        hentsch: Default::default(),
         counters: None,
         fortified: sc
             .fortified_zones

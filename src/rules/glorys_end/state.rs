@@ -494,6 +494,10 @@ pub struct State {
     /// The secret setup (GE 3.3, 3.5), when the game has one (`secret.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Box<super::secret::SecretSetup>>,
+    /// The optional Hentsch rule (GE 10.4), in the campaigns and, by agreement, on the
+    /// Marne (16.3).
+    #[serde(default, skip_serializing_if = "super::hentsch::Hentsch::is_off")]
+    pub hentsch: super::hentsch::Hentsch,
     /// Towns whose control changed this player turn, each with its controller at the start
     /// of the player turn (GE 7.3, G.4 item 11: a town is a supply source only if its side
     /// held it then; 11.2: SM starts in a town its side held then); cleared when a player
@@ -506,6 +510,13 @@ pub struct State {
     /// unknown field.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub towns_changed: Vec<(HexId, Option<SideId>)>,
+    /// The same record kept for the whole game turn (both player turns), each town with its
+    /// controller at the start of the game turn: GE 7.3 counts a town as a supply source
+    /// only if its side held it at the start of the game turn ("all'inizio del turno …
+    /// durante quel turno di gioco"); 11.2 keeps the player turn (`towns_changed`). Cleared
+    /// when the game turn ends. See [`State::town_held_at_turn_start`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub towns_changed_turn: Vec<(HexId, Option<SideId>)>,
     /// Hidden stacks (GE 13.8, option `hidden_counters`; `counters.rs`), when the game has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counters: Option<Box<super::counters::Counters>>,
@@ -634,6 +645,24 @@ impl State {
             None => self.control(h) == Some(side),
         }
     }
+    /// Whether `side` held town `h` at the start of the current game turn (GE 7.3: a town
+    /// supply source counts during a game turn only if controlled when it began).
+    pub fn town_held_at_turn_start(&self, h: HexId, side: SideId) -> bool {
+        match self.towns_changed_turn.iter().find(|(t, _)| *t == h) {
+            Some((_, before)) => *before == Some(side),
+            None => self.control(h) == Some(side),
+        }
+    }
+    /// Record `h`'s controller `before` a change, once per player turn and once per game
+    /// turn (the first record is the earliest).
+    fn note_town(&mut self, h: HexId, before: Option<SideId>) {
+        if !self.towns_changed.iter().any(|(t, _)| *t == h) {
+            self.towns_changed.push((h, before));
+        }
+        if !self.towns_changed_turn.iter().any(|(t, _)| *t == h) {
+            self.towns_changed_turn.push((h, before));
+        }
+    }
     /// At the start of a player turn, note each town held then by occupation alone: occupied
     /// by a side other than the one that last entered it with non-cavalry units (cavalry
     /// control, GE 4.8). Its occupant is its controller at the start (7.3, G.4 item 11), and
@@ -641,8 +670,8 @@ impl State {
     /// withdrawal, elimination): the town would then look held by the other side all along.
     pub fn note_towns_at_start(&mut self) {
         for (h, side) in self.occupancy() {
-            if self.keeps_start_control(h) && self.control.get(&h) != Some(&side) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
-                self.towns_changed.push((h, Some(side)));
+            if self.keeps_start_control(h) && self.control.get(&h) != Some(&side) {
+                self.note_town(h, Some(side));
             }
         }
     }
@@ -658,8 +687,8 @@ impl State {
         // map's record, not `control()`: the entering unit already stands there. Cavalry
         // too: it controls the town while it stays (4.8), and that control is new.
         let before = self.control.get(&h).copied();
-        if before != Some(side) && self.keeps_start_control(h) && !self.towns_changed.iter().any(|(t, _)| *t == h) {
-            self.towns_changed.push((h, before));
+        if before != Some(side) && self.keeps_start_control(h) {
+            self.note_town(h, before);
         }
         if !cavalry_only {
             self.control.insert(h, side);

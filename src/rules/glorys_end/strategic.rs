@@ -468,6 +468,128 @@ pub fn step(state: &mut State, side: SideId, sm: &Strategic) -> Result<Vec<Event
     )])
 }
 
+/// Whether unit `id` enters the map by strategic movement (GE 16.3: the Marne's
+/// reinforcements, "entra con movimento strategico"): a waiting unit with no campaign entry
+/// code in a game without campaign rules.
+pub fn enters_by_sm(state: &State, id: &str) -> bool {
+    state.campaign.is_none() && state.unit(id).is_some_and(|u| u.entry.is_none() && matches!(u.place, Place::Reinforcement(_)))
+}
+
+/// Why the reinforcement `id` of `side` may not enter by strategic movement at `to` now
+/// (GE 16.3 with 11.1–11.4): phase D's window, a town or city destination that is
+/// friendly-controlled, free of and not next to enemy units, reached by a rail route from the
+/// side's supply edge (11.4: the edges are linked off the map) that avoids enemy units and
+/// their neighbours, within the rail capacity left, and ending in supply (7.4) within the
+/// stacking limits. Empty when it may.
+pub fn entry_violations(state: &State, side: SideId, id: &str, to: HexId) -> Vec<Violation> {
+    use super::state::Phase;
+    let mut errs = Vec::new();
+    let Some(u) = state.unit(id) else { return vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)] };
+    let ts = to.to_string();
+    if state.phase == Phase::Command {
+        errs.push(v("GE 5.1", "phase C comes first: end_phase: command (the command & control roll), then phase D").unit(id));
+    }
+    if state.units.iter().any(|u| u.side == side && ((u.moved && u.strategic.is_none()) || u.attacked)) {
+        errs.push(v("GE 5.1", "phase D is over: a unit has already made its operational move or attacked").unit(id));
+    }
+    if !state.board.in_play(to) {
+        errs.push(v("GE 11.2", format!("{to} is not a hex in play")).hex(&ts));
+        return errs;
+    }
+    if !state.board.is_town(to) {
+        errs.push(
+            v("GE 16.3", format!("the unit enters by strategic movement, which ends in a town or city; {to} is neither")).unit(id).hex(&ts),
+        );
+    }
+    if state.occupant(to) == Some(side.other()) {
+        errs.push(v("GE 11.2", format!("{to} holds enemy units")).hex(&ts));
+    } else if state.control(to) != Some(side) {
+        errs.push(v("GE 11.2", format!("{to} is not friendly-controlled")).hex(&ts));
+    }
+    if next_to_enemy(state, to, side) {
+        errs.push(v("GE 11.2", format!("{to} is next to an enemy unit")).hex(&ts));
+    }
+    if blocks_sm(state, to, side) {
+        errs.push(v("GE 14.3", format!("{to} is blocked to strategic movement")).hex(&ts));
+    }
+    let nation = u.nation.clone();
+    let bar = |h: HexId| barred(state, side, &nation, h, Mode::Rail, false);
+    if let Some((rule, msg)) = bar(to) {
+        errs.push(v(rule, msg).hex(&ts));
+    }
+    if !errs.is_empty() {
+        return errs;
+    }
+    let units = [id.to_string()];
+    let zone = enemy_zone(state, side);
+    let reached = state
+        .board
+        .hex_ids()
+        .iter()
+        .copied()
+        .filter(|&h| {
+            supply::on_supply_edge(state, side, h)
+                && state.board.index(h).is_some_and(|i| !zone[i])
+                && !blocks_sm(state, h, side)
+                && bar(h).is_none()
+                && (h == to || stacking::can_pass(state, h, side, &units).is_empty())
+        })
+        .any(|e| route(state, side, &units, e, to, &|h| bar(h).is_none()).is_some());
+    if !reached {
+        errs.push(
+            v("GE 11.2", format!("no rail route from the supply edge to {to} avoids every hex with or next to an enemy unit"))
+                .unit(id)
+                .hex(&ts),
+        );
+    }
+    let sl = capacity_sl(u);
+    let (cap, why) = capacity(state, side, Mode::Rail);
+    let before = used(state, side, Mode::Rail);
+    if before + sl > cap {
+        let rule = if why.is_empty() { "GE 11.1" } else { "GE 11.3" };
+        let cut = if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) };
+        errs.push(v(rule, format!("rail capacity {cap} SL{cut}: {before} SL used, {sl} more would exceed it")).unit(id));
+    }
+    errs.extend(stacking::can_end(state, to, side, &units));
+    if side == SideId::German
+        && let Err(e) = campaign::german_may_end_in(state, to)
+    {
+        errs.push(e);
+    }
+    if errs.is_empty() {
+        let mut probe = state.clone();
+        if let Some(u) = probe.unit_mut(id) {
+            u.place = Place::Hex(to);
+        }
+        let sup = SupplyAll::of(&probe);
+        if probe.unit(id).is_some_and(|u| !sup.unit(u, Use::General)) {
+            errs.push(v("GE 7.4", format!("strategic movement may not end out of supply ({to})")).unit(id).hex(&ts));
+        }
+    }
+    errs
+}
+
+/// Bring reinforcement `id` in by strategic movement at `to` (checked by
+/// [`entry_violations`]): it has used SM, so it does nothing else this player turn (11.1).
+pub fn enter(state: &mut State, side: SideId, id: &str, to: HexId) -> Vec<Event> {
+    let sl = state.unit(id).map_or(0, capacity_sl);
+    if let Some(u) = state.unit_mut(id) {
+        u.place = Place::Hex(to);
+        u.strategic = Some(Mode::Rail);
+        u.moved = true;
+        u.move_state = MoveState::Done;
+    }
+    state.entered(to, side, false);
+    let (cap, _) = capacity(state, side, Mode::Rail);
+    vec![Event::rule(
+        "GE 16.3",
+        format!(
+            "{id} ({sl} SL) enters by strategic movement at {to} via the map edge (GE 11.4); {} of {cap} SL of rail used this player turn",
+            used(state, side, Mode::Rail)
+        ),
+    )]
+}
+
 /// German forced march (GE-12.10): on T2–T6 an infantry unit that starts its operational move
 /// supplied, in command and west of the Meuse may add 1 MP; it may not march-assault this turn.
 pub fn step_forced_march(state: &mut State, side: SideId, units: &[String]) -> Result<Vec<Event>, Vec<Violation>> {

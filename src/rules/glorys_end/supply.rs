@@ -5,8 +5,9 @@
 //! does not. Sources are the side's supply edges (Marne 16.1: German north, Allied south;
 //! campaign 7.3: German east, Allied west and south inside France) while no enemy unit stands
 //! on the edge hex, and any friendly-controlled town or city that itself reaches an edge by a
-//! path of any length (7.3; reading of G.4 item 11: the side controls it now and controlled it
-//! at the start of the current player turn, `State::town_held_at_start`).
+//! path of any length (7.3: the side controls it now and controlled it at the start of the
+//! current game turn, `State::town_held_at_turn_start`; the digest's G.4 item 11 read the
+//! player turn, which the Italian original does not support).
 //!
 //! The campaign adds (only when the state carries campaign rules):
 //! * Belgian units draw general supply from Brussels 1525 alone, and only until the German
@@ -151,10 +152,11 @@ impl<'a> Supply<'a> {
         }
         while let Some(i) = frontier.pop() {
             // Control now (GE-4.7): the occupant, else the last entry; and held since the
-            // start of the player turn (GE 7.3, reading of G.4 item 11).
+            // start of the game turn (GE 7.3: "all'inizio del turno … durante quel turno di
+            // gioco"; the digest's G.4 item 11 read the player turn).
             if b.is_town_ix(i)
                 && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side))
-                && state.town_held_at_start(ids[i], side)
+                && state.town_held_at_turn_start(ids[i], side)
             {
                 source[i] = true;
             }

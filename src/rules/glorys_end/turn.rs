@@ -308,7 +308,16 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if !d.advance.is_empty() {
                 errs.push(v("GE 13.21", "defenders never advance after combat"));
             }
-            let (alloc, probe) = allocate(state, &combat::live_defenders(state), lp, &losses, &mut errs);
+            let live = combat::live_defenders(state);
+            // GE 14.5: retreating out of a fortress destroys it, and its own SL count toward
+            // the loss: the mobile units take only the rest.
+            let credit = if d.retreat.is_some() && retreat != RetreatNeed::None { combat::fortress_credit(state, &live) } else { 0 };
+            let (alloc, probe) = if credit > 0 {
+                let (mobile, rest_lp, rest) = combat::fortress_retreat_losses(state, &live, lp, &losses, &mut errs);
+                allocate(state, &mobile, rest_lp, &rest, &mut errs)
+            } else {
+                allocate(state, &live, lp, &losses, &mut errs)
+            };
             // Retreat options for the survivors of this allocation.
             let survivors: Vec<String> =
                 combat::live_defenders(&probe).into_iter().filter(|id| probe.unit(id).is_some_and(|u| u.mobile())).collect();
@@ -356,7 +365,11 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
             if !errs.is_empty() {
                 return Err(errs);
             }
-            let mut ev = combat::apply_defender(state, &alloc, chosen, retreat == RetreatNeed::Mandatory);
+            let mut ev = Vec::new();
+            if credit > 0 && chosen.is_some() {
+                ev.push(Event::rule("GE 14.5", format!("the fortress's own {credit} SL count toward the {lp} LP")));
+            }
+            ev.extend(combat::apply_defender(state, &alloc, chosen, retreat == RetreatNeed::Mandatory));
             ev.extend(combat::advance_stages(state));
             Ok(ev)
         }
@@ -451,6 +464,10 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
         u.forced_march = false;
     }
     state.towns_changed.clear();
+    if state.player == SideId::German {
+        // GE 7.3: the game turn ends with the German player turn.
+        state.towns_changed_turn.clear();
+    }
     state.ma_targets.clear();
     state.entrench = None;
     if state.player == SideId::German {

@@ -57,7 +57,15 @@ pub fn decision_text(state: &State) -> Option<String> {
                 .collect();
             match retreat {
                 RetreatNeed::Mandatory => parts.push(format!("retreat (mandatory) to {}", opts.join(" or "))),
-                RetreatNeed::Optional if !opts.is_empty() => parts.push(format!("retreat (optional) to {}, or stay", opts.join(" or "))),
+                RetreatNeed::Optional if !opts.is_empty() => {
+                    let credit = combat::fortress_credit(state, &live);
+                    let note = if credit > 0 {
+                        format!(" (retreating out of the fortress, its {credit} SL count toward the {lp} LP, GE 14.5)")
+                    } else {
+                        String::new()
+                    };
+                    parts.push(format!("retreat (optional) to {}, or stay{note}", opts.join(" or ")))
+                }
                 _ => {}
             }
             if parts.is_empty() && b.dummies {

@@ -98,7 +98,16 @@ case("04.02.3-reveal-all", "4.2/3", "after the 16th round every piece is turned 
      dict(vc, armies={"DE-1": 1, "BE-1": 1}), {"events": ["victory check of turn 2: every piece is turned face up"]}, seat=GA, orders=[P])
 case("04.02.3-unopposed-capture", "4.2/3", "a faction alone on a front captures a city at the victory check",
      dict(vc, armies={"DE-1": 1}), {"events": ["GER captures Antwerpen on front 1 from WA: VP GER 7, WA 5"], "state": ["city Antwerpen (front 1): captured by GER"]}, seat=GA, orders=[P],
-     reading="AMB-06: only real armies count; AMB-22: the capture is compulsory; the engine takes the first city in data order at the victory check")
+     reading="AMB-06: only real armies count; AMB-22: the capture is compulsory; with one city in reach it is taken at once (with several the faction chooses: 04.02.3-capture-choice)")
+case("04.02.3-capture-choice", "6.4", "at the victory check GA alone on the Balkan front chooses which city it captures: Monastir, not the first in data order",
+     {"turn": 2, "round": 16, "armies": {"AH-5": 10}},
+     {"events": ["GA has a choice of cities to capture on front 10", "GA captures Monastir on front 10 from EA"], "absent": ["captures Belgrad"], "state": ["city Monastir (front 10): captured by GA", "city Belgrad (front 10): EA"]},
+     entries=[(GA, [P]), (GA, [{"capture": {"front": 10, "city": "Monastir"}}])],
+     reading="6.4: sometimes a player has a choice of city (Fronts 10 and 11); at the victory check the faction names it in an entry of its own")
+case("04.02.3-capture-choice-out-of-reach", "6.4", "the city chosen at the victory check must be one in reach: Nis is not (GA holds no node next to it)",
+     {"turn": 2, "round": 16, "armies": {"AH-5": 10}},
+     {"violations": [{"rule": "TFWW 6.4"}]},
+     entries=[(GA, [P]), (GA, [{"capture": {"front": 10, "city": "Nis"}}])])
 case("04.02.3-unopposed-sp", "4.2/3", "an unopposed faction with no city left to take gives the absent faction a surrender point",
      dict(vc, armies={"DE-1": 2}, captured=["Amiens", "Lille"]), {"events": ["GER inflicts a surrender point on WA (front 2): SP 1"]}, seat=GA, orders=[P], dice=[1])
 case("04.02.3-sp-recipient", "4.2/3", "the victory-check surrender point goes to the enemy faction whose base is on the front",
@@ -295,6 +304,11 @@ case("06.05.2-sp-cap-per-front", "6.5.2", "the rulebook's example: EA already go
 case("06.06-neutral-lines", "6.6", "the rulebook's example: on turn 3 Bucharest (and Odessa behind it) cannot be captured; Galatz's line is open",
      {"turn": 3, "round": 4, "armies": {"AH-1": 11, "RU-1": 11}}, {"events": ["GA captures Galatz"], "state": ["city Bucharest (front 11): EA", "city Odessa (front 11): EA"]},
      entries=battle(GA, EA, 11, ["AH-1"], "AH-1", "RU-1", skip_def_chit=True, capture=["Bucharest"]), dice=[3, 1])
+case("06.06-neutral-line-locks-its-cities", "6.6", "on turn 3 Bucharest cannot be captured even by the unmarked line from Galatz, which GA already holds",
+     {"turn": 3, "round": 4, "captured": ["Galatz"], "armies": {"AH-1": 11, "RU-1": 11}},
+     {"events": ["GA: no city to capture and no enemy base in reach on front 11"], "absent": ["captures Bucharest"], "state": ["city Bucharest (front 11): EA", "city Odessa (front 11): EA"]},
+     entries=battle(GA, EA, 11, ["AH-1"], "AH-1", "RU-1", skip_def_chit=True, capture=["Bucharest"]), dice=[3, 1],
+     reading="6.6: the turn printed on a neutral line is the turn from which the cities it connects may change hands, whatever line the capture comes by; Odessa, reached only through Bucharest, is locked with it")
 case("06.06-neutral-lines-open", "6.6", "from turn 4 the Bucharest line is open",
      {"turn": 4, "round": 4, "armies": {"AH-1": 11, "RU-1": 11}}, {"events": ["GA captures Bucharest"]},
      entries=battle(GA, EA, 11, ["AH-1"], "AH-1", "RU-1", skip_def_chit=True, capture=["Bucharest"]), dice=[3, 1])
@@ -333,13 +347,23 @@ case("08.01-four-player-refusal", "8.1", "with 4 players EA may refuse; Germany 
      entries=[(GER, [{"offer_peace": True}]), (EA, [{"accept_peace": False}])])
 case("08.01-no-ru-ro-combat", "8.1", "after the treaty Russian armies may not attack",
      {"turn": 5, "round": 3, "brest_litovsk": True, "armies": {"RU-1": 9, "AH-1": 9}}, {"violations": [{"rule": "TFWW 8.1", "unit": "RU-1"}]}, seat=EA, orders=[A(9, ["RU-1"])])
-case("08.01-no-ru-ro-defence", "8.1", "after the treaty Russian armies are not attacked: a CP attack meets only the other defenders",
-     {"turn": 5, "round": 4, "brest_litovsk": True, "armies": {"RU-1": 11, "AH-1": 11}}, {"events": ["no real defender on front 11"], "state": ["front 11 (Romania): RU-1(2) AH-1(1)"]}, seat=GA, orders=[A(11, ["AH-1"])],
-     reading="AMB-14: Russian and Romanian pieces are left out of the combat")
+case("08.01-no-ru-ro-defence", "8.1", "after the treaty no Russian army may be attacked: an attack on a front held only by Russians is refused (no surrender point)",
+     {"turn": 5, "round": 4, "brest_litovsk": True, "armies": {"RU-1": 11, "AH-1": 11}}, {"violations": [{"rule": "TFWW 8.1"}]}, seat=GA, orders=[A(11, ["AH-1"])],
+     reading="8.1: Russian and Romanian armies may neither attack nor be attacked; a front whose enemy armies are all Russian or Romanian cannot be attacked (face-down defenders: the attack is called off once they are turned up)")
+case("08.01-ru-ro-left-out", "8.1", "after the treaty a CP attack on Front 11 meets BR MEF, and the Russians there are left out",
+     {"turn": 5, "round": 4, "brest_litovsk": True, "armies": {"RU-1": 11, "BR-MEF": 11, "AH-1": 11}}, {"events": ["defending: BR-MEF"]}, seat=GA, orders=[A(11, ["AH-1"])],
+     reading="AMB-14: Russian and Romanian pieces are left out of a combat against other defenders")
 case("08.01-frozen-fronts", "8.1", "after the treaty cities on Fronts 7-9 cannot change hands",
      {"turn": 5, "round": 1, "brest_litovsk": True, "armies": {"DE-8": 7, "DE-1": 8}}, {"events": ["front 7 is frozen by Brest-Litovsk: no capture, no surrender point"], "state": ["city Kovno (front 7): EA"]}, seat=GER, orders=[A(7, ["DE-8"])])
 case("08.01-cp-garrisons", "8.1", "after the treaty Germany keeps at least one army on each of Fronts 7, 8 and 9",
      {"turn": 5, "round": 1, "brest_litovsk": True, "armies": {"DE-8": 7, "DE-1": 8, "DE-2": 9}}, {"violations": [{"rule": "TFWW 8.1"}]}, seat=GER, orders=[{"transfer": {"from": 7, "to": 1, "pieces": ["DE-8"]}}])
+case("08.01-garrison-must-be-filled", "8.1", "after the treaty Germany must have an army on Front 7: its army due goes there, not to Front 1",
+     {"turn": 5, "stage": "deploy", "brest_litovsk": True, "track": {"DE-9": 5}, "armies": {"DE-3": 1, "DE-4": 2, "DE-5": 3, "DE-6": 4, "DE-1": 8, "DE-2": 9}},
+     {"violations": [{"rule": "TFWW 8.1"}]}, seat=GER, orders=[{"deploy": [{"piece": "DE-9", "front": 1}]}],
+     reading="8.1: Germany must have and keep (deve avere e mantenere) an army on each of Fronts 7, 8 and 9: a shortfall is filled by the armies due, after the 4.2/1 garrison duty")
+case("08.01-garrison-filled", "8.1", "after the treaty Germany fills Front 7 with its army due",
+     {"turn": 5, "stage": "deploy", "brest_litovsk": True, "track": {"DE-9": 5}, "armies": {"DE-3": 1, "DE-4": 2, "DE-5": 3, "DE-6": 4, "DE-1": 8, "DE-2": 9}},
+     {"events": ["GER deploys on front 7: DE-9"]}, seat=GER, orders=[{"deploy": [{"piece": "DE-9", "front": 7}]}])
 case("09.01-schlieffen", "9.1", "Schlieffen Plan: on turn 1 German armies attack only on Fronts 1-3",
      {"turn": 1, "round": 1, "options": {"schlieffen": True}, "armies": {"DE-7": 4, "FR-1": 4}}, {"violations": [{"rule": "TFWW 9.1", "unit": "DE-7"}]}, seat=GER, orders=[A(4, ["DE-7"])],
      reading="AMB-16: any attack with a German army on turn 1")
