@@ -253,7 +253,12 @@ fn a_turn_round_trip_by_mail() {
 
     // Alice: her turn without moves, with standing instructions for the Allied command roll
     // of 6 (GE 10.1); then it is Turn 9, the Allies again.
-    sign(&p.alice, "german", "alice.key", "actions:\n  - standing: {out_of_command: [in-contact]}\n  - end_phase: movement\n  - end_phase: combat\n");
+    sign(
+        &p.alice,
+        "german",
+        "alice.key",
+        "actions:\n  - standing: {out_of_command: [in-contact]}\n  - end_phase: movement\n  - end_phase: combat\n",
+    );
     mail(&p.alice, "bob@example.org", "alice@example.org", "3.eml");
     let eml = std::fs::read(p.alice.join("3.eml")).unwrap();
     let subject = MessageParser::default().parse(&eml).unwrap().subject().unwrap().to_string();

@@ -1182,13 +1182,20 @@ pub fn conceal(state: &State, seat: &str, mut orders: Orders, order: &IdOrder) -
     };
     let mut commit = Vec::new();
     let mut next = c.next;
+    // The units as each hide meets them: the entry's earlier actions (losses decided,
+    // replacements) change their SL, so the author's orders are played on a copy first.
+    let mut sim = unmasked(state);
     for a in &mut orders.actions {
+        if !matches!(a.0, ActionKind::Hide(_)) {
+            // A refused action changes nothing here; the rules refuse the entry later.
+            let _ = super::turn::step(&mut sim, side, &a.0);
+        }
         match &mut a.0 {
             ActionKind::Move(m) => m.units = m.units.iter().map(&name).collect(),
             ActionKind::Hide(h) => {
                 // One hex's counters: the public cannot tell them apart, so their values are
                 // numbered in the secret order.
-                let mut values: Vec<String> = h.units.iter().filter_map(|id| state.unit(id)).map(value_of).collect();
+                let mut values: Vec<String> = h.units.iter().filter_map(|id| sim.unit(id)).map(value_of).collect();
                 order.sort(&mut values, |v| v.clone());
                 for v in values {
                     commit.push((format!("{PREFIX}{next}"), v));

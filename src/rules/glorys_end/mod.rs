@@ -183,11 +183,7 @@ impl Ruleset for GlorysEnd {
             return vec![];
         }
         let die = dice.roll(6) + 1;
-        let mut ev = if siege::pending(state) {
-            siege::roll(state, die, dice)
-        } else {
-            combat::roll(state, die)
-        };
+        let mut ev = if siege::pending(state) { siege::roll(state, die, dice) } else { combat::roll(state, die) };
         ev.extend(campaign::after_step(state, None));
         ev.extend(counters::hold_outcome(state));
         ev
@@ -195,9 +191,7 @@ impl Ruleset for GlorysEnd {
     /// GE 13.8: opening every hidden counter once the game is over.
     fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
         let side = state.side_of(seat)?;
-        counters::awaited(state)
-            .contains(&side)
-            .then(|| Orders { actions: vec![orders::Action(orders::ActionKind::OpenCounters(true))] })
+        counters::awaited(state).contains(&side).then(|| Orders { actions: vec![orders::Action(orders::ActionKind::OpenCounters(true))] })
     }
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)

@@ -410,10 +410,9 @@ fn decide(state: &mut State, side: SideId, d: &Decide) -> Result<Vec<Event>, Vec
 /// End phase E or F (GE-5.1: strictly in order).
 pub fn end_phase(state: &mut State, p: PhaseName) -> Result<Vec<Event>, Vec<Violation>> {
     match (state.phase, p) {
-        (_, PhaseName::Command) => Err(vec![v(
-            "GE 10.1",
-            "phase C needs no order: the command & control roll opens the player turn by itself (a leading roll)",
-        )]),
+        (_, PhaseName::Command) => {
+            Err(vec![v("GE 10.1", "phase C needs no order: the command & control roll opens the player turn by itself (a leading roll)")])
+        }
         (Phase::Command, _) => Err(vec![v("GE 10.1", "the out-of-command stacks of phase C are named first")]),
         (Phase::Movement, PhaseName::Movement) => {
             for u in state.units.iter_mut() {

@@ -167,9 +167,7 @@ pub fn awaits(state: &State) -> Vec<Await> {
         return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
     }
     let what = match state.phase {
-        super::state::Phase::Command => {
-            "the out-of-command stacks named, then phase E"
-        }
+        super::state::Phase::Command => "the out-of-command stacks named, then phase E",
         super::state::Phase::Movement => {
             "first replacements and reinforcements (replace, enter), then move units and groups, march-assault, then end_phase: movement"
         }
