@@ -292,7 +292,12 @@ mod tests {
     fn an_agreed_take_back_restores_the_position_and_the_log_replays_to_the_same_game() {
         let (mut g, mut p) = marne(12);
         let (a, b) = seats(&g);
-        let from = g.next_seq() - 5;
+        // Five entries back, or further when that would withdraw a revealer without its
+        // roller (DESIGN §2.7).
+        let from = (1..=g.next_seq() - 5)
+            .rev()
+            .find(|&from| g.clone().apply(&propose(&g, &mut p, &a, Some(from))).is_ok())
+            .expect("some take-back is allowed");
         let wanted = Game::replay(&g.entries[..from as usize]).unwrap();
         let moved_since = g.state != wanted.state;
         assert!(moved_since, "the five entries changed the position, so the test shows something");

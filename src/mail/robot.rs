@@ -2,8 +2,9 @@
 //! games to the right log, answers what needs no decision ([`automatic_reply`], the one place
 //! that says what that is), mails the answer, and reports the decisions due to the human.
 //!
-//! What it will never do: sign anything but what [`automatic_reply`] names (today only acks:
-//! no orders, no acceptance of a draw or an amendment, no resignation); sign on the basis of
+//! What it will never do: sign anything but what [`automatic_reply`] names (acks, and orders
+//! the rules leave no choice in: never orders with a choice, no acceptance of a draw or an
+//! amendment, no resignation); sign on the basis of
 //! an entry that does not verify (every entry goes through [`Game::apply`], which checks the
 //! signature, the chain and the rules, and a refused entry leaves the game as it was); settle a
 //! fork (two entries at one seq are reported to the human with both hashes).

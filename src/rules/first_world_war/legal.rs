@@ -20,7 +20,7 @@ fn pick<T: Clone>(ch: &mut Dice, v: &[T]) -> Option<T> {
 /// as the author's tool will (commitments and openings applied on a copy).
 /// `actions` as legal orders of `seat` (through the author's `conceal` and the hidden acts),
 /// adding the 6.2.1 return a full hand owes when it is missing (`chits::with_limit_return`).
-fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
+pub fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
     super::chits::with_limit_return(s, seat, actions).into_iter().find_map(|a| ok_as_written(s, seat, a))
 }
 

@@ -173,7 +173,13 @@ impl Ruleset for FirstWorldWar {
                 _ => return None,
             }
         };
-        Some(Orders { actions: vec![action] })
+        // A chit return owed at the hand limit (6.2.1) is a choice unless one chit is held;
+        // and the orders must pass the rules as the author's tool will write them.
+        let ways = chits::with_limit_return(state, seat, vec![action]);
+        match ways.as_slice() {
+            [one] => legal::ok(state, seat, one.clone()),
+            _ => None,
+        }
     }
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)
