@@ -104,7 +104,9 @@ fn has_token(hay: &str, word: &str) -> bool {
 fn no_entry_names_a_hidden_unit() {
     // Several Marne games (some end early by the German automatic win), one long one.
     let mut checked = 0;
-    for (scenario, seed) in [("glorys-end/marne", 5u64), ("glorys-end/marne", 6), ("glorys-end/marne", 7), ("glorys-end/free-deployment", 2)] {
+    for (scenario, seed) in
+        [("glorys-end/marne", 5u64), ("glorys-end/marne", 6), ("glorys-end/marne", 7), ("glorys-end/free-deployment", 2)]
+    {
         let (game, _) = play(scenario, seed);
         let mut g = Game::from_genesis_with(&game.entries[0], Knowledge::omniscient(game.opened_values())).expect("genesis");
         let known = |g: &Game| -> BTreeMap<String, String> { ge(&g.state).counters.as_ref().map(|c| c.known.clone()).unwrap_or_default() };
