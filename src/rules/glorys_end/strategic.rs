@@ -487,7 +487,7 @@ pub fn entry_violations(state: &State, side: SideId, id: &str, to: HexId) -> Vec
     let Some(u) = state.unit(id) else { return vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)] };
     let ts = to.to_string();
     if state.phase == Phase::Command {
-        errs.push(v("GE 5.1", "phase C comes first: end_phase: command (the command & control roll), then phase D").unit(id));
+        errs.push(v("GE 5.1", "phase C comes first (the command & control roll and its out-of-command stacks), then phase D").unit(id));
     }
     if state.units.iter().any(|u| u.side == side && ((u.moved && u.strategic.is_none()) || u.attacked)) {
         errs.push(v("GE 5.1", "phase D is over: a unit has already made its operational move or attacked").unit(id));
