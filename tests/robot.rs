@@ -138,6 +138,7 @@ fn answered(out: &str) -> usize {
 fn play_whole_game(alice: &Side, bob: &Side, mail_turn: &dyn Fn(&Side, &Side, u64)) -> usize {
     let mut told: BTreeMap<&str, BTreeSet<u64>> = BTreeMap::new();
     let mut acks = 0;
+    let mut by_humans: BTreeSet<u64> = BTreeSet::new();
     for round in 0..2000 {
         let mut moved = false;
         for (me, other) in [(alice, bob), (bob, alice)] {
@@ -148,6 +149,7 @@ fn play_whole_game(alice: &Side, bob: &Side, mail_turn: &dyn Fn(&Side, &Side, u6
             if let Some(seq) = human_decides(me, round) {
                 assert!(told[me.seat].contains(&seq), "{}'s robot did not say that entry {seq} was a decision: {out}", me.seat);
                 mail_turn(me, other, seq);
+                by_humans.insert(seq);
                 moved = true;
             }
         }
@@ -160,8 +162,13 @@ fn play_whole_game(alice: &Side, bob: &Side, mail_turn: &dyn Fn(&Side, &Side, u6
                 let out = ok(&s.dir, &["verify", "game.log"]);
                 assert!(out.contains("OK"), "{out}");
             }
+            // Every entry of play the humans did not sign was the robots' answer, sent once:
+            // acks, and orders with no choice in them (engine::auto).
+            let by_robots =
+                ga.entries.iter().filter(|e| !matches!(e.kind(), Kind::Genesis | Kind::Join) && !by_humans.contains(&e.seq())).count();
+            assert_eq!(by_robots, acks, "every entry the humans did not sign was the robots' (and each was sent once)");
             let acks_in_log = ga.entries.iter().filter(|e| e.kind() == Kind::Ack).count();
-            assert_eq!(acks_in_log, acks, "every ack in the log was the robots' (and each was sent once)");
+            assert!(acks_in_log <= acks, "every ack in the log was the robots'");
             return acks;
         }
         assert!(moved, "round {round}: nobody moved; alice at {}, bob at {}", ga.next_seq(), gb.next_seq());
