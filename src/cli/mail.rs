@@ -232,10 +232,16 @@ fn password(cfg: &MailConfig) -> Result<String, CliError> {
             "a login name is set but no password: set UMPIRE_SMTP_PASSWORD, or `password_command: \"pass show mail\"` in the config file",
         );
     };
+    password_command(cmd, std::process::Stdio::inherit())
+}
+
+/// Run `password_command` and take the first line it prints. `stdin`: the terminal for
+/// `umpire mail` (a password manager may ask), nothing for the unattended robot.
+pub fn password_command(cmd: &str, stdin: std::process::Stdio) -> Result<String, CliError> {
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(cmd)
-        .stdin(std::process::Stdio::inherit())
+        .stdin(stdin)
         .stderr(std::process::Stdio::inherit())
         .output()
         .map_err(|e| CliError::Other(format!("password_command {cmd:?}: cannot run it: {e}")))?;

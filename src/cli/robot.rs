@@ -150,26 +150,6 @@ fn config_path(a: &RobotArgs) -> Result<PathBuf, CliError> {
     }
 }
 
-/// Run `password_command` and take the first line it prints.
-fn run_password_command(cmd: &str) -> Result<String, CliError> {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| CliError::Other(format!("password_command {cmd:?}: cannot run it: {e}")))?;
-    if !out.status.success() {
-        return fail(format!("password_command {cmd:?} failed ({})", out.status));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let first = text.lines().next().unwrap_or("").to_string();
-    if first.is_empty() {
-        return fail(format!("password_command {cmd:?} printed no password"));
-    }
-    Ok(first)
-}
-
 fn read_ca(base: &Path, p: &Option<String>) -> Result<Option<Vec<u8>>, CliError> {
     match p {
         Some(p) => Ok(Some(super::common::read_limited(&path(base, p), 4 * 1024 * 1024)?)),
@@ -201,7 +181,7 @@ fn source_from(base: &Path, m: &MailboxConf) -> Result<Box<dyn MailSource>, CliE
         None => ImapTls::Implicit,
     };
     let port = i.port.unwrap_or(if tls == ImapTls::Implicit { 993 } else { 143 });
-    let password = run_password_command(&i.password_command)?;
+    let password = super::mail::password_command(&i.password_command, std::process::Stdio::null())?;
     Ok(Box::new(ImapSource::new(ImapSettings {
         host: i.host.clone(),
         port,
@@ -234,7 +214,7 @@ fn outbox_from(base: &Path, s: &SendConf) -> Result<Box<dyn Outbox>, CliError> {
     };
     let port = s.smtp_port.unwrap_or(if security == Security::Implicit { 465 } else { 587 });
     let password = match (&s.smtp_user, &s.password_command) {
-        (Some(_), Some(cmd)) => Some(run_password_command(cmd)?),
+        (Some(_), Some(cmd)) => Some(super::mail::password_command(cmd, std::process::Stdio::null())?),
         (Some(_), None) => match std::env::var("UMPIRE_SMTP_PASSWORD") {
             Ok(p) => Some(p),
             Err(_) => {
