@@ -108,7 +108,7 @@ fn human_decides(side: &Side, seed: u64) -> Option<u64> {
     }
     let key = key_of(side);
     let reveal = bot::next_reveal(&game, side.seat, &key).unwrap();
-    if automatic_reply(&game, side.seat, reveal.as_ref()).is_some() {
+    if automatic_reply(&game, side.seat, reveal.as_ref(), None).is_some() {
         return None; // the robot's to answer
     }
     let mut players = Players::new(BTreeMap::from([(side.seat.to_string(), key)]));
@@ -230,13 +230,15 @@ fn advance_until(alice: &Side, bob: &Side, want: &dyn Fn(&Game, &Entry, &Game, &
 /// The next german entry leaves allied owing dice with nothing to decide: bob's robot acks it.
 fn owed_ack(_: &Game, e: &Entry, after: &Game, players: &mut Players) -> bool {
     let r = players.next_reveal(after, "allied").unwrap();
-    e.seat() == "german" && after.pending.is_some() && automatic_reply(after, "allied", r.as_ref()).is_some()
+    e.seat() == "german" && after.pending.is_some() && automatic_reply(after, "allied", r.as_ref(), None).is_some()
 }
 
 /// The next german entry leaves allied a decision (its entry is due, no ack will do).
 fn owed_decision(_: &Game, e: &Entry, after: &Game, players: &mut Players) -> bool {
     let r = players.next_reveal(after, "allied").unwrap();
-    e.seat() == "german" && after.waiting_for().iter().any(|(s, _)| s == "allied") && automatic_reply(after, "allied", r.as_ref()).is_none()
+    e.seat() == "german"
+        && after.waiting_for().iter().any(|(s, _)| s == "allied")
+        && automatic_reply(after, "allied", r.as_ref(), None).is_none()
 }
 
 fn log_len(side: &Side) -> usize {
@@ -404,6 +406,22 @@ fn robot_help_teaches_and_a_password_in_the_settings_is_refused() {
     let o = umpire_env(t.path(), &["robot", "--config", "r.yaml", "--once"], None, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("password_command"), "{}", text(&o));
+}
+
+/// Standing instructions the ruleset does not take from the robot stop it with the reason
+/// before it signs anything (Glory's End files its own in the game).
+#[test]
+fn standing_instructions_a_ruleset_does_not_take_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let (alice, _bob) = two_players(t.path(), "");
+    let cfg = alice.dir.join("robot.yaml");
+    let text_before = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, format!("{text_before}    standing: {{chit: best}}\n")).unwrap();
+    let before = log_len(&alice);
+    let o = robot_env(&alice, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("standing instructions") && text(&o).contains("`standing` action"), "{}", text(&o));
+    assert_eq!(log_len(&alice), before, "nothing was signed");
 }
 
 // ---------------------------------------------------------------------------------------

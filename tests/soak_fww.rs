@@ -2,7 +2,8 @@
 //! entry signed and applied under the rules (the engine checks the invariants after each), every
 //! finished log replayed from scratch as `verify` would, every commitment opened by the end,
 //! and the omniscient pass (every hidden piece and chit known from its commitment on) finding
-//! no cheat. `UMPIRE_SOAK_GAMES` sets the count per player count (default 20, to keep
+//! no cheat. Bot seats answer combat steps from their standing instructions (`standing.rs`);
+//! every third game one seat decides them by hand. `UMPIRE_SOAK_GAMES` sets the count per player count (default 20, to keep
 //! `cargo test` quick; the acceptance run uses 1000). The 3-player set and the games with the
 //! optional rule 9.2 (variable order) play a tenth of that count (at least 2), so the CI run
 //! of 1000 stays within its time.
@@ -23,6 +24,11 @@ fn play(seats: &[(&str, &str)], seed: u64, options: Option<&str>) -> Game {
     let scenario = umpire::scenarios::find("first-world-war/standard").expect("bundled");
     let options = options.map(|o| yaml_serde::from_str(o).expect("options are YAML"));
     let (mut game, mut players) = bot::start_game_with(scenario, seats, seed, 4096, TIME, options).expect("start");
+    // Every third game one seat keeps no standing instructions and decides each combat step,
+    // discard and replacement by hand (the bot's random choices), so both ways are played.
+    if seed % 3 == 1 {
+        players.instructions.remove(seats[(seed / 3) as usize % seats.len()].0);
+    }
     let mut clock = || TIME.to_string();
     let mut keep = |_: &umpire::log::Entry, _: &Game| Ok(());
     if let Err(e) = bot::play_out(&mut game, &mut players, seed, 3000, &mut clock, &mut keep) {

@@ -160,7 +160,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
             let hidden = !game.commitments.is_empty() || !game.draws.is_empty();
             let view = if hidden { Some(game.seat_view(seat, k.clone())?) } else { None };
             // The same judgement as the bot's and the robot's (`engine::auto`).
-            match crate::engine::auto::automatic_reply(view.as_ref().unwrap_or(&game), seat, reveal.as_ref()) {
+            match crate::engine::auto::automatic_reply(view.as_ref().unwrap_or(&game), seat, reveal.as_ref(), None) {
                 Some(auto) => {
                     common::sign_append_write(&mut locked, &game, seat, &k, auto.body(), None, None)?;
                 }

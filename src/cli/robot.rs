@@ -110,6 +110,9 @@ struct GameConf {
     seat: String,
     key: String,
     to: Vec<String>,
+    /// The seat's own standing instructions (`Ruleset::standing_orders`), never sent.
+    #[serde(default)]
+    standing: Option<yaml_serde::Value>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -262,7 +265,7 @@ pub fn run(a: RobotArgs) -> Result<i32, CliError> {
             return Err(CliError::Usage(format!("{}: game {}: `to:` names nobody to answer", cfg_path.display(), g.log)));
         }
         let key = SecretKey::read_file(&path(&base, &g.key))?;
-        games.push(GameSeat { log: path(&base, &g.log), seat: g.seat.clone(), key, to: g.to.clone() });
+        games.push(GameSeat { log: path(&base, &g.log), seat: g.seat.clone(), key, to: g.to.clone(), standing: g.standing.clone() });
     }
     // `from:`, else the name of the first game's key when it is an address.
     let key_name = games.first().map(|g| g.key.name.clone()).filter(|n| crate::mail::parse_mailbox("key name", n).is_ok());

@@ -6,8 +6,9 @@
 //! next chain value, plus whatever the protocol makes it carry: openings owed, private draws
 //! settled), orders the rules leave no choice in (`Ruleset::automatic_orders`: turning up the
 //! face-down pieces that are due, opening hidden counters at the end), and the entry a leading
-//! roll opens when the roll hands the next decision to the other side. Replies decided by
-//! standing instructions belong here too, as new variants, when a ruleset expresses them.
+//! roll opens when the roll hands the next decision to the other side, and orders the seat's
+//! own standing instructions decide (`Ruleset::standing_orders`: instructions the seat keeps
+//! in its robot's settings, a choice it made in advance).
 
 use super::game::Game;
 use super::registry::AnyState;
@@ -32,6 +33,9 @@ pub enum AutoReply {
     /// A leading roll opens the seat's entry and hands the next decision to the other side
     /// (a command & control roll of 6): orders with nothing in them (DESIGN §2.5).
     LeadOnly { what: String },
+    /// The seat's own standing instructions decide the orders (`Ruleset::standing_orders`):
+    /// the choice was the person's, made in advance.
+    Standing { orders: yaml_serde::Value },
 }
 
 impl AutoReply {
@@ -39,7 +43,7 @@ impl AutoReply {
     pub fn kind(&self) -> Kind {
         match self {
             AutoReply::DiceOwed { .. } | AutoReply::LeadByAck { .. } | AutoReply::OpenOwed { .. } => Kind::Ack,
-            AutoReply::NoChoice { .. } | AutoReply::LeadOnly { .. } => Kind::Orders,
+            AutoReply::NoChoice { .. } | AutoReply::LeadOnly { .. } | AutoReply::Standing { .. } => Kind::Orders,
         }
     }
 
@@ -47,7 +51,7 @@ impl AutoReply {
     pub fn body(&self) -> Body {
         let mut b = Body::new(self.kind());
         match self {
-            AutoReply::NoChoice { orders } => b.orders = Some(orders.clone()),
+            AutoReply::NoChoice { orders } | AutoReply::Standing { orders } => b.orders = Some(orders.clone()),
             AutoReply::LeadOnly { .. } => b.orders = Some(yaml_serde::Value::Mapping(Default::default())),
             _ => {}
         }
@@ -66,6 +70,12 @@ impl AutoReply {
                 format!("orders with no choice in them: {}", yaml_serde::to_string(orders).unwrap_or_default().trim().replace('\n', " "))
             }
             AutoReply::LeadOnly { what } => format!("the leading roll ({what}), which leaves the next decision to the other side"),
+            AutoReply::Standing { orders } => {
+                format!(
+                    "orders from your standing instructions: {}",
+                    yaml_serde::to_string(orders).unwrap_or_default().trim().replace('\n', " ")
+                )
+            }
         }
     }
 }
@@ -76,8 +86,10 @@ impl AutoReply {
 /// the public game): a decision after a roll may depend on what only the seat knows.
 /// `reveal` is the seat's next chain value, which it alone can compute: the outcome of the
 /// dice it owes is known only with it. Without it (no key at hand), a roll whose aftermath
-/// cannot be judged is treated as a decision, never guessed.
-pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>) -> Option<AutoReply> {
+/// cannot be judged is treated as a decision, never guessed. `instructions` are the seat's
+/// private standing instructions (`Ruleset::standing_orders`), if it keeps any; instructions
+/// the ruleset does not take answer nothing (the robot checks them when it starts).
+pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>, instructions: Option<&yaml_serde::Value>) -> Option<AutoReply> {
     let owes = view.pending.as_ref().map(|p| p.dice_from == seat);
     if owes == Some(false) {
         return None;
@@ -87,12 +99,20 @@ pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>) -> Option
         return None;
     }
     let awaited = |state: &AnyState| state.expect().awaits.iter().any(|w| w.seat == seat);
+    // Orders the rules leave no choice in, else the ones the seat's instructions decide.
+    let orders_for = |state: &AnyState| -> Option<AutoReply> {
+        if let Some(orders) = state.automatic_orders(seat) {
+            return Some(AutoReply::NoChoice { orders });
+        }
+        let orders = state.standing_orders(seat, instructions?).ok()??;
+        Some(AutoReply::Standing { orders })
+    };
     // What the entry meets after the dice it settles and the leading roll that opens it,
     // which only the seat's own reveal tells.
     let after_entry = |reveal: &Hash| -> Option<AutoReply> {
         let (after, _) = view.state_before(seat, Some(reveal));
         if awaited(&after) {
-            return after.automatic_orders(seat).map(|orders| AutoReply::NoChoice { orders });
+            return orders_for(&after);
         }
         view.lead_for(seat, Some(reveal))?;
         let before_lead = match &view.pending {
@@ -117,13 +137,13 @@ pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>) -> Option
     if view.openings_owed() && view.waiting_for().first().is_some_and(|(s, _)| s == seat) {
         // The rules' own end-of-game openings come first and may ask for orders.
         if awaited(&view.state) {
-            return view.state.automatic_orders(seat).map(|orders| AutoReply::NoChoice { orders });
+            return orders_for(&view.state);
         }
         let ids = view.owed_openings().into_iter().find(|(s, _)| s == seat).map(|(_, ids)| ids).unwrap_or_default();
         return Some(AutoReply::OpenOwed { ids });
     }
     if awaited(&view.state) {
-        return view.state.automatic_orders(seat).map(|orders| AutoReply::NoChoice { orders });
+        return orders_for(&view.state);
     }
     None
 }
@@ -148,14 +168,14 @@ mod tests {
             let waiting: Vec<String> = game.waiting_for().into_iter().map(|(s, _)| s).collect();
             for seat in game.genesis().seats.iter().map(|s| s.seat.clone()).collect::<Vec<_>>() {
                 let reveal = players.next_reveal(&game, &seat).unwrap();
-                let auto = automatic_reply(&game, &seat, reveal.as_ref());
+                let auto = automatic_reply(&game, &seat, reveal.as_ref(), None);
                 if !waiting.contains(&seat) {
                     assert_eq!(auto, None, "{seat} is not awaited at {}", game.next_seq());
                 }
             }
             let seat = waiting[0].clone();
             let reveal = players.next_reveal(&game, &seat).unwrap();
-            let auto = automatic_reply(&game, &seat, reveal.as_ref());
+            let auto = automatic_reply(&game, &seat, reveal.as_ref(), None);
             let mut ch = bot::chooser(7, &seat, game.next_seq());
             let body = bot::next_body(&game, &seat, &mut players, &mut ch).unwrap().expect("the awaited seat moves");
             if let Some(a) = &auto {
@@ -176,7 +196,7 @@ mod tests {
             bot::start_game(scenario, &[("german", "german"), ("allied", "allied")], 3, 4096, "2026-11-23T12:00:00Z").unwrap();
         for _ in 0..400 {
             if let Some(p) = &game.pending {
-                assert_eq!(automatic_reply(&game, &p.dice_from.clone(), None), None);
+                assert_eq!(automatic_reply(&game, &p.dice_from.clone(), None, None), None);
                 return;
             }
             let seat = game.waiting_for()[0].0.clone();

@@ -52,14 +52,17 @@ pub struct Players {
     /// the game has something hidden: until then every seat's view is the public game.
     views: BTreeMap<String, Game>,
     /// Entries these players wrote that needed no decision (acks, orders with no choice,
-    /// a leading roll that left nothing to order): what a mail robot writes (docs/robot.md).
+    /// a leading roll that left nothing to order, orders from the seat's standing
+    /// instructions): what a mail robot writes (docs/robot.md).
     pub automatic: u64,
+    /// Per seat: the standing instructions its robot keeps (`Ruleset::standing_orders`).
+    pub instructions: BTreeMap<String, yaml_serde::Value>,
 }
 
 impl Players {
     /// Players holding these keys, by seat.
     pub fn new(keys: BTreeMap<String, SecretKey>) -> Players {
-        Players { keys, chains: BTreeMap::new(), views: BTreeMap::new(), automatic: 0 }
+        Players { keys, chains: BTreeMap::new(), views: BTreeMap::new(), automatic: 0, instructions: BTreeMap::new() }
     }
     /// `seat`'s own view of `game` (seat mode), brought up to date incrementally; `None`
     /// while nothing in the game is hidden (the public game is then every seat's view).
@@ -131,10 +134,11 @@ pub fn next_body(game: &Game, seat: &str, players: &mut Players, chooser: &mut D
     }
     let reveal = players.next_reveal(game, seat)?;
     let key = players.key(seat)?.clone();
+    let instructions = players.instructions.get(seat).cloned();
     let view = players.view(game, seat)?.unwrap_or(game);
     let mut automatic = false;
     // What needs no choice is decided in one place, shared with the mail robot.
-    let body = match automatic_reply(view, seat, reveal.as_ref()) {
+    let body = match automatic_reply(view, seat, reveal.as_ref(), instructions.as_ref()) {
         Some(auto) => {
             automatic = true;
             auto.body()
@@ -278,6 +282,12 @@ pub fn start_game_with(
         .map_err(|e| BotError::Unsignable(e.to_string()))?;
     let mut game = Game::from_genesis(&genesis)?;
     let mut players = Players::new(keys);
+    for (seat, _) in seats {
+        let mut ch = chooser(seed, seat, u64::MAX);
+        if let Some(i) = ruleset.bot_instructions(seat, &mut ch) {
+            players.instructions.insert(seat.to_string(), i);
+        }
+    }
     for (seat, _) in seats.iter().skip(1) {
         let mut join = Body::new(Kind::Join);
         join.chain = Some(anchor(players.key(seat)?, seat));

@@ -244,6 +244,24 @@ pub trait Ruleset {
         None
     }
 
+    /// Orders the seat's own standing instructions decide for the decision due now
+    /// (issue 17). The seat keeps them to itself, in its mail robot's settings, and never
+    /// sends them: a ruleset whose choices are hidden (chits placed face down) would tell
+    /// them to the opponent in the log. `Ok(None)` when they do not answer what is due (or
+    /// nothing is due of `seat`); `Err` when `instructions` are not this ruleset's. Default:
+    /// the ruleset takes none (any non-null instructions are an error).
+    fn standing_orders(state: &Self::State, seat: &str, instructions: &yaml_serde::Value) -> Result<Option<Self::Orders>, String> {
+        let _ = (state, seat);
+        if instructions.is_null() { Ok(None) } else { Err("this ruleset takes no standing instructions kept by the robot".into()) }
+    }
+
+    /// Standing instructions a bot player keeps for `seat` ([`Ruleset::standing_orders`]),
+    /// drawn with `chooser`; `None` (the default) when it keeps none.
+    fn bot_instructions(seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
+        let _ = (seat, chooser);
+        None
+    }
+
     /// The game turn the state is in (1, 2, …), for counts such as entries per game turn
     /// (`umpire selfplay`). Default: 0 (the ruleset has no turns to count).
     fn game_turn(state: &Self::State) -> u32 {

@@ -120,6 +120,10 @@ impl RulesetId {
     pub fn id(self) -> &'static str {
         dispatch_id!(self => R::ID)
     }
+    /// Standing instructions a bot keeps for `seat` ([`Ruleset::bot_instructions`]).
+    pub fn bot_instructions(self, seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
+        dispatch_id!(self => R::bot_instructions(seat, chooser))
+    }
     /// The version of the rules and data.
     pub fn version(self) -> &'static str {
         dispatch_id!(self => R::VERSION)
@@ -202,6 +206,11 @@ impl AnyState {
     /// Orders with no choice in them for `seat` ([`Ruleset::automatic_orders`]), as YAML.
     pub fn automatic_orders(&self, seat: &str) -> Option<yaml_serde::Value> {
         dispatch!(self, s => R::automatic_orders(s, seat).map(|o| to_yaml(&o)))
+    }
+    /// Orders decided by the seat's private standing instructions
+    /// ([`Ruleset::standing_orders`]), as YAML.
+    pub fn standing_orders(&self, seat: &str, instructions: &yaml_serde::Value) -> Result<Option<yaml_serde::Value>, String> {
+        dispatch!(self, s => R::standing_orders(s, seat, instructions).map(|o| o.map(|o| to_yaml(&o))))
     }
     /// The game turn ([`Ruleset::game_turn`]).
     pub fn game_turn(&self) -> u32 {

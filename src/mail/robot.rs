@@ -35,6 +35,9 @@ pub struct GameSeat {
     pub key: SecretKey,
     /// The other players' addresses.
     pub to: Vec<String>,
+    /// The seat's standing instructions, kept here and never sent (`Ruleset::standing_orders`):
+    /// the robot answers the decisions they settle.
+    pub standing: Option<yaml_serde::Value>,
 }
 
 /// Where the robot's answers go.
@@ -443,7 +446,13 @@ impl Robot<'_> {
             let hidden = !game.commitments.is_empty() || !game.draws.is_empty();
             let view = if hidden { Some(game.seat_view(&seat, key.clone()).map_err(|e| game_err(&log, e))?) } else { None };
             let view_ref = view.as_ref().unwrap_or(&game);
-            let Some(auto) = automatic_reply(view_ref, &seat, reveal.as_ref()) else {
+            let standing = self.games[i].standing.clone();
+            if let Some(st) = &standing
+                && let Err(why) = view_ref.state.standing_orders(&seat, st)
+            {
+                return Err(RobotError::Setup { log: log.display().to_string(), why: format!("standing instructions: {why}") });
+            }
+            let Some(auto) = automatic_reply(view_ref, &seat, reveal.as_ref(), standing.as_ref()) else {
                 drop(locked);
                 self.tell(i, &game, reports)?;
                 return Ok(());

@@ -24,7 +24,7 @@ pub fn ok(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
     super::chits::with_limit_return(s, seat, actions).into_iter().find_map(|a| ok_as_written(s, seat, a))
 }
 
-fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
+pub(super) fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Option<Orders> {
     use crate::engine::{Committed, HiddenActs, Opened, Ruleset};
     let o = Orders { actions };
     // A trial: the order of the ids does not change what is legal, and the entry the bot

@@ -17,6 +17,7 @@ pub mod orders;
 pub mod pieces;
 pub mod scenario;
 pub mod setup;
+pub mod standing;
 pub mod state;
 pub mod turn;
 pub mod victory;
@@ -160,6 +161,12 @@ impl Ruleset for FirstWorldWar {
     fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
         let action = if chits::pending_reveal(state) {
             state.chits.reveal_due.first().filter(|s| *s == seat).map(|_| orders::Action::RevealChits)?
+        } else if let Some(opener) = chits::opener(state) {
+            // 6.1/5: the attacker turns up the chit it placed; nothing to choose.
+            if opener != seat {
+                return None;
+            }
+            orders::Action::OpenChit
         } else {
             let (due, _, _) = turn::awaited(state)?;
             if due != seat {
@@ -180,6 +187,21 @@ impl Ruleset for FirstWorldWar {
             [one] => legal::ok(state, seat, one.clone()),
             _ => None,
         }
+    }
+    /// Combat steps, the discard and the replacements by the seat's own instructions
+    /// (`standing.rs`).
+    fn standing_orders(state: &State, seat: &str, instructions: &yaml_serde::Value) -> Result<Option<Orders>, String> {
+        let i = standing::Instructions::parse(instructions)?;
+        Ok(standing::orders(state, seat, &i))
+    }
+    /// A bot seat keeps instructions for every step they cover, as a player sparing mail
+    /// does (the soak tests also play seats that decide each step by hand).
+    fn bot_instructions(_seat: &str, chooser: &mut Dice) -> Option<yaml_serde::Value> {
+        let chit = if chooser.roll(4) == 0 { "none" } else { "best" };
+        let lead = if chooser.roll(4) == 0 { "weakest" } else { "strongest" };
+        let draw = chooser.roll(6) != 0;
+        let text = format!("{{chit: {chit}, lead: {lead}, draw: {draw}, discard: weakest, replace: strongest}}");
+        yaml_serde::from_str(&text).ok()
     }
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)

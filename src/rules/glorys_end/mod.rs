@@ -188,6 +188,15 @@ impl Ruleset for GlorysEnd {
         ev.extend(counters::hold_outcome(state));
         ev
     }
+    /// Glory's End has no hidden choice to keep from the log: its standing instructions are
+    /// filed in the game with a `standing` action, where both sides' tools apply them.
+    fn standing_orders(_: &State, _: &str, instructions: &yaml_serde::Value) -> Result<Option<Orders>, String> {
+        if instructions.is_null() {
+            Ok(None)
+        } else {
+            Err("Glory's End keeps standing instructions in the game: file them with a `standing` action in your orders (docs/glorys-end/rules.md)".into())
+        }
+    }
     /// GE 13.8: opening every hidden counter once the game is over.
     fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
         let side = state.side_of(seat)?;
