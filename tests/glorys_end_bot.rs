@@ -27,7 +27,7 @@ fn count(evs: &[umpire::engine::Event], tally: &mut [u32; 3]) {
 fn two_hundred_random_marne_games() {
     let seats = [SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "allied".into(), side: "allied".into() }];
     let games: u32 = std::env::var("GE_BOT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let (mut rolls, mut decisions, mut battles) = (0u32, 0u32, 0u32);
+    let (mut rolls, mut decisions, mut battles, mut batches) = (0u32, 0u32, 0u32, 0u32);
     // GE-13.25 withdrawals and decisions answered by standing instructions.
     let mut tally = [0u32; 3];
     let mut outcomes = std::collections::BTreeMap::new();
@@ -80,14 +80,17 @@ fn two_hundred_random_marne_games() {
                 .get()
                 .actions
                 .iter()
-                .filter(|a| {
-                    matches!(
-                        a.0,
-                        umpire::rules::glorys_end::orders::ActionKind::Attack(_)
-                            | umpire::rules::glorys_end::orders::ActionKind::MarchAssault(_)
-                    )
+                .map(|a| match &a.0 {
+                    umpire::rules::glorys_end::orders::ActionKind::Attack(_)
+                    | umpire::rules::glorys_end::orders::ActionKind::MarchAssault(_) => 1,
+                    // A batch of prepared assaults (GE 13.2): one battle each.
+                    umpire::rules::glorys_end::orders::ActionKind::Attacks(v) => {
+                        batches += 1;
+                        v.len() as u32
+                    }
+                    _ => 0,
                 })
-                .count() as u32;
+                .sum::<u32>();
             let evs = GlorysEnd::apply(&mut state, &seat, legal);
             count(&evs, &mut tally);
             GlorysEnd::check_invariants(&state).unwrap_or_else(|e| panic!("game {g} step {step}: {e}"));
@@ -97,11 +100,12 @@ fn two_hundred_random_marne_games() {
     }
     let [withdrawals, by_standing, by_rail] = tally;
     eprintln!(
-        "{games} games: {battles} battles, {rolls} combat rolls, {decisions} decision entries, {withdrawals} cavalry withdrawals, {by_standing} standing-instruction events, {by_rail} strategic moves, outcomes {outcomes:?}"
+        "{games} games: {battles} battles ({batches} batches), {rolls} combat rolls, {decisions} decision entries, {withdrawals} cavalry withdrawals, {by_standing} standing-instruction events, {by_rail} strategic moves, outcomes {outcomes:?}"
     );
     assert!(games < 50 || by_rail > 0, "the bot never used strategic movement (GE 11)");
     assert!(games < 50 || (withdrawals > 0 && by_standing > 0), "the bot never used 13.25 or standing instructions");
     assert!(games == 0 || rolls > 0, "the bot never fought");
+    assert!(games < 50 || batches > 0, "the bot never declared a batch of prepared assaults (GE 13.2)");
     // A bot game should look like a battle: at least 15 attacks a game on average.
     assert!(games < 50 || battles >= 15 * games, "only {battles} battles in {games} games");
 }

@@ -14,7 +14,7 @@ use umpire::render::svg;
 const TIME: &str = "2026-11-23T12:00:00Z";
 /// The demo game and step of the mid-game golden (a prepared assault awaits its die).
 const DEMO_SEED: &str = "1914";
-const DEMO_STEP: &str = "17";
+const DEMO_STEP: &str = "18";
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")

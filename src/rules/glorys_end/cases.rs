@@ -258,6 +258,7 @@ pub fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
                 trenches: BTreeMap::new(),
                 entrench: None,
                 standing: BTreeMap::new(),
+                batch: None,
                 towns_changed: vec![],
                 towns_changed_turn: vec![],
                 hentsch: Default::default(),

@@ -823,16 +823,49 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
             }
             Stage::Attacker { lp } => {
                 let live = live_attackers(state);
-                let Some(alloc) = forced_allocation(state, &live, lp) else { return ev };
+                // In a batch the attacker's own standing instructions answer what a `decide`
+                // would (declare_batch made sure they cover it).
+                let batch = state.batch.is_some();
+                let forced = forced_allocation(state, &live, lp);
+                let by_standing = forced.is_none();
+                let alloc = match forced {
+                    Some(a) => a,
+                    None if batch => match standing::losses(state, b.attacker, &live, lp) {
+                        Some(a) => a,
+                        None => return ev,
+                    },
+                    None => return ev,
+                };
                 let survivors: Vec<String> = live
                     .iter()
                     .filter(|id| state.unit(id).is_some_and(|u| alloc.iter().find(|(a, _)| a == *id).is_none_or(|(_, s)| *s < u.sl as u32)))
                     .cloned()
                     .collect();
+                let mut advance = Vec::new();
                 if can_advance(state, &survivors) {
-                    return ev;
+                    if !batch {
+                        return ev;
+                    }
+                    let mut after = state.clone();
+                    for (id, sl) in &alloc {
+                        vp::lose(&mut after, id, *sl);
+                    }
+                    let Some(going) = standing::advancing(&after, b.attacker, b.target, &b.attackers, &survivors) else { return ev };
+                    advance = going;
                 }
-                ev.extend(apply_attacker(state, &alloc, &[]));
+                if batch && (by_standing || can_advance(state, &survivors)) {
+                    let l: Vec<String> = alloc.iter().map(|(id, sl)| format!("{id} {sl} SL")).collect();
+                    ev.push(Event::rule(
+                        "GE 13.21",
+                        format!(
+                            "standing instructions of the {} player: losses {}; {}",
+                            b.attacker.title(),
+                            if l.is_empty() { "none".into() } else { l.join(", ") },
+                            if advance.is_empty() { "no advance".into() } else { format!("advance {}", advance.join(", ")) }
+                        ),
+                    ));
+                }
+                ev.extend(apply_attacker(state, &alloc, &advance));
             }
         }
     }
@@ -999,4 +1032,129 @@ pub fn apply_attacker(state: &mut State, losses: &[(String, u32)], advance: &[St
     ev.push(Event::say(format!("{} on {} is over", b.kind.name(), b.target)));
     state.battle = None;
     ev
+}
+
+/// Declare a batch of prepared assaults (DESIGN §2.5; GE 13.2 lets the attacks follow in any
+/// order, each finished before the next): the attacker names them all before any roll, a
+/// voluntary loss of what he would learn from each result. They are validated as a whole on
+/// the state before the first roll — each a legal prepared assault now, no target twice, no
+/// unit in two, no siege gun fire (14.9 rolls apart) and no hidden counter to open (13.8:
+/// the defender's own entry opens them) — and only when both sides' standing instructions
+/// settle every decision a battle can bring (`standing::batch_gaps`). The first battle
+/// starts now; the others start one by one as each is settled (`next_of_batch`), all with
+/// this entry's dice.
+pub fn declare_batch(state: &mut State, side: SideId, list: &[super::orders::Assault]) -> Result<Vec<Event>, Vec<Violation>> {
+    if state.phase != super::state::Phase::Combat {
+        return Err(vec![v("GE 13.1", "prepared assaults are made in the prepared assault phase (end the movement phase first)")]);
+    }
+    if state.campaign.is_some() {
+        return Err(vec![v(
+            "GE 13.2",
+            "batches of prepared assaults are not built for the campaigns (their per-attack checks: Plan XVII, withdrawal, Hentsch): declare each with `attack`",
+        )]);
+    }
+    let mut errs = Vec::new();
+    if list.is_empty() {
+        errs.push(v("GE 13.2", "a batch names at least one attack"));
+    }
+    let mine = standing::batch_gaps(state, side, true);
+    if !mine.is_empty() {
+        errs.push(v(
+            "GE 13.2",
+            format!(
+                "a batch takes every decision after each roll from standing instructions: file yours for {} first (a `standing` action before the batch)",
+                mine.join(", ")
+            ),
+        ));
+    }
+    let theirs = standing::batch_gaps(state, side.other(), false);
+    if !theirs.is_empty() {
+        errs.push(v(
+            "GE 13.2",
+            format!(
+                "the {} player's standing instructions leave {} open: a batch cannot wait for his decisions; attack one at a time",
+                side.other().title(),
+                theirs.join(", ")
+            ),
+        ));
+    }
+    let mut battles = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        if list[..i].iter().any(|b| b.target == a.target) {
+            errs.push(v("GE 13.2", format!("{} is attacked twice in the batch", a.target)).hex(a.target.to_string()));
+        }
+        for id in &a.units {
+            if list[..i].iter().any(|b| b.units.contains(id)) {
+                errs.push(v("GE 13.6", "a unit attacks once: it is in two attacks of the batch").unit(id));
+            }
+            if state.unit(id).is_some_and(|u| u.strategic.is_some()) {
+                errs.push(v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id));
+            }
+        }
+        if !a.siege.is_empty() {
+            errs.push(
+                v("GE 14.9", format!("siege guns fire in an attack of their own, not in a batch ({})", a.target)).hex(a.target.to_string()),
+            );
+        }
+        match declare(state, BattleKind::Prepared, side, a.target, &a.units) {
+            Ok(b) if b.opening => errs.push(
+                v("GE 13.8", format!("hidden counters in {}: the defender opens them in his own entry, so attack it on its own", a.target))
+                    .hex(a.target.to_string()),
+            ),
+            Ok(b) => battles.push(b),
+            Err(e) => errs.extend(e),
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let targets: Vec<String> = list.iter().map(|a| a.target.to_string()).collect();
+    let mut ev = vec![Event::rule(
+        "GE 13.2",
+        format!("a batch of {} prepared assaults, made one after the other on {}", list.len(), targets.join(", ")),
+    )];
+    state.batch = Some(list[1..].to_vec());
+    let first = battles.swap_remove(0);
+    ev.extend(start(state, first));
+    ev.extend(next_of_batch(state));
+    Ok(ev)
+}
+
+/// Go on with a batch (`declare_batch`) once its current battle is settled: declare the next
+/// attack (called off, with the reason, if the battles before made it illegal) and start it,
+/// until one waits for its roll or the batch is done. A decision the instructions did not
+/// settle (they were checked, so only an edge the check missed) stops the batch there: the
+/// attacks left are not made.
+pub fn next_of_batch(state: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    loop {
+        let Some(queue) = state.batch.as_mut() else { return ev };
+        if let Some(b) = &state.battle {
+            if b.stage == Stage::Roll {
+                return ev;
+            }
+            let left = queue.len();
+            state.batch = None;
+            if left > 0 {
+                ev.push(Event::rule(
+                    "GE 13.2",
+                    format!("the batch stops: a decision is due in the battle of {}; {left} attack(s) not made", b.target),
+                ));
+            }
+            return ev;
+        }
+        if queue.is_empty() || state.outcome.is_some() {
+            state.batch = None;
+            return ev;
+        }
+        let a = queue.remove(0);
+        match declare(state, BattleKind::Prepared, state.player, a.target, &a.units) {
+            Ok(b) if !b.opening => ev.extend(start(state, b)),
+            Ok(_) => ev.push(Event::rule("GE 13.2", format!("the attack on {} is called off: hidden counters to open there", a.target))),
+            Err(e) => ev.push(Event::rule(
+                "GE 13.2",
+                format!("the attack on {} is called off: {}", a.target, e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; ")),
+            )),
+        }
+    }
 }

@@ -515,6 +515,7 @@ pub fn named_units(a: &ActionKind) -> Vec<&String> {
         ActionKind::Replace(r) => vec![&r.unit],
         ActionKind::Move(m) => m.units.iter().collect(),
         ActionKind::MarchAssault(a) | ActionKind::Attack(a) => a.units.iter().chain(&a.siege).collect(),
+        ActionKind::Attacks(v) => v.iter().flat_map(|a| a.units.iter().chain(&a.siege)).collect(),
         ActionKind::Decide(d) => d.losses.iter().map(|l| &l.unit).chain(&d.advance).collect(),
         ActionKind::Entrench(v) | ActionKind::ForcedMarch(v) => v.iter().collect(),
         ActionKind::Strategic(s) => s.units.iter().collect(),
@@ -1248,6 +1249,12 @@ fn rename_in_action(a: &mut ActionKind, name: &dyn Fn(&String) -> String) {
         ActionKind::MarchAssault(x) | ActionKind::Attack(x) => {
             map(&mut x.units);
             map(&mut x.siege);
+        }
+        ActionKind::Attacks(v) => {
+            for x in v {
+                map(&mut x.units);
+                map(&mut x.siege);
+            }
         }
         ActionKind::Decide(d) => {
             d.losses.iter_mut().for_each(|l| l.unit = name(&l.unit));

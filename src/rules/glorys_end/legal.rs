@@ -352,6 +352,7 @@ fn complete_standing(st: &mut Standing, d: &mut Dice) {
     if st.out_of_command.is_empty() {
         st.out_of_command.push(OocRule::Named(OocKey::InContact));
     }
+    st.advance.get_or_insert(if one_in(d, 4) { Choice::Never } else { Choice::Always });
 }
 
 /// Random standing instructions from the whole vocabulary (`standing.rs`).
@@ -380,6 +381,7 @@ fn random_standing(s: &State, side: SideId, d: &mut Dice) -> Standing {
     let choices = [None, Some(Choice::Always), Some(Choice::Never)];
     st.optional_retreat = pick(d, &choices).flatten();
     st.cavalry_withdraws = pick(d, &choices).flatten();
+    st.advance = pick(d, &choices).flatten();
     if one_in(d, 2) {
         use super::standing::{OocHexes, OocKey, OocRule};
         let keys = [OocKey::InContact, OocKey::Strongest];
@@ -1106,6 +1108,30 @@ pub fn random_orders(state: &State, seat: &str, d: &mut Dice) -> Option<Orders> 
                 ranked.push((-((a as i64 * 64) / dd as i64) * 8 - d.roll(8) as i64, t, units));
             }
             ranked.sort();
+            // With both sides' standing instructions settling every decision, most of the
+            // time the good attacks of the phase go in one batch (GE 13.2, `declare_batch`).
+            let batchable = s.campaign.is_none()
+                && super::standing::batch_gaps(&s, side, true).is_empty()
+                && super::standing::batch_gaps(&s, side.other(), false).is_empty();
+            if batchable && !one_in(d, 4) {
+                let mut used: Vec<String> = Vec::new();
+                let mut batch: Vec<Assault> = Vec::new();
+                for (_, t, units) in ranked.iter().take(6) {
+                    let units: Vec<String> = units.iter().filter(|u| !used.contains(u)).cloned().collect();
+                    if units.is_empty() {
+                        continue;
+                    }
+                    let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, *t, &units) else { continue };
+                    if b.opening || !matches!(b.odds, Odds::Column { column, .. } if column >= min_column) {
+                        continue;
+                    }
+                    used.extend(units.iter().cloned());
+                    batch.push(Assault { target: *t, units, siege: vec![] });
+                }
+                if batch.len() >= 2 && try_push(&mut s, side, &mut acts, ActionKind::Attacks(batch)) {
+                    return Some(Orders { actions: acts });
+                }
+            }
             let mut best: Option<(i32, HexId, Vec<String>, Vec<String>)> = None;
             for (_, t, units) in ranked.into_iter().take(4) {
                 let Ok(b) = combat::declare(&s, BattleKind::Prepared, side, t, &units) else { continue };

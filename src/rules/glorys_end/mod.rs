@@ -179,13 +179,19 @@ impl Ruleset for GlorysEnd {
         state.battle.as_ref().filter(|b| b.stage == Stage::Roll).map(|b| b.describe())
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if Self::pending_roll(state).is_none() {
-            return vec![];
+        let mut ev = Vec::new();
+        // One roll, or one per battle of a batch (GE 13.2, `combat::declare_batch`), each
+        // battle settled before the next is declared; the bound only guards the loop.
+        for _ in 0..=state.units.len() {
+            if Self::pending_roll(state).is_none() {
+                break;
+            }
+            let die = dice.roll(6) + 1;
+            ev.extend(if siege::pending(state) { siege::roll(state, die, dice) } else { combat::roll(state, die) });
+            ev.extend(campaign::after_step(state, None));
+            ev.extend(counters::hold_outcome(state));
+            ev.extend(combat::next_of_batch(state));
         }
-        let die = dice.roll(6) + 1;
-        let mut ev = if siege::pending(state) { siege::roll(state, die, dice) } else { combat::roll(state, die) };
-        ev.extend(campaign::after_step(state, None));
-        ev.extend(counters::hold_outcome(state));
         ev
     }
     /// Glory's End has no hidden choice to keep from the log: its standing instructions are

@@ -57,6 +57,10 @@ pub enum ActionKind {
     MarchAssault(Assault),
     /// Prepared assault (GE-13).
     Attack(Assault),
+    /// Several prepared assaults declared at once (a batch, DESIGN §2.5), resolved one after
+    /// the other (GE-13.2) with the entry's dice, every decision after each roll taken from
+    /// both sides' standing instructions (`combat::declare_batch`).
+    Attacks(Vec<Assault>),
     /// A decision after a combat roll: losses, retreat, advance (GE-13.18–13.21).
     Decide(Decide),
     /// After the opponent's command & control roll of 6: the hexes of his stacks that go out

@@ -163,6 +163,7 @@ fn build(sc: &Scenario, seats: &[SeatInfo]) -> State {
         trenches: BTreeMap::new(),
         entrench: None,
         standing: BTreeMap::new(),
+        batch: None,
         towns_changed: vec![],
         towns_changed_turn: vec![],
         hentsch: Default::default(),

@@ -11,6 +11,7 @@
 //!     retreat: [toward-supply, {toward: 3036}]           # retreat hex choice (GE-13.19)
 //!     optional_retreat: always                           # or never (GE-13.18)
 //!     cavalry_withdraws: always                          # or never (GE-13.25)
+//!     advance: always                                    # or never: as attacker, in a batch (GE-13.21)
 //! ```
 //!
 //! Rules of the game are never bent by an instruction: loss totals, the fortress-last rule and
@@ -51,6 +52,12 @@ pub struct Standing {
     /// tie.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub out_of_command: Vec<OocRule>,
+    /// As the attacker in a batch of prepared assaults (`combat::declare_batch`): whether the
+    /// survivors advance into a hex the battle emptied (GE-13.21): `always` (every survivor
+    /// that may, in the order of the attack's units) or `never`. The attacker's losses in a
+    /// batch follow `losses`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advance: Option<Choice>,
 }
 
 /// One rule for naming the opponent's stacks out of command.
@@ -209,6 +216,9 @@ impl Standing {
                 .collect();
             parts.push(format!("out of command {}", r.join(", ")));
         }
+        if let Some(c) = self.advance {
+            parts.push(format!("advance {}", key_name(&c)));
+        }
         if parts.is_empty() { "none".into() } else { parts.join("; ") }
     }
 }
@@ -281,6 +291,57 @@ pub fn ooc_picks(state: &State, count: u32) -> Option<Vec<HexId>> {
         .collect();
     stacks.sort();
     Some(stacks.into_iter().take(count as usize).map(|(_, h)| h).collect())
+}
+
+/// What `side`'s instructions leave open that a battle of a batch may ask of it (as the
+/// attacker: its losses and the advance; as the defender: losses, the retreat hex, the
+/// optional retreat and the cavalry's withdrawal), as the keys to file.
+pub fn batch_gaps(state: &State, side: SideId, attacker: bool) -> Vec<&'static str> {
+    let st = state.standing.get(&side).cloned().unwrap_or_default();
+    let mut gaps = Vec::new();
+    if st.losses.is_empty() {
+        gaps.push("losses");
+    }
+    if attacker {
+        if st.advance.is_none() {
+            gaps.push("advance");
+        }
+    } else {
+        if st.retreat.is_empty() {
+            gaps.push("retreat");
+        }
+        if st.optional_retreat.is_none() {
+            gaps.push("optional_retreat");
+        }
+        if st.cavalry_withdraws.is_none() {
+            gaps.push("cavalry_withdraws");
+        }
+    }
+    gaps
+}
+
+/// The survivors that advance by `side`'s `advance: always` (GE-13.21), in `order`, each as
+/// long as the hex can take it; `None` when the instructions do not say.
+pub fn advancing(state: &State, side: SideId, target: HexId, order: &[String], survivors: &[String]) -> Option<Vec<String>> {
+    match of(state, side)?.advance? {
+        Choice::Never => Some(vec![]),
+        Choice::Always => {
+            let enemy_trench = state.trenches.get(&target).is_some_and(|t| t.side != side);
+            let mut going: Vec<String> = Vec::new();
+            for id in order.iter().filter(|id| survivors.contains(id)) {
+                // GE-9.4: cavalry does not advance into an enemy trench hex.
+                if enemy_trench && state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry) {
+                    continue;
+                }
+                let mut with = going.clone();
+                with.push(id.clone());
+                if super::stacking::can_end(state, target, side, &with).is_empty() {
+                    going = with;
+                }
+            }
+            Some(going)
+        }
+    }
 }
 
 /// The instructions of `side`, if any.

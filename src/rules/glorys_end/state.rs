@@ -471,6 +471,10 @@ pub struct State {
     pub command: Option<CommandStage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle: Option<Battle>,
+    /// A batch of prepared assaults being resolved (`combat::declare_batch`): the attacks
+    /// still to make after the current battle; `None` when no batch is under way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<Vec<super::orders::Assault>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
     /// The campaign rules' state (GE 3, 4, 7, 17); `None` on the Marne.

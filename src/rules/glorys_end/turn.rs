@@ -208,6 +208,7 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             let battle = combat::declare(state, BattleKind::Prepared, side, a.target, &a.units)?;
             Ok(combat::start(state, battle))
         }
+        ActionKind::Attacks(list) => combat::declare_batch(state, side, list),
         ActionKind::EndPhase(p) => end_phase(state, *p),
         ActionKind::Standing(st) => file_standing(state, side, st),
         ActionKind::Strategic(sm) => super::strategic::step(state, side, sm),

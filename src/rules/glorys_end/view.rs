@@ -277,6 +277,10 @@ pub fn describe(state: &State) -> String {
             out.push(format!("awaiting {t}"));
         }
     }
+    if let Some(rest) = state.batch.as_ref().filter(|r| !r.is_empty()) {
+        let next: Vec<String> = rest.iter().map(|a| format!("{} by {}", a.target, a.units.join(", "))).collect();
+        out.push(format!("batch of prepared assaults (GE 13.2): still to make {}", next.join("; ")));
+    }
     for (h, t) in &state.trenches {
         out.push(format!("trench {h} {} {}", t.side.name(), if t.complete { "completed" } else { "under construction" }));
     }
@@ -361,7 +365,7 @@ pub fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
         match turn::step(&mut s, side, &a.0) {
             Ok(ev) => {
                 let pending = match (&a.0, &s.battle) {
-                    (ActionKind::MarchAssault(_) | ActionKind::Attack(_), Some(b)) if b.stage == Stage::Roll => {
+                    (ActionKind::MarchAssault(_) | ActionKind::Attack(_) | ActionKind::Attacks(_), Some(b)) if b.stage == Stage::Roll => {
                         format!(" — roll pending: {}", b.describe())
                     }
                     _ => String::new(),

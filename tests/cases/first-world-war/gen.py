@@ -35,6 +35,9 @@ GER, WA, EA, GA = "germany", "western_allies", "eastern_allies", "german_allies"
 case("01.00-two-player-seat", "1.0", "with 2 players the Allied seat plays both Allied factions in their own rounds",
      {"players": 2, "turn": 2, "round": 2, "armies": {"FR-1": 4}}, {"events": ["WA passes"], "state": ["awaiting allies: one action for EA in round 3"]},
      seat="allies", orders=[P])
+case("01.00-two-player-consecutive-steps", "1.0", "with 2 players the Allied seat's two rounds in a row (WA, then EA) go in one entry: the actions apply in order, one per round",
+     {"players": 2, "turn": 2, "round": 2}, {"events": ["WA passes", "EA passes"], "state": ["awaiting central_powers: one action for GA in round 4"]},
+     seat="allies", orders=[P, P])
 case("01.00-four-player-seat", "1.0", "with 4 players each faction is its own seat: Germany cannot act in a WA round",
      {"turn": 2, "round": 2}, {"violations": [{"rule": "TFWW 4.2"}]}, seat=GER, orders=[P])
 case("01.00-three-player-seat", "1.0", "with 3 players Germany and the German Allies are separate seats",
