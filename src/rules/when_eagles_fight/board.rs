@@ -77,6 +77,10 @@ pub struct Board {
     /// Ordered steps along a pass route, both ways.
     route_steps: BTreeSet<(HexId, HexId)>,
     victory: BTreeSet<HexId>,
+    /// Railroad steps, both ways (9.6).
+    rail_links: BTreeSet<(HexId, HexId)>,
+    /// The first and last hex of every railroad line (where a line can leave the map, 9.6).
+    rail_ends: BTreeSet<HexId>,
 }
 
 fn hex(s: &str) -> Result<HexId, String> {
@@ -136,6 +140,8 @@ impl TryFrom<MapData> for Board {
             let h = land(hex(&p.hex)?, &hexes)?;
             hexes.get_mut(&h).expect("checked").place = Some((p.name.clone(), p.kind));
         }
+        let mut rail_links = BTreeSet::new();
+        let mut rail_ends = BTreeSet::new();
         for line in &data.rail {
             let mut prev: Option<HexId> = None;
             for s in line {
@@ -144,7 +150,14 @@ impl TryFrom<MapData> for Board {
                     return Err(format!("map: railroad step {} → {h} joins hexes that do not touch", prev.expect("some")));
                 }
                 hexes.get_mut(&h).expect("checked").rail = true;
+                if let Some(p) = prev {
+                    rail_links.insert((p, h));
+                    rail_links.insert((h, p));
+                }
                 prev = Some(h);
+            }
+            for end in [line.first(), line.last()].into_iter().flatten() {
+                rail_ends.insert(hex(end)?);
             }
         }
         let lakes = data.lake_sides.iter().map(|s| pair(s)).collect::<Result<_, _>>()?;
@@ -161,7 +174,7 @@ impl TryFrom<MapData> for Board {
             }
         }
         let victory = data.victory_hexes.iter().map(|s| hex(s).and_then(|h| land(h, &hexes))).collect::<Result<_, _>>()?;
-        Ok(Board { data, hexes, lakes, seas, route_steps, victory })
+        Ok(Board { data, hexes, lakes, seas, route_steps, victory, rail_links, rail_ends })
     }
 }
 
@@ -227,6 +240,14 @@ impl Board {
     /// The east map edge column (the Russian edge).
     pub fn east_column(&self) -> u8 {
         self.data.columns.last
+    }
+    /// The railroad neighbours of `h` (9.6).
+    pub fn rail_next(&self, h: HexId) -> impl Iterator<Item = HexId> + '_ {
+        self.rail_links.range((h, HexId::new(0, 0))..=(h, HexId::new(99, 99))).map(|(_, b)| *b)
+    }
+    /// Whether a railroad line ends in `h`.
+    pub fn rail_end(&self, h: HexId) -> bool {
+        self.rail_ends.contains(&h)
     }
     /// The south map edge row.
     pub fn south_row(&self) -> u8 {

@@ -146,12 +146,28 @@ fn cooperation(s: &State, attackers: &[&Unit]) -> Vec<Violation> {
 
 /// Odds and DRM of a legal attack (13.8–13.19).
 pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: &[&Unit]) -> Battle {
-    let attack: u32 = attackers.iter().map(|u| attack_factor(s, u)).sum();
-    let defence: u32 = defenders.iter().map(|u| defence_factor(s, u)).sum();
+    // 9.3, 9.7: factors of units out of supply are summed, then halved once, rounded up; a
+    // fortress or capital supplies its units for defence only.
+    let (own, enemy) = (super::supply::sources(s, side), super::supply::sources(s, side.other()));
+    let oos_attack = |u: &&Unit| super::supply::status(s, u, &own) != super::supply::Status::Supplied;
+    let oos_defence = |u: &&Unit| super::supply::status(s, u, &enemy) == super::supply::Status::Out;
+    let halved = |units: &[&Unit], out: &dyn Fn(&&Unit) -> bool, f: &dyn Fn(&Unit) -> u32| {
+        let full: u32 = units.iter().filter(|u| !out(u)).map(|u| f(u)).sum();
+        let short: u32 = units.iter().filter(|u| out(u)).map(|u| f(u)).sum();
+        (full + short.div_ceil(2), short > 0)
+    };
+    let (attack, a_short) = halved(attackers, &oos_attack, &|u| attack_factor(s, u));
+    let (defence, d_short) = halved(defenders, &oos_defence, &|u| defence_factor(s, u));
     let columns = crt::columns(&s.charts.crt).expect("the CRT was checked at setup");
     // A hex nobody defends with any factor (none in the roster can be) reads as the best column.
     let odds = if defence == 0 { Odds::Column { column: columns.len() - 1, extra_drm: 0 } } else { columns.odds(attack.max(1), defence) };
     let mut parts = vec![format!("attack {attack} vs defence {defence}, odds {}", crate::engine::odds::text(attack, defence))];
+    if a_short {
+        parts.push("attackers out of supply halved (9.3)".into());
+    }
+    if d_short {
+        parts.push("defenders out of supply halved (9.3)".into());
+    }
     let mut drm = 0i32;
     let mut add = |v: i32, why: &str, parts: &mut Vec<String>| {
         if v != 0 {

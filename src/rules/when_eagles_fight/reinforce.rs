@@ -1,8 +1,7 @@
 //! Reinforcements (WEF 10.1, 10.2, 10.6): units of the turn track enter in their side's New
 //! Units phase at their nation's entry hexes; one not entered in its turn is lost.
 //!
-//! Not built yet (docs): the supply line an entry city needs (supply is not built),
-//! replacements, rebuilds, conversions and withdrawals (10.8–10.19), conditional entries.
+//! Not built yet (docs): replacements, rebuilds, conversions and withdrawals (10.8–10.19), conditional entries.
 
 use super::board::Country;
 use super::orders::Enter;
@@ -23,6 +22,9 @@ pub fn entry_hex(s: &State, u: &Unit, h: HexId) -> Result<(), String> {
             if !(s.board.city(h) && info.country == Country::Russia && ours) {
                 return Err(format!("Russians enter at a Russian-controlled city of Russia proper (not Russian Poland); {h} is not one"));
             }
+            if !super::supply::traced(s, Side::Russian, h, &super::supply::sources(s, Side::Russian)) {
+                return Err(format!("{h} has no supply line (9.5, 9.6)"));
+            }
         }
         Nat::DE => {
             let konigsberg = s.board.named("Konigsberg") == Some(h) && ours;
@@ -38,6 +40,9 @@ pub fn entry_hex(s: &State, u: &Unit, h: HexId) -> Result<(), String> {
         Nat::AH => {
             if !(s.board.city(h) && info.country == Country::AustriaHungary && ours) {
                 return Err(format!("A-H units enter at a CP-controlled A-H city; {h} is not one"));
+            }
+            if !super::supply::traced(s, Side::Central, h, &super::supply::sources(s, Side::Central)) {
+                return Err(format!("{h} has no supply line (9.5, 9.6)"));
             }
         }
     }

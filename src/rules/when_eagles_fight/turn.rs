@@ -2,8 +2,9 @@
 //!
 //! A game turn here: II.A Russian New Units, II.B CP New Units, IV.A Russian Regular
 //! Movement, IV.B Russian Combat, V.A CP Regular Movement, V.B CP Combat, VI Victory Check
-//! (check turns only). Phases not built yet (I Random Events, III Strategic Movement, IV.C
-//! and V.D Attrition, V.C OberOst Combat) are passed over; the docs list them.
+//! (check turns only); the Attrition phases IV.C and V.D close each side's combat phase.
+//! Phases not built yet (I Random Events, III Strategic Movement, V.C OberOst Combat) are
+//! passed over; the docs list them.
 
 use super::orders::Action;
 use super::state::{Phase, Side, State};
@@ -49,6 +50,10 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
     if s.phase.new_units() {
         ev.extend(reinforce::lose_missed(s, side));
+    }
+    // IV.C and V.D: the attrition of the side that just fought (9.4).
+    if s.phase.combat() {
+        ev.extend(super::supply::attrition(s, side));
     }
     s.spent.clear();
     s.moving.clear();
