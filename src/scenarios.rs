@@ -45,6 +45,12 @@ pub const ALL: &[Bundled] = &[
         about: "The First World War, 1914-1918, 2-4 players, on a representative board, roster and chit set (TFWW 3.0)",
         text: include_str!("../scenarios/first-world-war/standard.yaml"),
     },
+    Bundled {
+        name: "when-eagles-fight/historical",
+        ruleset: "when-eagles-fight",
+        about: "When Eagles Fight, the Historical game (WEF 3.1-3.8): 24 turns, Aug 1914 to Mar/Apr 1917, on a representative map and roster; part of the rules built (docs/when-eagles-fight/rules.md)",
+        text: include_str!("../scenarios/when-eagles-fight/historical.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -64,6 +70,8 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
             ("eastern_allies", "allies"),
             ("german_allies", "central_powers"),
         ],
+        // The CP proposes; the historical game opens with its movement (WEF 3.4).
+        "when-eagles-fight" => vec![("central", "central"), ("russian", "russian")],
         _ => Vec::new(),
     }
 }

@@ -6,6 +6,7 @@ use umpire::engine::cases::CaseRuleset;
 use umpire::engine::cases::{RuleCase, run_case};
 use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
+use umpire::rules::when_eagles_fight::WhenEaglesFight;
 
 #[test]
 fn glorys_end_rule_cases() {
@@ -15,6 +16,11 @@ fn glorys_end_rule_cases() {
 #[test]
 fn first_world_war_rule_cases() {
     run_dir::<FirstWorldWar>("first-world-war");
+}
+
+#[test]
+fn when_eagles_fight_rule_cases() {
+    run_dir::<WhenEaglesFight>("when-eagles-fight");
 }
 
 fn run_dir<R: CaseRuleset>(ruleset: &str) {

@@ -8,6 +8,7 @@ pub mod bot;
 pub mod cases;
 pub mod game;
 pub mod hidden;
+pub mod odds;
 pub mod registry;
 #[cfg(test)]
 pub(crate) mod toy;

@@ -8,6 +8,7 @@ use super::{Concealed, Event, Expectation, HiddenActs, IdOrder, Outcome, Ruleset
 use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
+use crate::rules::when_eagles_fight::WhenEaglesFight;
 
 /// Every ruleset umpire knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,13 +17,15 @@ pub enum RulesetId {
     GlorysEnd,
     /// The First World War (Phalanx).
     FirstWorldWar,
+    /// When Eagles Fight (GMT), the second game of the 1914 box.
+    WhenEaglesFight,
     /// The engine's toy game with hidden information (unit tests only).
     #[cfg(test)]
     Toy,
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar];
+pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight];
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {
@@ -39,6 +42,8 @@ pub enum AnyState {
     GlorysEnd(<GlorysEnd as Ruleset>::State),
     /// The First World War.
     FirstWorldWar(<FirstWorldWar as Ruleset>::State),
+    /// When Eagles Fight.
+    WhenEaglesFight(<WhenEaglesFight as Ruleset>::State),
     /// The engine's toy game (unit tests only).
     #[cfg(test)]
     Toy(<super::toy::Toy as Ruleset>::State),
@@ -78,6 +83,7 @@ macro_rules! dispatch {
         match $state {
             AnyState::GlorysEnd($s) => arm!(GlorysEnd, GlorysEnd, $body),
             AnyState::FirstWorldWar($s) => arm!(FirstWorldWar, FirstWorldWar, $body),
+            AnyState::WhenEaglesFight($s) => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             #[cfg(test)]
             AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
@@ -90,6 +96,7 @@ macro_rules! dispatch_id {
         match $id {
             RulesetId::GlorysEnd => arm!(GlorysEnd, GlorysEnd, $body),
             RulesetId::FirstWorldWar => arm!(FirstWorldWar, FirstWorldWar, $body),
+            RulesetId::WhenEaglesFight => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             #[cfg(test)]
             RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
@@ -111,6 +118,7 @@ impl RulesetId {
         match id {
             "glorys-end" => Some(RulesetId::GlorysEnd),
             "first-world-war" => Some(RulesetId::FirstWorldWar),
+            "when-eagles-fight" => Some(RulesetId::WhenEaglesFight),
             #[cfg(test)]
             super::toy::ID => Some(RulesetId::Toy),
             _ => None,
@@ -133,6 +141,7 @@ impl RulesetId {
         match self {
             RulesetId::GlorysEnd => "1914: Glory's End",
             RulesetId::FirstWorldWar => "The First World War",
+            RulesetId::WhenEaglesFight => "When Eagles Fight",
             #[cfg(test)]
             RulesetId::Toy => "Toy: guess the hidden number",
         }
@@ -153,6 +162,7 @@ impl AnyState {
         match self {
             AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
             AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
+            AnyState::WhenEaglesFight(_) => RulesetId::WhenEaglesFight,
             #[cfg(test)]
             AnyState::Toy(_) => RulesetId::Toy,
         }

@@ -114,6 +114,14 @@ impl HexId {
     }
 }
 
+/// A concentric assault (GE-13.16, WEF-13.16: "the same geometry as GE"): attackers in
+/// an opposite pair of directions, or in three alternating directions (which any four or
+/// more directions also contain).
+pub fn concentric(dirs: &std::collections::BTreeSet<Direction>) -> bool {
+    (0..3u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 3)))
+        || (0..2u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 2)) && dirs.contains(&(i + 4)))
+}
+
 impl std::fmt::Display for HexId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:02}{:02}", self.row, self.col)

@@ -2,3 +2,4 @@
 
 pub mod first_world_war;
 pub mod glorys_end;
+pub mod when_eagles_fight;

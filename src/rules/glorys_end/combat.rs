@@ -260,10 +260,10 @@ fn may_withdraw_unseen(state: &State, b: &Battle) -> bool {
     no_cav && shown_cav
 }
 
-/// GE-13.16: an opposite pair or an alternating triple of directions.
+/// GE-13.16: an opposite pair or an alternating triple of directions (the geometry the
+/// 1914 box shares, [`crate::geo::hex::concentric`]).
 pub fn concentric(dirs: &BTreeSet<Direction>) -> bool {
-    (0..3u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 3)))
-        || (0..2u8).any(|i| dirs.contains(&i) && dirs.contains(&(i + 2)) && dirs.contains(&(i + 4)))
+    crate::geo::hex::concentric(dirs)
 }
 
 /// Start a declared battle: an automatic 2/0 applies at once, otherwise the roll is pending.

@@ -5,21 +5,17 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The odds of a battle after rounding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Odds {
-    /// Worse than 1:2 (or no attack strength): automatic 2/0, no roll (GE-13.11).
-    Automatic,
-    /// A CRT column (0 = 1:2 … 5 = 5:1) plus the +1-per-step DRM above 5:1 (GE-13.13).
-    Column { column: usize, extra_drm: i32 },
-}
+pub use crate::engine::odds::Odds;
+
+/// The GE CRT's columns, 1:2 to 5:1 (GE-13.11, 13.13).
+const GE_COLUMNS: crate::engine::odds::Columns = crate::engine::odds::Columns { worst: 2, best: 5 };
 
 /// CRT column labels, index = column.
 pub const COLUMNS: [&str; 6] = ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1"];
 
-/// Odds from total attack `a` and defence `d` (GE-13.9–13.11, 13.13).
+/// Odds from total attack `a` and defence `d` (GE-13.9–13.11, 13.13), by the procedure the
+/// 1914 box shares ([`crate::engine::odds`]).
 ///
-/// A ≥ D: ⌊A/D⌋:1; A < D: 1:⌈D/A⌉. Above 5:1 the 5:1 column with +1 DRM per whole step.
 /// D = 0 (reading of the digest's recommendation for 13.11): 5:1 column with +6 DRM,
 /// which makes any roll a final 6.
 pub fn odds(a: u32, d: u32) -> Odds {
@@ -29,24 +25,12 @@ pub fn odds(a: u32, d: u32) -> Odds {
     if d == 0 {
         return Odds::Column { column: 5, extra_drm: 6 };
     }
-    if a >= d {
-        let r = a / d;
-        if r >= 5 { Odds::Column { column: 5, extra_drm: (r - 5) as i32 } } else { Odds::Column { column: r as usize, extra_drm: 0 } }
-    } else {
-        let r = d.div_ceil(a);
-        if r <= 2 { Odds::Column { column: 0, extra_drm: 0 } } else { Odds::Automatic }
-    }
+    GE_COLUMNS.odds(a, d)
 }
 
 /// The odds as players write them: `"3:1"`, `"1:2"`, `"7:1"`, `"1:4"`.
 pub fn odds_text(a: u32, d: u32) -> String {
-    if a == 0 {
-        return "0:1".into();
-    }
-    if d == 0 {
-        return "∞:1".into();
-    }
-    if a >= d { format!("{}:1", a / d) } else { format!("1:{}", d.div_ceil(a)) }
+    crate::engine::odds::text(a, d)
 }
 
 /// One CRT result: attacker LP / defender LP, and whether the defender must retreat.

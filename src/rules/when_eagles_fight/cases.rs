@@ -1,0 +1,93 @@
+//! The compact prestate of a rule case (DESIGN §5, `tests/cases/when-eagles-fight/`): the
+//! bundled Historical scenario's map, roster and charts, with the turn, the phase and the
+//! units a case names.
+//!
+//! ```yaml
+//! state:
+//!   turn: 3                      # default 1
+//!   phase: central_combat        # default: where the scenario starts (3.4)
+//!   units:                       # when given, only these units are in play
+//!     - {id: DE-1, hex: "2616"}  # sl: 1 for a reduced 2-SL unit
+//!     - {id: DE-11, turn: 3}     # on the turn track
+//!   control: {"2419": central}   # control changed before the case
+//!   fallen_forts: ["2617"]
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::WhenEaglesFight;
+use super::scenario::HISTORICAL_YAML;
+use super::state::{Phase, Place, Side, State};
+use crate::engine::cases::CaseRuleset;
+use crate::engine::{Ruleset, SeatInfo};
+use crate::geo::hex::HexId;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseState {
+    #[serde(default)]
+    turn: Option<u8>,
+    #[serde(default)]
+    phase: Option<Phase>,
+    #[serde(default)]
+    units: Option<Vec<CaseUnit>>,
+    #[serde(default)]
+    control: BTreeMap<HexId, Side>,
+    #[serde(default)]
+    fallen_forts: Vec<HexId>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseUnit {
+    id: String,
+    #[serde(default)]
+    hex: Option<HexId>,
+    #[serde(default)]
+    turn: Option<u8>,
+    #[serde(default)]
+    sl: Option<u8>,
+}
+
+/// The seats of a case: one per side, named after it.
+pub fn case_seats() -> Vec<SeatInfo> {
+    vec![SeatInfo { seat: "central".into(), side: "central".into() }, SeatInfo { seat: "russian".into(), side: "russian".into() }]
+}
+
+impl CaseRuleset for WhenEaglesFight {
+    fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
+        let c: CaseState = yaml_serde::from_value(value.clone()).map_err(|e| format!("case state: {e}"))?;
+        let mut s = WhenEaglesFight::setup(HISTORICAL_YAML, None, &case_seats()).map_err(|e| e.to_string())?;
+        if let Some(t) = c.turn {
+            s.turn = t;
+        }
+        if let Some(p) = c.phase {
+            s.phase = p;
+        }
+        if let Some(units) = c.units {
+            for u in &mut s.units {
+                u.place = Place::Out;
+            }
+            for cu in units {
+                let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
+                u.place = match (cu.hex, cu.turn) {
+                    (Some(h), None) => Place::Hex(h),
+                    (None, Some(t)) => Place::Track(t),
+                    _ => return Err(format!("case state: unit {} needs a hex or a turn", cu.id)),
+                };
+                if let Some(sl) = cu.sl {
+                    u.sl = sl;
+                }
+            }
+        }
+        s.control.extend(c.control);
+        s.fallen_forts.extend(c.fallen_forts);
+        WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
+        Ok(s)
+    }
+    fn case_faces(dice: &[u32]) -> Vec<u32> {
+        dice.iter().map(|d| d.saturating_sub(1)).collect()
+    }
+}

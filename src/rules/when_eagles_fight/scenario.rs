@@ -1,0 +1,273 @@
+//! The scenario file (`scenarios/when-eagles-fight/*.yaml`): the map, the roster and the
+//! charts, as data (DESIGN §3 "rule data is data"). Most of it is representative (the file
+//! header says which parts); replacing it with the published data needs no code change.
+//!
+//! A parsed [`Scenario`] is not yet a playable one: [`Scenario::problems`] checks what the
+//! rules need (every hex on the grid, factors that fit their kind, a CRT of the right shape).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The bundled Historical game (WEF 3.1–3.8).
+pub const HISTORICAL_YAML: &str = include_str!("../../../scenarios/when-eagles-fight/historical.yaml");
+
+/// A scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name (`historical`).
+    pub name: String,
+    /// One line for people.
+    pub title: String,
+    /// Version of the map, roster and charts: a log pins it through the scenario text.
+    pub data_version: String,
+    /// Free Setup (WEF 3.9): T1 is played in full. Not yet supported (docs).
+    #[serde(default)]
+    pub free_setup: bool,
+    pub charts: Charts,
+    pub map: MapData,
+    pub units: Vec<UnitData>,
+}
+
+/// The player-aid charts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Charts {
+    /// The turn track, T1..T24 in order (E.1).
+    pub turns: Vec<TurnBox>,
+    pub crt: CrtData,
+    pub tec: Tec,
+    pub drm: DrmData,
+    /// Replacement SL by nationality and turn band (E.10). Kept for the replacement rules.
+    pub replacements: Vec<ReplacementBand>,
+    /// Random events by 2d6 sum (E.7). Kept for the random-event rules.
+    pub random_events: RandomEvents,
+    /// Ammunition shortage by modified roll and turn band (E.6). Kept for 9.9.
+    pub ammunition: Vec<AmmoBand>,
+}
+
+/// One box of the turn track.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnBox {
+    pub turn: u8,
+    /// `"Aug 1914"`.
+    pub date: String,
+    /// A Jan/Feb turn (12.8 frozen swamps, 12.11 lakes).
+    #[serde(default)]
+    pub winter: bool,
+    /// The victory check held at the end of this turn (4.1), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckBox>,
+}
+
+/// The figures of a victory-check box: "Russian Victory N/3, Rev R".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckBox {
+    /// A-H victory hexes the Russian must control (4.3.2).
+    pub ah_victory_hexes: u32,
+    /// German cities the Russian must control (4.3.1).
+    pub german_cities: u32,
+    /// The revolution number (4.4).
+    pub rev: u32,
+}
+
+/// The CRT as printed: one row per modified roll 1..9, one column per odds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CrtData {
+    /// Column labels, worst first: `["1:2", …, "5:1"]`.
+    pub columns: Vec<String>,
+    /// The result for odds worse than the first column (13.10): `"E/0"`.
+    pub worse_than_worst: String,
+    /// `rows[roll − 1][column]`, cells like `"1/3"`, `"1/E"`, `"B/E"`.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Terrain effects (E.4): MP to enter and the defender's DRM.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tec {
+    pub clear: TerrainCost,
+    pub forest: TerrainCost,
+    pub swamp: TerrainCost,
+    pub mountain: TerrainCost,
+    pub pass: TerrainCost,
+    /// DRM of a river hex (13.13).
+    pub river: i32,
+    /// DRM of a city (13.14).
+    pub city: i32,
+    /// DRM of a city in Russia proper defended by Russians (13.14).
+    pub russian_city_in_russia: i32,
+    /// City hexes that give no city DRM (Kovno 2913, 13.14).
+    #[serde(default)]
+    pub no_city_drm: Vec<String>,
+    /// DRM of an intact fortress (13.15).
+    pub fortress: i32,
+}
+
+/// One terrain type's costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainCost {
+    /// MP to enter.
+    pub mp: u32,
+    /// MP to enter in a Jan/Feb turn, when it differs (frozen swamp, 12.8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winter_mp: Option<u32>,
+    /// MP to enter along a pass route (12.10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_mp: Option<u32>,
+    /// The defender's DRM in this terrain.
+    pub drm: i32,
+}
+
+/// The attacker's DRMs that are not terrain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrmData {
+    /// Concentric assault on anyone but an all-German stack (13.16).
+    pub concentric: i32,
+    /// Concentric assault on an all-German stack (13.16).
+    pub concentric_all_german: i32,
+    /// A full-strength German active corps in the battle (13.19), for the CP.
+    pub active_corps: i32,
+}
+
+/// Replacements for a band of turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(non_snake_case)]
+pub struct ReplacementBand {
+    pub turns: [u8; 2],
+    pub DE: u32,
+    pub AH: u32,
+    pub RU: u32,
+}
+
+/// The Random Events table by period.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RandomEvents {
+    /// T5–T11, by 2d6 sum.
+    pub early: BTreeMap<u8, String>,
+    /// T12–T24, by 2d6 sum.
+    pub late: BTreeMap<u8, String>,
+}
+
+/// Ammunition shortage for a band of turns: units short for modified rolls ≤0, 1, …, 6, ≥7.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmmoBand {
+    pub turns: [u8; 2],
+    pub units: Vec<u32>,
+}
+
+/// The map as written: one text line per column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapData {
+    /// Where the map comes from (`"representative, …"`).
+    pub source: String,
+    pub columns: Span,
+    pub rows: Span,
+    /// Per column (`"24"`), one letter per row: `.` clear, `f` forest, `s` swamp, `m`
+    /// mountain, `p` mountain pass, `~` sea.
+    pub terrain: BTreeMap<String, String>,
+    /// Per column, one letter per row: `G` Germany, `A` Austria-Hungary, `P` Russian Poland,
+    /// `R` Russia proper, `N` Romania, `~` sea.
+    pub country: BTreeMap<String, String>,
+    /// River hexes (12.9).
+    #[serde(default)]
+    pub rivers: Vec<String>,
+    /// Lake hexsides, `"2513/2514"` (12.11).
+    #[serde(default)]
+    pub lake_sides: Vec<String>,
+    /// All-sea hexsides between land hexes (12.11).
+    #[serde(default)]
+    pub sea_sides: Vec<String>,
+    /// Mountain pass routes, hex by hex (12.10).
+    #[serde(default)]
+    pub pass_routes: Vec<Vec<String>>,
+    pub places: Vec<PlaceData>,
+    /// A-H victory hexes besides the A-H cities (4.3).
+    #[serde(default)]
+    pub victory_hexes: Vec<String>,
+    /// Railroad lines, hex by hex (9.6, 11.2).
+    #[serde(default)]
+    pub rail: Vec<Vec<String>>,
+}
+
+/// A first..last range of map column or row numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Span {
+    pub first: u8,
+    pub last: u8,
+}
+
+/// A town or city.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceData {
+    pub hex: String,
+    pub name: String,
+    pub kind: PlaceKind,
+}
+
+/// How big a place is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    Town,
+    City,
+    /// A national capital (4.2, 9.7); also a city.
+    Capital,
+}
+
+/// One counter of the roster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitData {
+    pub id: String,
+    pub name: String,
+    pub nat: super::state::Nat,
+    pub kind: super::state::Kind,
+    pub size: super::state::Size,
+    /// Attack, defence, movement at full strength.
+    pub factors: [u8; 3],
+    /// The back of a 2-SL unit (WEF 2.11); absent for a 1-SL unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<[u8; 3]>,
+    /// The back of an A-H unit: its values once rebuilt (WEF 2.12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuilt: Option<[u8; 3]>,
+    /// Non-replaceable (`*`, WEF 10.10).
+    #[serde(default)]
+    pub star: bool,
+    /// The A-H army number when the counter prints one (`/2`, WEF 3.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<u8>,
+    /// Setup hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// Entry turn of a reinforcement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u8>,
+    /// A conditional entry code: `REG`, `B+1`..`B+3`, `FS`, `SEV` (WEF 2.14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}
+
+/// The JSON Schema of a scenario file.
+pub fn schema() -> schemars::Schema {
+    schemars::schema_for!(Scenario)
+}
+
+/// Parse a scenario text.
+pub fn parse(text: &str) -> Result<Scenario, String> {
+    crate::log::yamlscan::from_str(text).map_err(|e| e.to_string())
+}

@@ -1,0 +1,158 @@
+//! Supply (WEF 9.3–9.7): sources, supply lines, the halving of out-of-supply units in
+//! combat, and attrition.
+//!
+//! Readings: a lake hexside carries no supply line (9.5 asks for hexsides "containing land");
+//! Romania is never entered (3.2). Not built: the 9.2 bar on strategic movement (no SM yet),
+//! Jassy as a source (Romania never enters the war yet), voluntary OOS (9.8: nothing to do).
+
+use std::collections::{BTreeSet, VecDeque};
+
+use super::board::Country;
+use super::control::{controller, tracked};
+use super::state::{Kind, Nat, Place, Side, State, Unit};
+use crate::engine::Event;
+use crate::geo::hex::HexId;
+
+/// The supply line's length (9.5), the source hex counted, the unit's own not.
+pub const LINE: u32 = 4;
+
+/// The edge hexes by Odessa the Russian may not use as a railroad's end (9.6).
+const ODESSA_EDGE: [HexId; 3] = [HexId { row: 42, col: 31 }, HexId { row: 42, col: 32 }, HexId { row: 42, col: 33 }];
+
+/// A unit's supply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Traced to a source (9.5, 9.6).
+    Supplied,
+    /// Only the fortress or capital it stands in supplies it: for defence and attrition (9.7).
+    Limited,
+    Out,
+}
+
+/// A friendly map-edge hex of `side` (B.2): the CP's west edge and the south edge in A-H, the
+/// Russian east edge; not while the enemy occupies it.
+pub fn friendly_edge(s: &State, side: Side, h: HexId) -> bool {
+    let Some(info) = s.board.get(h) else { return false };
+    let edge = match side {
+        Side::Central => h.row == s.board.west_column() || (h.col == s.board.south_row() && info.country == Country::AustriaHungary),
+        Side::Russian => h.row == s.board.east_column(),
+    };
+    edge && s.occupant(h) != Some(side.other())
+}
+
+/// A hex the enemy blocks for rail tracing: his units, or a town, city or victory hex he
+/// controls (9.6).
+fn rail_blocked(s: &State, side: Side, h: HexId) -> bool {
+    s.occupant(h) == Some(side.other()) || (tracked(s, h) && controller(s, h) == Some(side.other()))
+}
+
+/// Every supply source of `side` (9.6): its edge hexes, the towns and cities it controls that
+/// reach a friendly edge by railroad, and its sea link (Königsberg, Odessa) while it holds it.
+pub fn sources(s: &State, side: Side) -> BTreeSet<HexId> {
+    let mut out: BTreeSet<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| friendly_edge(s, side, h)).collect();
+    let mut seen = BTreeSet::new();
+    let mut queue: VecDeque<HexId> = out
+        .iter()
+        .copied()
+        .filter(|&h| s.board.rail_end(h) && !(side == Side::Russian && ODESSA_EDGE.contains(&h)) && !rail_blocked(s, side, h))
+        .collect();
+    seen.extend(queue.iter().copied());
+    while let Some(h) = queue.pop_front() {
+        if s.board.place(h).is_some() && controller(s, h) == Some(side) {
+            out.insert(h);
+        }
+        for n in s.board.rail_next(h) {
+            if !seen.contains(&n) && !rail_blocked(s, side, n) {
+                seen.insert(n);
+                queue.push_back(n);
+            }
+        }
+    }
+    let sea = match side {
+        Side::Central => "Konigsberg",
+        Side::Russian => "Odessa",
+    };
+    if let Some(h) = s.board.named(sea).filter(|&h| controller(s, h) == Some(side)) {
+        out.insert(h);
+    }
+    out
+}
+
+/// Whether a supply line of at most [`LINE`] hexes runs from `from` to one of `sources`
+/// (9.5): hex to adjacent land hex, never across an all-sea or lake hexside, never into a hex
+/// holding enemy units.
+pub fn traced(s: &State, side: Side, from: HexId, sources: &BTreeSet<HexId>) -> bool {
+    if sources.contains(&from) {
+        return true;
+    }
+    let mut seen = BTreeSet::from([from]);
+    let mut frontier = vec![from];
+    for _ in 0..LINE {
+        let mut next = Vec::new();
+        for h in frontier {
+            for (_, n) in h.neighbours() {
+                let Some(info) = s.board.get(n) else { continue };
+                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || info.country == Country::Romania {
+                    continue;
+                }
+                if s.occupant(n) == Some(side.other()) {
+                    continue;
+                }
+                if sources.contains(&n) {
+                    return true;
+                }
+                seen.insert(n);
+                next.push(n);
+            }
+        }
+        frontier = next;
+    }
+    false
+}
+
+/// Whether `u` stands in an intact fortress of its side or its national capital (9.7).
+fn limited_source(s: &State, u: &Unit, h: HexId) -> bool {
+    let fortress = !s.fallen_forts.contains(&h) && s.units_at(h).any(|o| o.kind == Kind::Fortress && o.side() == u.side());
+    let capital = match (s.board.place(h), u.nat) {
+        (Some((name, super::scenario::PlaceKind::Capital)), nat) => match nat {
+            Nat::DE | Nat::TU => name == "Berlin",
+            Nat::AH => name == "Vienna" || name == "Budapest",
+            Nat::RU | Nat::RO => name == "Petrograd",
+        },
+        _ => false,
+    };
+    fortress || capital
+}
+
+/// The supply of a unit on the map, given its side's sources.
+pub fn status(s: &State, u: &Unit, sources: &BTreeSet<HexId>) -> Status {
+    let Some(h) = u.hex() else { return Status::Out };
+    if traced(s, u.side(), h, sources) {
+        Status::Supplied
+    } else if limited_source(s, u, h) {
+        Status::Limited
+    } else {
+        Status::Out
+    }
+}
+
+/// 9.4: at the start of a side's Attrition phase its units out of supply are eliminated
+/// (a fortress or capital keeps its units, 9.7).
+pub fn attrition(s: &mut State, side: Side) -> Vec<Event> {
+    let src = sources(s, side);
+    let out: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| u.side() == side && u.hex().is_some() && status(s, u, &src) == Status::Out)
+        .map(|u| u.id.clone())
+        .collect();
+    let mut ev = Vec::new();
+    for id in out {
+        if let Some(u) = s.unit_mut(&id) {
+            u.place = Place::Eliminated;
+            u.sl = 0;
+            ev.push(Event::rule("WEF 9.4", format!("{} is out of supply and eliminated", u.label())));
+        }
+    }
+    ev
+}

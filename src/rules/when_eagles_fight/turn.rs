@@ -1,0 +1,137 @@
+//! The sequence of play (WEF 5.2) as far as it is built, and the action dispatcher.
+//!
+//! A game turn here: II.A Russian New Units, II.B CP New Units, IV.A Russian Regular
+//! Movement, IV.B Russian Combat, V.A CP Regular Movement, V.B CP Combat, VI Victory Check
+//! (check turns only); the Attrition phases IV.C and V.D close each side's combat phase.
+//! Phases not built yet (I Random Events, III Strategic Movement, V.C OberOst Combat) are
+//! passed over; the docs list them.
+
+use super::orders::Action;
+use super::state::{Phase, Side, State};
+use super::{combat, movement, reinforce, victory};
+use crate::engine::{Await, Event, Expectation, Violation};
+
+/// Apply one action of `side`, or say why it is illegal (nothing changes then).
+pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
+    if s.outcome.is_some() {
+        return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
+    }
+    if s.battle.is_some() || s.phase == Phase::VictoryCheck {
+        return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
+    }
+    if s.phase.side() != side {
+        return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", s.phase.side().title(), s.phase.title()))]);
+    }
+    match a {
+        Action::Enter(e) => {
+            let errs = reinforce::check(s, side, e);
+            if errs.is_empty() { Ok(reinforce::apply(s, side, e)) } else { Err(errs) }
+        }
+        Action::Move(m) => {
+            let errs = movement::check(s, side, m);
+            if errs.is_empty() { Ok(movement::apply(s, side, m)) } else { Err(errs) }
+        }
+        Action::Attack(at) => {
+            let b = combat::declare(s, side, at)?;
+            Ok(combat::start(s, b))
+        }
+        Action::EndPhase => end_phase(s, side),
+    }
+}
+
+/// Finish the current phase and move to the next one the rules play.
+pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>> {
+    if s.turn == 1
+        && s.phase == Phase::CentralCombat
+        && let Some(v) = rigid_planning(s)
+    {
+        return Err(vec![v]);
+    }
+    let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
+    if s.phase.new_units() {
+        ev.extend(reinforce::lose_missed(s, side));
+    }
+    // IV.C and V.D: the attrition of the side that just fought (9.4).
+    if s.phase.combat() {
+        ev.extend(super::supply::attrition(s, side));
+    }
+    s.spent.clear();
+    s.moving.clear();
+    s.attacked.clear();
+    s.targets.clear();
+    match s.phase.next() {
+        Some(Phase::VictoryCheck) => {
+            let (e, rolling) = victory::end_of_turn(s);
+            ev.extend(e);
+            if !rolling && s.outcome.is_none() {
+                ev.extend(next_turn(s));
+            }
+        }
+        Some(p) => s.phase = p,
+        None => ev.extend(next_turn(s)),
+    }
+    Ok(ev)
+}
+
+/// Start the next game turn.
+pub fn next_turn(s: &mut State) -> Vec<Event> {
+    s.turn += 1;
+    s.phase = Phase::RussianNewUnits;
+    s.ah_good_attacks = 0;
+    vec![Event::say(format!("{} begins", s.turn_text()))]
+}
+
+/// 3.6: in the T1 CP combat phase the CP must make three A-H attacks at 2:1 or better. The
+/// penalty is not given; reading (digest): the phase cannot end while such an attack (A-H
+/// units only) is still possible and fewer than three were made.
+pub fn rigid_planning(s: &State) -> Option<Violation> {
+    if s.ah_good_attacks >= 3 {
+        return None;
+    }
+    let possible = super::legal::ah_qualifying_attack(s)?;
+    Some(Violation::new(
+        "WEF 3.6",
+        format!(
+            "only {} A-H attacks at 2:1 or better in turn 1, and another is possible ({} against {}): make it before ending the phase",
+            s.ah_good_attacks,
+            possible.units.join(", "),
+            possible.target
+        ),
+    ))
+}
+
+/// Who must send what.
+pub fn expect(s: &State) -> Expectation {
+    let when = format!("{}, {}", s.turn_text(), s.phase.title());
+    if s.outcome.is_some() {
+        return Expectation { when, awaits: vec![] };
+    }
+    let awaits = if let Some(b) = &s.battle {
+        let d = b.attacker.other();
+        vec![Await {
+            seat: s.seat(d).into(),
+            what: format!("acknowledge: your entry rolls the die of the attack on {} (WEF 13.20)", b.target),
+        }]
+    } else if s.phase == Phase::VictoryCheck {
+        vec![Await {
+            seat: s.seat(Side::Russian).into(),
+            what: format!("acknowledge: your entry rolls the revolution die of turn {} (WEF 4.4)", s.turn),
+        }]
+    } else {
+        let side = s.phase.side();
+        let what = match s.phase {
+            Phase::RussianNewUnits | Phase::CentralNewUnits => {
+                let due: Vec<String> = reinforce::due(s, side).iter().map(|u| u.id.clone()).collect();
+                if due.is_empty() {
+                    "end the phase (no reinforcements due)".to_string()
+                } else {
+                    format!("enter reinforcements ({}), then end the phase", due.join(", "))
+                }
+            }
+            Phase::RussianMovement | Phase::CentralMovement => "move units, then end the phase".into(),
+            _ => "attack, or end the phase".into(),
+        };
+        vec![Await { seat: s.seat(side).into(), what }]
+    };
+    Expectation { when, awaits }
+}

@@ -1,0 +1,220 @@
+//! What players read and see: the state as text (`show`, replay diffs, rule cases), the
+//! orders template, the picture, and the invariants.
+
+use super::board::{Country, Terrain};
+use super::control::controller;
+use super::state::{Kind, Nat, Place, Side, State, Unit};
+use super::{reinforce, stacking, victory};
+use crate::render::{
+    Cell, Counter, HexMap, Kind as PicKind, LegendItem, Mark, MarkShape, Picture, PlaceKind as PicPlace, PlaceMark, Rgb, Symbol,
+};
+
+/// Stable, line-oriented text of the state.
+pub fn describe(s: &State) -> String {
+    let mut out = vec![format!("turn {} ({}) {}", s.turn, s.turn_box().map(|b| b.date.as_str()).unwrap_or("?"), s.phase.title())];
+    out.push(format!("data {}", s.data_version));
+    if let Some(o) = &s.outcome {
+        out.push(format!("outcome {}", crate::engine::game::describe_outcome(o)));
+    }
+    if let Some(b) = &s.battle {
+        out.push(format!("battle at {}: {} against {}; {}", b.target, b.attackers.join(", "), b.defenders.join(", "), b.summary));
+    }
+    out.push(format!(
+        "victory russian holds {} German cities and {} A-H victory hexes; central holds {} Russian cities",
+        victory::german_cities(s),
+        victory::ah_victory_hexes(s),
+        victory::russian_cities_held(s)
+    ));
+    if s.turn == 1 && s.ah_good_attacks > 0 {
+        out.push(format!("rigid planning {} A-H attacks at 2:1 or better", s.ah_good_attacks));
+    }
+    // Counters outside this scenario say nothing about the game.
+    for u in s.units.iter().filter(|u| u.place != Place::Out) {
+        let [a, d, m] = u.factors();
+        let at = match u.place {
+            Place::Hex(h) => format!("at {h}"),
+            Place::Track(t) => format!("enters turn {t}"),
+            Place::Waiting => format!("waits for {}", u.when.as_deref().unwrap_or("?")),
+            Place::Eliminated => "eliminated".into(),
+            Place::Lost => "lost (did not enter)".into(),
+            Place::Out => "out of play".into(),
+        };
+        out.push(format!("unit {} {} {a}-{d}-{m} {}/{} SL {at}", u.id, u.name, u.sl, u.max_sl()));
+    }
+    for (h, side) in &s.control {
+        let initial = s.board.get(*h).and_then(|i| i.country.owner());
+        let now = controller(s, *h);
+        if now != initial {
+            let name = s.board.place(*h).map(|(n, _)| format!(" {n}")).unwrap_or_default();
+            out.push(format!("control {h}{name} {}", now.map(Side::id).unwrap_or(side.id())));
+        }
+    }
+    for h in &s.fallen_forts {
+        out.push(format!("fallen fortress {h}"));
+    }
+    out.join("\n")
+}
+
+/// A commented YAML skeleton of what `seat` may send now.
+pub fn template(s: &State, seat: &str) -> String {
+    let e = super::turn::expect(s);
+    let mine = e.awaits.iter().find(|a| a.seat == seat);
+    let Some(w) = mine else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
+    let mut t = format!("# {}\n# {}\nactions:\n", e.when, w.what);
+    let Some(side) = s.side_of(seat) else { return t };
+    if s.battle.is_some() || s.phase == super::state::Phase::VictoryCheck {
+        return format!("# {}\n# {}: send `umpire apply --ack`\n", e.when, w.what);
+    }
+    if s.phase.new_units() {
+        for u in reinforce::due(s, side) {
+            let opts = reinforce::options(s, u);
+            let first = opts.first().map(|h| h.to_string()).unwrap_or_else(|| "????".into());
+            t.push_str(&format!("  - enter: {{unit: {}, hex: \"{first}\"}}   # {} ({} entry hexes)\n", u.id, u.name, opts.len()));
+        }
+    } else if s.phase.movement() {
+        t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
+    } else if s.phase.combat() {
+        t.push_str("  # - attack: {target: \"HEX\", units: [ID, ...]}    # the entry ends with the attack's roll (WEF 13.20)\n");
+    }
+    t.push_str("  - end_phase\n");
+    t
+}
+
+/// Internal consistency.
+pub fn check_invariants(s: &State) -> Result<(), String> {
+    if let Some(h) = stacking::overstacked(s) {
+        return Err(format!("{h} is overstacked"));
+    }
+    for u in &s.units {
+        if u.sl > u.max_sl() {
+            return Err(format!("{} has {} SL of {}", u.id, u.sl, u.max_sl()));
+        }
+        if matches!(u.place, Place::Hex(_)) && u.sl == 0 {
+            return Err(format!("{} is on the map with no SL", u.id));
+        }
+        if let Some(h) = u.hex() {
+            if s.board.get(h).is_none() {
+                return Err(format!("{} stands on {h}, not a land hex", u.id));
+            }
+            if s.units_at(h).any(|o| o.side() != u.side()) {
+                return Err(format!("{h} holds units of both sides"));
+            }
+        }
+    }
+    if s.turn == 0 || s.turn > s.last_turn {
+        return Err(format!("turn {} is off the track", s.turn));
+    }
+    Ok(())
+}
+
+fn terrain_fill(t: Terrain, c: Country) -> Rgb {
+    let base = match t {
+        Terrain::Clear => Rgb(236, 228, 200),
+        Terrain::Forest => Rgb(170, 200, 140),
+        Terrain::Swamp => Rgb(180, 205, 200),
+        Terrain::Mountain => Rgb(190, 160, 120),
+        Terrain::Pass => Rgb(210, 180, 140),
+    };
+    // A light tint per country so borders read without lines.
+    let tint = match c {
+        Country::Germany => (0, 0, 8),
+        Country::AustriaHungary => (6, 6, 0),
+        Country::RussianPoland => (0, 6, 0),
+        Country::Russia => (0, 0, 0),
+        Country::Romania => (10, 0, 0),
+    };
+    Rgb(base.0.saturating_sub(tint.0), base.1.saturating_sub(tint.1), base.2.saturating_sub(tint.2))
+}
+
+fn colour(n: Nat) -> (Rgb, Rgb) {
+    match n {
+        Nat::DE | Nat::TU => (Rgb(120, 130, 140), Rgb::WHITE),
+        Nat::AH => (Rgb(205, 205, 200), Rgb::BLACK),
+        Nat::RU => (Rgb(40, 90, 50), Rgb::WHITE),
+        Nat::RO => (Rgb(230, 200, 40), Rgb::BLACK),
+    }
+}
+
+fn counter(s: &State, u: &Unit, h: crate::geo::hex::HexId) -> Counter {
+    let (colour, ink) = colour(u.nat);
+    let [a, d, m] = u.factors();
+    let _ = s;
+    Counter {
+        at: axial(h),
+        colour,
+        ink,
+        symbol: match u.kind {
+            Kind::Infantry | Kind::Active => Symbol::Infantry,
+            Kind::Cavalry => Symbol::Cavalry,
+            Kind::Fortress => Symbol::Fortress,
+            Kind::Heavy => Symbol::Artillery,
+        },
+        size: match u.size {
+            super::state::Size::Corps => "XXX".into(),
+            super::state::Size::Division => "XX".into(),
+            super::state::Size::Battalion => "II".into(),
+            super::state::Size::None => String::new(),
+        },
+        top_text: u.name.split_whitespace().next().unwrap_or("").into(),
+        bottom_text: format!("{a}-{d}-{m}"),
+        steps: (u.max_sl() > 1).then_some((u32::from(u.sl), u32::from(u.max_sl()))),
+        badges: vec![],
+        title: format!("{} {}", u.id, u.name),
+    }
+}
+
+/// Renderer coordinates: the hex ids read as the shared grid (see `board`), drawn with the
+/// Glory's End convention. The map comes out turned a quarter turn clockwise (north to the
+/// right, west at the top); the picture's notes say so.
+pub fn axial(h: crate::geo::hex::HexId) -> crate::render::Axial {
+    let (q, r) = h.axial();
+    crate::render::Axial { q: -(q + r), r }
+}
+
+/// The picture of the state.
+pub fn picture(s: &State) -> Picture {
+    let mut cells = Vec::new();
+    for (h, info) in s.board.hexes() {
+        let place = info.place.as_ref().map(|(name, k)| PlaceMark {
+            name: name.clone(),
+            kind: if *k == super::scenario::PlaceKind::Town { PicPlace::Town } else { PicPlace::City },
+        });
+        let mut marks = Vec::new();
+        let initial = info.country.owner();
+        if let Some(now) = controller(s, h).filter(|_| super::control::tracked(s, h)).filter(|c| Some(*c) != initial) {
+            marks.push(Mark {
+                shape: MarkShape::Control,
+                colour: colour(if now == Side::Central { Nat::DE } else { Nat::RU }).0,
+                text: String::new(),
+                title: format!("held by the {} player", now.title()),
+            });
+        }
+        if s.fallen_forts.contains(&h) {
+            marks.push(Mark { shape: MarkShape::Dot, colour: Rgb(120, 0, 0), text: "F".into(), title: "fallen fortress".into() });
+        }
+        cells.push(Cell {
+            id: h.to_string(),
+            axial: axial(h),
+            fill: terrain_fill(info.terrain, info.country),
+            place,
+            vp: None,
+            outline: None,
+            marks,
+        });
+    }
+    let counters = s.units.iter().filter_map(|u| u.hex().map(|h| counter(s, u, h))).collect();
+    let mut notes = vec!["map drawn a quarter turn clockwise: north is to the right, west at the top (representative map)".into()];
+    if let Some(o) = &s.outcome {
+        notes.push(crate::engine::game::describe_outcome(o));
+    }
+    Picture {
+        title: format!("When Eagles Fight — {}, {}", s.turn_text(), s.phase.title()),
+        notes,
+        legend: vec![
+            LegendItem { colour: colour(Nat::DE).0, text: "German".into() },
+            LegendItem { colour: colour(Nat::AH).0, text: "Austro-Hungarian".into() },
+            LegendItem { colour: colour(Nat::RU).0, text: "Russian".into() },
+        ],
+        kind: PicKind::HexMap(HexMap { cells, sides: vec![], counters, arrows: vec![] }),
+    }
+}
