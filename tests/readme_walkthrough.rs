@@ -42,9 +42,16 @@ fn two_players_by_email_as_the_readme_says() {
     assert!(out.contains("your next entry reveals the dice"), "alice sees the roll before answering: {out}");
     assert!(out.contains("CRT roll"), "{out}");
 
-    // Alice acks (revealing the owed die; a resignation carries no reveal in protocol 2), then
-    // resigns; bob applies both; both logs verify and agree.
-    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    // Alice answers the roll (revealing the owed die; a resignation carries no reveal in
+    // protocol 2) with standing instructions, which decide whatever the roll asks of her (an
+    // `ack` is refused when it asks something), then resigns; bob applies both; both logs
+    // verify and agree.
+    std::fs::write(
+        alice.join("answer.yaml"),
+        "actions:\n  - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never}\n",
+    )
+    .unwrap();
+    ok(&alice, &["orders", "sign", "game.log", "answer.yaml", "--as", "german", "--key", "alice.key"]);
     ok(&alice, &["resign", "game.log", "--as", "german", "--key", "alice.key"]);
     for n in [3, 4] {
         std::fs::copy(alice.join(format!("game.log.{n}.yaml")), bob.join(format!("game.log.{n}.yaml"))).unwrap();

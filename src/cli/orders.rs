@@ -134,11 +134,22 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             let value = read_orders(&orders)?;
             let exp = state.expect();
             if !exp.awaits.iter().any(|w| w.seat == seat) {
-                say_err!(
-                    "note: nothing is expected from {seat} now ({}); waiting for: {}",
-                    exp.when,
-                    exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ")
-                );
+                let waiting = exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ");
+                // The engine's judgement (`Game::apply`): an entry that owes dice or draws may
+                // carry what the ruleset lets a seat file at any time (standing instructions);
+                // otherwise orders from a seat nothing is expected of are out of turn, and
+                // `orders sign` would refuse them. One answer from both.
+                let owes = view.pending.as_ref().is_some_and(|p| p.dice_from == seat) || view.draws.iter().any(|d| d.dice_from == seat);
+                let leads = view.lead_for(&seat, None).is_some();
+                if owes && state.files_out_of_turn(&value) {
+                    say_err!("note: the roll leaves you nothing to decide; these orders ride on the entry that reveals the dice");
+                } else if !leads {
+                    say!("1 violation(s):");
+                    say!("  DESIGN §2.5: out of turn: nothing is expected from {seat} now ({}); waiting for: {waiting}", exp.when);
+                    return Ok(1);
+                } else {
+                    say_err!("note: nothing is expected from {seat} now ({}); waiting for: {waiting}", exp.when);
+                }
             }
             // With the key, the orders are checked as `orders sign` will write them: concealed
             // and checked on the seat's own view.
@@ -147,10 +158,13 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
                 None => state.check(&seat, &value).map(|()| value.clone()),
             };
             match checked {
-                Ok(public) => {
+                Ok(_public) => {
                     say!("orders are legal");
-                    if let Ok(lines) = state.preview(&seat, &public) {
-                        for l in lines {
+                    // The preview reads the orders as written, on the seat's own view: the
+                    // concealed form names commitments that view does not hold yet, and a
+                    // refusal must never show under "orders are legal".
+                    if let Ok(lines) = state.preview(&seat, &value) {
+                        for l in lines.iter().filter(|l| !l.contains("refused")) {
                             say!("  {l}");
                         }
                     }

@@ -203,6 +203,10 @@ impl AnyState {
     pub fn automatic_orders(&self, seat: &str) -> Option<yaml_serde::Value> {
         dispatch!(self, s => R::automatic_orders(s, seat).map(|o| to_yaml(&o)))
     }
+    /// Orders a seat may send though the rules await nothing of it ([`Ruleset::files_out_of_turn`]).
+    pub fn files_out_of_turn(&self, orders: &yaml_serde::Value) -> bool {
+        dispatch!(self, _s => parse_orders::<<R as Ruleset>::Orders>(orders).is_ok_and(|o| R::files_out_of_turn(&o)))
+    }
     /// The game turn ([`Ruleset::game_turn`]).
     pub fn game_turn(&self) -> u32 {
         dispatch!(self, s => R::game_turn(s))

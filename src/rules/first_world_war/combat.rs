@@ -20,6 +20,14 @@ pub fn lookup(s: &State, ids: &[String], rule: &str) -> Result<Vec<usize>, Vec<V
         match s.data.army(id) {
             Some(i) if !out.contains(&i) => out.push(i),
             Some(_) => errs.push(Violation::new(rule, "named twice").unit(id.clone())),
+            None if super::pieces::is_piece_id(id) => {
+                let why = match super::pieces::find(s, id).map(|k| s.pieces[k].ident) {
+                    Some(Some(super::pieces::Ident::Dummy)) => "is a dummy, and dummies never fight",
+                    Some(_) => "is a face-down piece this check cannot see into: check with --key (your tool opens it and names its army)",
+                    None => "is no face-down piece on the board",
+                };
+                errs.push(Violation::new(rule, why).unit(id.clone()));
+            }
             None => errs.push(Violation::new(rule, "no such army in this scenario").unit(id.clone())),
         }
     }

@@ -193,6 +193,11 @@ impl Ruleset for GlorysEnd {
         let side = state.side_of(seat)?;
         counters::awaited(state).contains(&side).then(|| Orders { actions: vec![orders::Action(orders::ActionKind::OpenCounters(true))] })
     }
+    /// Standing instructions may be filed in any entry a side sends (standing.rs), also the
+    /// one that only answers the opponent's dice.
+    fn files_out_of_turn(orders: &Orders) -> bool {
+        !orders.actions.is_empty() && orders.actions.iter().all(|a| matches!(a.0, orders::ActionKind::Standing(_)))
+    }
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)
     }

@@ -94,7 +94,16 @@ pub fn decision_text(state: &State) -> Option<String> {
             if combat::forced_allocation(state, &live, lp).is_none() {
                 parts.push(format!("allocate {lp} loss points among {}", list_sl(state, &live)));
             }
-            parts.push(format!("advance into {} with any of {} (or none)", b.target, live.join(", ")));
+            // GE 13.21: offer only the advances the rules would accept (a defender that stayed
+            // holds the hex; cavalry stays out of an enemy trench; stacking limits the rest).
+            let movers = combat::advancers(state, &live);
+            if movers.is_empty() && state.occupant(b.target) == Some(b.attacker.other()) {
+                parts.push(format!("no advance: the defender still holds {} (GE 13.21)", b.target));
+            } else if movers.is_empty() {
+                parts.push(format!("no advance: none of them may enter {} (GE 9.4, 13.21, stacking)", b.target));
+            } else {
+                parts.push(format!("advance into {} with any of {} (or none)", b.target, movers.join(", ")));
+            }
             if b.dummies {
                 parts.push("if every attacker advances, the force may make another prepared assault (GE 15.2)".into());
             }
@@ -336,7 +345,17 @@ pub fn template(state: &State, seat: &str) -> String {
         {
             t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
         }
-        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
+        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n");
+        match state.battle.as_ref().map(|b| &b.stage) {
+            Some(Stage::Attacker { .. }) => {
+                // Only the advance GE 13.21 allows is offered (never into a hex still held).
+                let movers = combat::advancers(state, &combat::live_attackers(state));
+                if !movers.is_empty() {
+                    t.push_str(&format!("      # advance: [{}]   # any of them, or leave out\n", movers.join(", ")));
+                }
+            }
+            _ => t.push_str("      # retreat: 3331    # retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n"),
+        }
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
     }
