@@ -173,6 +173,7 @@ fn two_passes_say_which_faction_each_is_for() {
     let (code, out) = run(t.path(), &["orders", "check", "game.log", "p.yaml", "--as", "allies", "--key", "allies.key"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("action 1 for WA: WA passes") && out.contains("action 2 for EA: EA passes"), "{out}");
+    assert!(!out.contains("refused"), "nothing refused under \"orders are legal\": {out}");
     let (code, out) = run(t.path(), &["orders", "sign", "game.log", "p.yaml", "--as", "allies", "--key", "allies.key"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("action 2 is taken for EA"), "{out}");
@@ -208,6 +209,7 @@ fn an_attack_may_name_a_face_down_piece() {
                 let (code, out) = run(t.path(), &["orders", "check", "game.log", "a.yaml", "--as", "allies", "--key", "allies.key"]);
                 assert_eq!(code, Some(0), "{yaml}{out}");
                 assert!(out.contains("orders are legal"), "{out}");
+                assert!(!out.contains("refused") && !out.contains("violation"), "nothing refused under \"orders are legal\": {out}");
                 // Without the key the piece's army is unknown: the check says what to do.
                 let (code, out) = run(t.path(), &["orders", "check", "game.log", "a.yaml", "--as", "allies"]);
                 assert_eq!(code, Some(1), "{out}");
@@ -220,4 +222,81 @@ fn an_attack_may_name_a_face_down_piece() {
         any_step(&mut game, &mut players, seed);
     }
     panic!("no round in which the allies could attack with a face-down army");
+}
+
+/// Bob (allied) at the start of the Marne, in his own directory.
+fn marne_bob() -> (tempfile::TempDir, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let (_alice, bob) = support::marne_by_email(t.path());
+    (t, bob)
+}
+
+fn check(dir: &std::path::Path, yaml: &str) -> (Option<i32>, String) {
+    std::fs::write(dir.join("o.yaml"), yaml).unwrap();
+    run(dir, &["orders", "check", "game.log", "o.yaml", "--as", "allied"])
+}
+
+/// GE 12.8, 12.9, 10.2: a move refused for movement points lists what each hex entered cost
+/// and why (terrain, a major river) and why the group has so few (out of command).
+#[test]
+fn a_move_refused_for_mp_names_each_cost_and_why() {
+    let (_t, bob) = marne_bob();
+    // GB-1 starts out of command (GE 16.3): 4 MP halved.
+    let (code, out) = check(&bob, "actions:\n  - move: {units: [GB-1], path: [3434, 3435]}\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("GE 12.9"), "{out}");
+    assert!(out.contains("(3434 clear 1, 3435 forest 2 + 1 across the Seine (major river))"), "{out}");
+    assert!(out.contains("slowest unit GB-1: 4 MP allowance, halved out of command (GE 10.2)"), "{out}");
+}
+
+/// A hex that is not on the map is called that, not "not adjacent".
+#[test]
+fn a_hex_off_the_map_says_so() {
+    let (_t, bob) = marne_bob();
+    let (code, out) = check(&bob, "actions:\n  - move: {units: [FR-11], path: [9999]}\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("GE 12.1") && out.contains("9999 is not a hex of this map"), "{out}");
+    assert!(!out.contains("adjacent"), "{out}");
+    let (code, out) = check(&bob, "actions:\n  - end_phase: movement\n  - attack: {target: 1234, units: [FR-1]}\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("GE 13.4") && out.contains("1234 is not a hex of this map"), "{out}");
+}
+
+/// An unknown unit id suggests the nearest own ids.
+#[test]
+fn an_unknown_unit_suggests_the_nearest_ids() {
+    let (_t, bob) = marne_bob();
+    let (code, out) = check(&bob, "actions:\n  - move: {units: [fr-11], path: [3329]}\n  - move: {units: [FR-12X], path: [3329]}\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("there is no unit fr-11 (ids are written in capitals: FR-11)"), "{out}");
+    assert!(out.contains("there is no unit FR-12X (did you mean FR-12?)"), "{out}");
+    // Never a German id in the Allied player's suggestions.
+    let (_, out) = check(&bob, "actions:\n  - move: {units: [DE-3X], path: [3329]}\n");
+    assert!(out.contains("there is no unit DE-3X") && !out.contains("DE-3?"), "{out}");
+}
+
+/// A file that does not parse: every action that fails is named with its line.
+#[test]
+fn a_type_error_names_line_and_action_and_lists_them_all() {
+    let (_t, bob) = marne_bob();
+    let (code, out) = check(
+        &bob,
+        "# my orders\nactions:\n  - move: {units: FR-11, path: [3329]}\n  # - enter: {unit: ID, hex: HEX}\n  - attack: {target: abc, units: [FR-1]}\n  - end_phase: movement\n  - mvoe: {}\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("3 error(s)"), "{out}");
+    assert!(out.contains("o.yaml:3: action 1: invalid type: string \"FR-11\", expected a sequence"), "{out}");
+    assert!(out.contains("o.yaml:5: action 2:") && out.contains("abc"), "{out}");
+    assert!(out.contains("o.yaml:7: action 4: unknown variant `mvoe`"), "{out}");
+}
+
+/// The First World War names the closest roster ids for an unknown army.
+#[test]
+fn an_unknown_army_suggests_the_nearest_ids() {
+    use umpire::rules::first_world_war::combat::no_such_army;
+    let (game, _) = fww_two(1);
+    let s = fww(&game);
+    assert_eq!(no_such_army(s, "de-2"), "no such army in this scenario (ids are written in capitals: DE-2)");
+    assert!(no_such_army(s, "DE-2X").contains("did you mean DE-2?"), "{}", no_such_army(s, "DE-2X"));
+    assert_eq!(no_such_army(s, "ZZZZZZZZ"), "no such army in this scenario");
 }
