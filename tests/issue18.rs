@@ -300,3 +300,29 @@ fn an_unknown_army_suggests_the_nearest_ids() {
     assert!(no_such_army(s, "DE-2X").contains("did you mean DE-2?"), "{}", no_such_army(s, "DE-2X"));
     assert_eq!(no_such_army(s, "ZZZZZZZZ"), "no such army in this scenario");
 }
+
+/// In the prepared assault phase the template offers every attack within reach, with its
+/// odds against the defenders the seat can see: of a hidden stack only the top unit counts
+/// (3232 holds DE-1C on top of DE-3, GE 13.8), so the template leaks nothing.
+#[test]
+fn the_combat_template_offers_attacks_with_odds_and_hides_what_is_hidden() {
+    let (_t, bob) = marne_bob();
+    std::fs::write(bob.join("e.yaml"), "actions:\n  - end_phase: movement\n").unwrap();
+    let (code, out) = run(&bob, &["orders", "sign", "game.log", "e.yaml", "--as", "allied", "--key", "bob.key"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, tpl) = run(&bob, &["orders", "template", "game.log", "--as", "allied"]);
+    assert_eq!(code, Some(0), "{tpl}");
+    assert!(
+        tpl.contains(
+            "  # - attack: {target: 3131, units: [FR-42D, FR-1, FR-10]}   # attack 10 vs the defence 5 you can see: prepared assault on 3131 at 2:1, DRM +0"
+        ),
+        "{tpl}"
+    );
+    assert!(tpl.contains("{target: 3232, units: [FR-1, FR-3, FR-10, FR-4RG]}   # attack 13 vs the defence 1 you can see"), "{tpl}");
+    assert!(!tpl.contains("DE-3"), "the unit under the top of a German stack stays hidden: {tpl}");
+    assert!(tpl.contains("#   FR-1    3231  4 MP  a4/d3  3/4 SL  supplied  in command"), "{tpl}");
+    // The template as written is legal: its only uncommented action.
+    std::fs::write(bob.join("t.yaml"), &tpl).unwrap();
+    let (code, out) = run(&bob, &["orders", "check", "game.log", "t.yaml", "--as", "allied"]);
+    assert_eq!(code, Some(0), "{out}");
+}

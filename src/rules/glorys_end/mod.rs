@@ -147,6 +147,18 @@ fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<E
     ev
 }
 
+impl GlorysEnd {
+    /// What `seat` may see of `state` ([`Ruleset::view`]): the secret setup, hidden counters
+    /// and the units under the top of enemy stacks stay hidden (GE 3.3, 13.8).
+    pub fn view_for(state: &State, seat: &str) -> State {
+        let mut v = state.clone();
+        secret::view(&mut v, seat);
+        counters::view(&mut v, seat);
+        view::hide_stacks(&mut v, seat);
+        v
+    }
+}
+
 impl Ruleset for GlorysEnd {
     type State = State;
     type Orders = Orders;
@@ -224,11 +236,7 @@ impl Ruleset for GlorysEnd {
     /// What a seat may see: the other side's secret plan only once opened (GE 3.3) and only
     /// the top unit of each enemy stack not under attack (GE 13.8; `view.rs`).
     fn view(state: &State, seat: &str) -> State {
-        let mut v = state.clone();
-        secret::view(&mut v, seat);
-        counters::view(&mut v, seat);
-        view::hide_stacks(&mut v, seat);
-        v
+        Self::view_for(state, seat)
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         legal::random_orders(state, seat, chooser)
