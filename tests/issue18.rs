@@ -326,3 +326,46 @@ fn the_combat_template_offers_attacks_with_odds_and_hides_what_is_hidden() {
     let (code, out) = run(&bob, &["orders", "check", "game.log", "t.yaml", "--as", "allied"]);
     assert_eq!(code, Some(0), "{out}");
 }
+
+/// First World War templates: the armies due with the fronts they may deploy to, the chits in
+/// hand, examples made of the faction's own pieces (never a German army in an Allied
+/// template), and nothing uncommented that the rules refuse: at every step of a two-player
+/// bot game, what the template leaves uncommented is accepted as the author's tool signs it.
+#[test]
+fn fww_templates_hold_the_position_and_are_legal_as_written() {
+    let seed = 21;
+    let (mut game, mut players) = fww_two(seed);
+    let (mut checked, mut deploys, mut chits) = (0, 0, 0);
+    for _ in 0..250 {
+        if game.outcome().is_some() {
+            break;
+        }
+        for seat in ["allies", "central_powers"] {
+            if game.waiting_for().first().is_none_or(|(w, _)| w != seat) || game.pending.as_ref().is_some_and(|p| p.dice_from == seat) {
+                continue;
+            }
+            let key = players.key(seat).unwrap().clone();
+            let view = game.seat_view(seat, key.clone()).unwrap();
+            let reveal = players.next_reveal(&game, seat).unwrap();
+            let (state, _) = view.state_before(seat, reveal.as_ref());
+            let tpl = state.template(seat);
+            if seat == "allies" {
+                assert!(!tpl.contains("piece: DE-") && !tpl.contains("[DE-") && !tpl.contains("army: DE-"), "{tpl}");
+            }
+            deploys += usize::from(tpl.contains("may deploy to fronts"));
+            chits += usize::from(tpl.contains("# chits in hand:"));
+            let v: yaml_serde::Value = yaml_serde::from_str(&tpl).unwrap();
+            let has_actions = v.get("actions").and_then(|a| a.as_sequence()).is_some_and(|a| !a.is_empty());
+            if has_actions {
+                let mut body = Body::new(Kind::Orders);
+                body.orders = Some(v);
+                if let Err(e) = umpire::engine::author::complete_body(&view, seat, &key, reveal.as_ref(), body) {
+                    panic!("template refused as written: {e:?}\n{tpl}");
+                }
+                checked += 1;
+            }
+        }
+        any_step(&mut game, &mut players, seed);
+    }
+    assert!(checked > 20 && deploys > 0 && chits > 0, "checked {checked}, deploys {deploys}, chits {chits}");
+}
