@@ -21,6 +21,20 @@ fn two_players_by_email_as_the_readme_says() {
     // The template, and a bad order refused with its rule.
     let tpl = ok(&bob, &["orders", "template", "game.log", "--as", "allied"]);
     assert!(tpl.starts_with("# yaml-language-server: $schema="), "{tpl}");
+    // The README shows the beginning of this template, the position in it: every line it
+    // shows is a line of the real one.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let shown = readme.split("Bob's first template on the Marne begins:\n\n```yaml\n").nth(1).expect("the README shows a template");
+    let shown = shown.split("```").next().unwrap();
+    assert!(shown.contains("# your units:") && shown.contains("  # - enter:"), "{shown}");
+    for line in shown.lines() {
+        assert!(tpl.lines().any(|l| l == line), "README line {line:?} is not in the template:\n{tpl}");
+    }
+    // And its refusal for movement points.
+    std::fs::write(bob.join("far.yaml"), "actions:\n  - move: {units: [GB-1], path: [3434, 3435]}\n").unwrap();
+    let o = umpire_in(&bob, &["orders", "check", "game.log", "far.yaml", "--as", "allied"], None);
+    let refusal = readme.split("A refusal says why: `").nth(1).and_then(|r| r.split('`').next()).expect("the README shows a refusal");
+    assert!(text(&o).contains(&refusal.replace('\n', " ")), "README refusal {refusal:?} vs {}", text(&o));
     std::fs::write(bob.join("bad.yaml"), "actions:\n  - move: {units: [FR-1], path: [3232]}\n").unwrap();
     let o = umpire_in(&bob, &["orders", "check", "game.log", "bad.yaml", "--as", "allied"], None);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
@@ -42,9 +56,16 @@ fn two_players_by_email_as_the_readme_says() {
     assert!(out.contains("your next entry reveals the dice"), "alice sees the roll before answering: {out}");
     assert!(out.contains("CRT roll"), "{out}");
 
-    // Alice acks (revealing the owed die; a resignation carries no reveal in protocol 2), then
-    // resigns; bob applies both; both logs verify and agree.
-    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    // Alice answers the roll (revealing the owed die; a resignation carries no reveal in
+    // protocol 2) with standing instructions, which decide whatever the roll asks of her (an
+    // `ack` is refused when it asks something), then resigns; bob applies both; both logs
+    // verify and agree.
+    std::fs::write(
+        alice.join("answer.yaml"),
+        "actions:\n  - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never}\n",
+    )
+    .unwrap();
+    ok(&alice, &["orders", "sign", "game.log", "answer.yaml", "--as", "german", "--key", "alice.key"]);
     ok(&alice, &["resign", "game.log", "--as", "german", "--key", "alice.key"]);
     for n in [3, 4] {
         std::fs::copy(alice.join(format!("game.log.{n}.yaml")), bob.join(format!("game.log.{n}.yaml"))).unwrap();

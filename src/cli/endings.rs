@@ -38,6 +38,34 @@ pub fn propose(a: ProposeArgs) -> Result<i32, CliError> {
     sign(a.seat, Kind::ProposeAmend, Some(amend))
 }
 
+/// Fails when, after the dice of entry `seq` that `seat` reveals, the rules await a decision
+/// of `seat`: its answer is orders (`umpire orders template --key` shows them), not an ack.
+fn refuse_ack_with_decision(
+    game: &crate::engine::game::Game,
+    seat: &str,
+    key: &crate::crypto::keys::SecretKey,
+    seq: u64,
+) -> Result<(), CliError> {
+    let Some(reveal) = common::next_reveal(game, seat, key)? else { return Ok(()) };
+    let hidden = !game.commitments.is_empty() || !game.draws.is_empty();
+    let view = if hidden { Some(game.seat_view(seat, key.clone())?) } else { None };
+    let view = view.as_ref().unwrap_or(game);
+    // The judgement `apply --ack`, the bot and the robot use (`engine::auto`).
+    if crate::engine::auto::automatic_reply(view, seat, Some(&reveal), None).is_some_and(|a| a.kind() == Kind::Ack) {
+        return Ok(());
+    }
+    let (after, _) = view.state_before(seat, Some(&reveal));
+    let mut owed: Vec<String> = after.expect().awaits.into_iter().filter(|w| w.seat == seat).map(|w| w.what).collect();
+    if owed.is_empty() {
+        owed.push("orders are due after the roll".into());
+    }
+    fail(format!(
+        "not acking: after the dice of entry {seq} you have a decision to make ({}); write it as orders \
+         (`umpire orders template LOG --as {seat} --key KEY` shows the situation after the roll), as `apply --ack` would tell you",
+        owed.join("; ")
+    ))
+}
+
 /// Sign an entry of `kind` (ack, resign, offer-draw, accept-draw, agree-amend).
 pub fn run(a: SeatArgs, kind: Kind) -> Result<i32, CliError> {
     sign(a, kind, None)
@@ -52,7 +80,9 @@ fn sign(a: SeatArgs, kind: Kind, amend: Option<Amendment>) -> Result<i32, CliErr
     body.amend = amend;
     match kind {
         Kind::Ack => match &game.pending {
-            Some(p) if &p.dice_from == seat => {}
+            // An ack answers the dice and decides nothing: refused, as `apply --ack` refuses,
+            // when the roll leaves this seat a decision (it would stay owed, unanswered).
+            Some(p) if &p.dice_from == seat => refuse_ack_with_decision(&game, seat, &key, p.seq)?,
             Some(p) => return fail(format!("the owed dice (entry {}) are {}'s to reveal, not {seat}'s", p.seq, p.dice_from)),
             // An ack may also just settle the private draws this seat's next entry owes.
             None if game.draws.iter().any(|d| &d.dice_from == seat) => {}

@@ -14,10 +14,20 @@ use crate::log::entry::{Body, Draft, Kind, RulesetRef, ScenarioRef, SeatDecl};
 use crate::log::protocol::DEFAULT_CHAIN_LENGTH;
 use crate::log::store;
 
+/// The help text after the options of `umpire new`: an example and every bundled scenario
+/// (from [`crate::scenarios::ALL`], so the list cannot fall behind).
+fn new_after_help() -> String {
+    let mut t = "Example:\n  umpire new --scenario glorys-end/marne --seat german=alice.pub --seat allied=bob.pub \\\n             --as german --key alice.key -o game.log\n\nBundled scenarios:".to_string();
+    for b in crate::scenarios::ALL {
+        t.push_str(&format!("\n  {}", b.name));
+    }
+    t
+}
+
 /// Arguments of `umpire new`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example:\n  umpire new --scenario glorys-end/marne --seat german=alice.pub --seat allied=bob.pub \\\n             --as german --key alice.key -o game.log\n\nBundled scenarios: glorys-end/marne"
+    after_help = new_after_help()
 )]
 pub struct NewArgs {
     /// A bundled scenario (`glorys-end/marne`).

@@ -99,12 +99,65 @@ fn state_for(view: &Game, seat: &str, key: Option<&SecretKey>) -> Result<AnyStat
 }
 
 fn read_orders(path: &Path) -> Result<yaml_serde::Value, CliError> {
+    Ok(read_orders_text(path)?.1)
+}
+
+/// The orders file's text and its YAML.
+fn read_orders_text(path: &Path) -> Result<(String, yaml_serde::Value), CliError> {
     let bytes = common::read_limited(path, MAX_ORDERS_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| CliError::Other(format!("{}: not UTF-8", path.display())))?;
     let v: yaml_serde::Value =
         crate::log::yamlscan::from_str(&text).map_err(|e| CliError::Other(format!("{}: not valid YAML: {e}", path.display())))?;
-    // Accept either the orders themselves or a file with a top-level `orders:` (as templates write).
-    Ok(v)
+    Ok((text, v))
+}
+
+/// The line (1-based) each action of a block-style `actions:` list starts on; for a flow list
+/// (`actions: [pass, pass]`) every action is on the `actions:` line. Comment lines are skipped,
+/// so an uncommented template line keeps its number.
+fn action_lines(text: &str) -> Vec<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(head) = lines.iter().position(|l| l.starts_with("actions:")) else { return Vec::new() };
+    let rest = lines[head].trim_start_matches("actions:").trim();
+    if rest.starts_with('[') {
+        return vec![head + 1; 64];
+    }
+    let mut out = Vec::new();
+    let mut indent = None;
+    for (i, l) in lines.iter().enumerate().skip(head + 1) {
+        let t = l.trim_start();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ind = l.len() - t.len();
+        if ind == 0 && !t.starts_with('-') {
+            break;
+        }
+        if t.starts_with("- ") || t == "-" {
+            match indent {
+                None => {
+                    indent = Some(ind);
+                    out.push(i + 1);
+                }
+                Some(n) if n == ind => out.push(i + 1),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A parse error of orders, each `action N: ...` line given the file line it starts on.
+fn with_lines(path: &Path, text: &str, err: &str) -> String {
+    let at = action_lines(text);
+    let mut out = Vec::new();
+    for l in err.lines() {
+        let n = l.strip_prefix("action ").and_then(|r| r.split(':').next()).and_then(|n| n.parse::<usize>().ok());
+        match n.and_then(|n| n.checked_sub(1)).and_then(|i| at.get(i)) {
+            Some(line) => out.push(format!("  {}:{line}: {l}", path.display())),
+            None => out.push(format!("  {}: {l}", path.display())),
+        }
+    }
+    out.join("\n")
 }
 
 /// `umpire orders …`.
@@ -131,14 +184,25 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
             check_seat(&game, &seat)?;
             let (view, key) = view_for(&game, &seat, key.as_deref())?;
             let state = state_for(&view, &seat, key.as_ref())?;
-            let value = read_orders(&orders)?;
+            let (text, value) = read_orders_text(&orders)?;
             let exp = state.expect();
             if !exp.awaits.iter().any(|w| w.seat == seat) {
-                say_err!(
-                    "note: nothing is expected from {seat} now ({}); waiting for: {}",
-                    exp.when,
-                    exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ")
-                );
+                let waiting = exp.awaits.iter().map(|w| format!("{}: {}", w.seat, w.what)).collect::<Vec<_>>().join("; ");
+                // The engine's judgement (`Game::apply`): an entry that owes dice or draws may
+                // carry what the ruleset lets a seat file at any time (standing instructions);
+                // otherwise orders from a seat nothing is expected of are out of turn, and
+                // `orders sign` would refuse them. One answer from both.
+                let owes = view.pending.as_ref().is_some_and(|p| p.dice_from == seat) || view.draws.iter().any(|d| d.dice_from == seat);
+                let leads = view.lead_for(&seat, None).is_some();
+                if owes && state.files_out_of_turn(&value) {
+                    say_err!("note: the roll leaves you nothing to decide; these orders ride on the entry that reveals the dice");
+                } else if !leads {
+                    say!("1 violation(s):");
+                    say!("  DESIGN §2.5: out of turn: nothing is expected from {seat} now ({}); waiting for: {waiting}", exp.when);
+                    return Ok(1);
+                } else {
+                    say_err!("note: nothing is expected from {seat} now ({}); waiting for: {waiting}", exp.when);
+                }
             }
             // With the key, the orders are checked as `orders sign` will write them: concealed
             // and checked on the seat's own view.
@@ -147,16 +211,22 @@ pub fn run(c: OrdersCommand) -> Result<i32, CliError> {
                 None => state.check(&seat, &value).map(|()| value.clone()),
             };
             match checked {
-                Ok(public) => {
+                Ok(_public) => {
                     say!("orders are legal");
-                    if let Ok(lines) = state.preview(&seat, &public) {
-                        for l in lines {
+                    // The preview reads the orders as written, on the seat's own view: the
+                    // concealed form names commitments that view does not hold yet, and a
+                    // refusal must never show under "orders are legal".
+                    if let Ok(lines) = state.preview(&seat, &value) {
+                        for l in lines.iter().filter(|l| !l.contains("refused")) {
                             say!("  {l}");
                         }
                     }
                     Ok(0)
                 }
-                Err(OrdersError::Parse(e)) => common::fail(format!("{}: cannot parse the orders: {e}", orders.display())),
+                Err(OrdersError::Parse(e)) => {
+                    let n = e.lines().count();
+                    common::fail(format!("cannot parse the orders ({n} error(s)):\n{}", with_lines(&orders, &text, &e)))
+                }
                 Err(OrdersError::Illegal(vs)) => {
                     say!("{} violation(s):", vs.len());
                     for v in &vs {

@@ -51,6 +51,11 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
         (_, Some(g)) => g,
         (entries, None) => common::replay_entries(&entries, &a.log)?,
     };
+    // A key that is not the seat's is an error before anything is shown (exit 1), whether
+    // or not the seat owes dice now.
+    if let (Some(seat), Some(key)) = (&a.seat, &a.key) {
+        common::key_for_seat(&game, seat, key)?;
+    }
     let exp = game.state.expect();
     let awaiting: Vec<AwaitJson> = game.waiting_for().into_iter().map(|(seat, what)| AwaitJson { seat, what }).collect();
     if a.json {

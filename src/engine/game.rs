@@ -665,6 +665,9 @@ impl Game {
         }
         let mut events = Vec::new();
         let mut resolved = None;
+        // This entry settles dice another seat's entry owed: it is due even when the roll
+        // leaves its author nothing to decide.
+        let mut answered_dice = false;
 
         // Private draws owed by this seat's entry are settled first (DESIGN §2.6), then the
         // public dice owed by an earlier entry: this entry's author saw them before writing.
@@ -688,6 +691,7 @@ impl Game {
             events.push(Event::say(format!("dice of entry {} revealed by {} (seed {}):", p.seq, seat, seed.short(16))));
             events.extend(evs);
             self.pending = None;
+            answered_dice = true;
         }
         // A leading roll opens the entry, before its orders are read (DESIGN §2.5), judged
         // on the state after the dice it settled, with P as the log stood before it.
@@ -790,6 +794,13 @@ impl Game {
                     // roll of 6): the entry it opened then carries no orders of its own.
                     if lead_rolled && body.orders.as_ref().is_none_or(empty_orders) {
                         events.push(Event::say(format!("{seat} has nothing more to order after the leading roll")));
+                    } else if (answered_dice || settled_draws) && body.orders.as_ref().is_some_and(|o| self.state.files_out_of_turn(o)) {
+                        // Orders the ruleset lets any seat file in an entry it owes anyway
+                        // (Glory's End standing instructions, docs/glorys-end/rules.md): the
+                        // entry that reveals the dice may carry them though nothing else is due.
+                        let orders = body.orders.as_ref().expect("checked above");
+                        let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                        events.extend(evs);
                     } else {
                         return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
                     }

@@ -263,6 +263,15 @@ pub trait Ruleset {
         None
     }
 
+    /// Orders that only file something the rules let a seat file at any time (Glory's End
+    /// standing instructions): the engine accepts them in an entry that reveals dice or
+    /// settles draws its author owes, even when the roll leaves that seat nothing else to
+    /// do, so `orders check` and `orders sign` agree. Default: none.
+    fn files_out_of_turn(orders: &Self::Orders) -> bool {
+        let _ = orders;
+        false
+    }
+
     /// The game turn the state is in (1, 2, …), for counts such as entries per game turn
     /// (`umpire selfplay`). Default: 0 (the ruleset has no turns to count).
     fn game_turn(state: &Self::State) -> u32 {

@@ -103,8 +103,29 @@ macro_rules! dispatch_id {
     };
 }
 
+/// Parse orders; when they do not parse, every action that fails on its own is named, one
+/// line each (`action 2: unknown variant ...`), so a player sees all the errors at once.
 fn parse_orders<O: serde::de::DeserializeOwned>(orders: &yaml_serde::Value) -> Result<O, OrdersError> {
-    yaml_serde::from_value(orders.clone()).map_err(|e| OrdersError::Parse(e.to_string()))
+    yaml_serde::from_value(orders.clone()).map_err(|whole| {
+        let each = action_errors::<O>(orders);
+        OrdersError::Parse(if each.is_empty() { whole.to_string() } else { each.join("\n") })
+    })
+}
+
+/// The parse error of each action of `orders.actions` read alone (in orders otherwise the same).
+fn action_errors<O: serde::de::DeserializeOwned>(orders: &yaml_serde::Value) -> Vec<String> {
+    let yaml_serde::Value::Mapping(map) = orders else { return Vec::new() };
+    let key = yaml_serde::Value::String("actions".into());
+    let Some(yaml_serde::Value::Sequence(actions)) = map.get(&key) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
+        let mut one = map.clone();
+        one.insert(key.clone(), yaml_serde::Value::Sequence(vec![a.clone()]));
+        if let Err(e) = yaml_serde::from_value::<O>(yaml_serde::Value::Mapping(one)) {
+            out.push(format!("action {}: {e}", i + 1));
+        }
+    }
+    out
 }
 
 fn to_yaml<O: Serialize>(orders: &O) -> yaml_serde::Value {
@@ -221,6 +242,10 @@ impl AnyState {
     /// ([`Ruleset::standing_orders`]), as YAML.
     pub fn standing_orders(&self, seat: &str, instructions: &yaml_serde::Value) -> Result<Option<yaml_serde::Value>, String> {
         dispatch!(self, s => R::standing_orders(s, seat, instructions).map(|o| o.map(|o| to_yaml(&o))))
+    }
+    /// Orders a seat may send though the rules await nothing of it ([`Ruleset::files_out_of_turn`]).
+    pub fn files_out_of_turn(&self, orders: &yaml_serde::Value) -> bool {
+        dispatch!(self, _s => parse_orders::<<R as Ruleset>::Orders>(orders).is_ok_and(|o| R::files_out_of_turn(&o)))
     }
     /// The game turn ([`Ruleset::game_turn`]).
     pub fn game_turn(&self) -> u32 {

@@ -20,10 +20,38 @@ pub fn lookup(s: &State, ids: &[String], rule: &str) -> Result<Vec<usize>, Vec<V
         match s.data.army(id) {
             Some(i) if !out.contains(&i) => out.push(i),
             Some(_) => errs.push(Violation::new(rule, "named twice").unit(id.clone())),
-            None => errs.push(Violation::new(rule, "no such army in this scenario").unit(id.clone())),
+            None if super::pieces::is_piece_id(id) => {
+                let why = match super::pieces::find(s, id).map(|k| s.pieces[k].ident) {
+                    Some(Some(super::pieces::Ident::Dummy)) => "is a dummy, and dummies never fight",
+                    Some(_) => "is a face-down piece this check cannot see into: check with --key (your tool opens it and names its army)",
+                    None => "is no face-down piece on the board",
+                };
+                errs.push(Violation::new(rule, why).unit(id.clone()));
+            }
+            None => errs.push(Violation::new(rule, no_such_army(s, id)).unit(id.clone())),
         }
     }
     if errs.is_empty() { Ok(out) } else { Err(errs) }
+}
+
+/// "no such army", with the closest roster ids (`de-2` → `DE-2`). The roster is public, so
+/// the suggestion tells nobody where a face-down army stands.
+pub fn no_such_army(s: &State, id: &str) -> String {
+    let ids: Vec<&str> = s.data.armies.iter().map(|a| a.id.as_str()).collect();
+    if let Some(x) = ids.iter().find(|x| x.eq_ignore_ascii_case(id)) {
+        return format!("no such army in this scenario (ids are written in capitals: {x})");
+    }
+    let up = id.to_ascii_uppercase();
+    let mut near: Vec<(usize, &str)> =
+        ids.iter().map(|x| (strsim::levenshtein(&up, &x.to_ascii_uppercase()), *x)).filter(|(d, _)| *d <= 2).collect();
+    near.sort();
+    let closest = near.first().map_or(0, |(d, _)| *d);
+    let best: Vec<&str> = near.iter().filter(|(d, _)| *d == closest).take(3).map(|(_, x)| *x).collect();
+    if best.is_empty() {
+        "no such army in this scenario".into()
+    } else {
+        format!("no such army in this scenario (did you mean {}?)", best.join(" or "))
+    }
 }
 
 fn russian_or_romanian(s: &State, a: usize) -> bool {

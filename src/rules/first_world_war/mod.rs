@@ -118,9 +118,19 @@ impl Ruleset for FirstWorldWar {
         if chits::pending_reveal(state) {
             return chits::reveal(state, seat, orders.get()).unwrap_or_default();
         }
-        for a in &orders.get().actions {
+        // A seat that plays several factions (2 or 3 players, TFWW 1.0) acts for whichever is
+        // due at each action: the record says which, so `[pass, pass]` is never silent.
+        let several = state.factions_of(seat).len() > 1;
+        let mut first = None;
+        for (i, a) in orders.get().actions.iter().enumerate() {
             if rolling(state) || state.outcome.is_some() {
                 break;
+            }
+            if several && let Some((_, f, _)) = turn::awaited(state).filter(|(who, _, _)| who == seat) {
+                if first.is_some_and(|g| g != f) {
+                    ev.push(Event::say(format!("action {} is taken for {}, the faction of {seat} due now", i + 1, f.code())));
+                }
+                first.get_or_insert(f);
             }
             match step(state, seat, a) {
                 Ok(e) => ev.extend(e),
@@ -240,14 +250,24 @@ impl Ruleset for FirstWorldWar {
     fn preview(state: &State, seat: &str, orders: &Orders) -> Vec<String> {
         let mut s = state.clone();
         let mut out = Vec::new();
-        for a in &orders.actions {
+        let several = s.factions_of(seat).len() > 1;
+        for (i, a) in orders.actions.iter().enumerate() {
             if rolling(&s) {
                 out.push("then the dice decide".into());
                 break;
             }
+            // Which of the seat's factions each action is taken for (TFWW 1.0).
+            let tag = match turn::awaited(&s) {
+                Some((who, f, _)) if several && who == seat => format!("action {} for {}: ", i + 1, f.code()),
+                _ => String::new(),
+            };
             match turn::step(&mut s, seat, a) {
-                Ok(ev) => out.extend(ev.into_iter().map(|e| e.text)),
-                Err(v) => out.extend(v.into_iter().map(|v| v.to_string())),
+                Ok(ev) => out.extend(ev.into_iter().map(|e| format!("{tag}{}", e.text))),
+                Err(v) => {
+                    // Marked as a refusal, so `orders check` never lists it as what happens.
+                    out.extend(v.into_iter().map(|v| format!("refused: {v}")));
+                    break;
+                }
             }
         }
         out

@@ -493,6 +493,18 @@ pub fn conceal(s: &State, seat: &str, orders: Orders, order: &IdOrder) -> Result
                 Action::Transfer { from, to, pieces: pieces.iter().map(|p| rename(p, from, &by_army, &new_dummies, &mut moved)).collect() }
             }
             Action::Attack { front, armies, capture } => {
+                // The template lets an attack name an own face-down piece by its piece id:
+                // the tool opens it and writes the army, as if the army had been named.
+                let armies: Vec<String> = armies
+                    .into_iter()
+                    .map(|name| match find(s, &name).map(|k| &s.pieces[k]) {
+                        Some(p) if p.seat == seat => match p.ident {
+                            Some(Ident::Army(a)) => s.name(a).to_string(),
+                            _ => name,
+                        },
+                        _ => name,
+                    })
+                    .collect();
                 for name in &armies {
                     if let Some((_, id)) = by_army.iter().find(|(a, _)| a == name)
                         && find(s, id).is_some()

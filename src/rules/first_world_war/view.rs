@@ -137,29 +137,212 @@ pub fn template(s: &State, seat: &str) -> String {
     if who != seat {
         return format!("# nothing is expected of {seat} now: waiting for {who} ({what})\n");
     }
+    let f = awaited(s).map(|(_, f, _)| f);
+    // The seat's own chits, from its sealed notes when its key is given (TFWW 6.1).
+    let mut head = String::new();
+    if let Some(h) = s.hands.get(seat).filter(|h| !h.is_empty()) {
+        head.push_str(&format!("# chits in hand: {}\n", h.iter().map(|&c| s.chit_name(c)).collect::<Vec<_>>().join(", ")));
+    }
+    let owned;
     let body = match &s.stage {
         Stage::Deploy(_) => {
-            "actions:\n  # pieces the rules turn face down (4.2/1) your tool hides itself; no `hide` needed\n  - deploy:                       # face down: your tool commits each and writes piece ids\n      - {piece: DE-9, front: 3}     # every army due, and `dummy` once per dummy off the map\n      - {piece: dummy, front: 2}\n"
+            owned = f.map(|f| deploy_template(s, seat, f)).unwrap_or_default();
+            owned.as_str()
         }
         Stage::Round => {
-            "actions:\n  # pieces the rules turned face down (4.2/1, 6.0) your tool hides itself; no `hide` needed\n  # exactly one of (a face-down piece: its piece id, or the army if you hid it):\n  - pass\n  # - move: {from: 2, pieces: [{piece: DE-3, front: 1}, {piece: dummy, front: 3}]}\n  # - transfer: {from: 2, to: 9, pieces: [DE-3]}      # one or two pieces\n  # - attack: {front: 2, armies: [DE-3, DE-4], capture: [Amiens]}\n"
+            owned = f.map(|f| round_template(s, seat, f)).unwrap_or_default();
+            owned.as_str()
+        }
+        Stage::Combat if s.combat.as_ref().is_some_and(|c| matches!(c.step, super::state::CombatStep::DefenderChit)) => {
+            owned = chit_template(s, seat, false);
+            owned.as_str()
+        }
+        Stage::Combat
+            if s.combat.as_ref().is_some_and(|c| matches!(c.step, super::state::CombatStep::AttackerChitLead) && !c.attacker_placed) =>
+        {
+            owned = chit_template(s, seat, true);
+            owned.as_str()
+        }
+        Stage::Combat if s.combat.as_ref().is_some_and(|c| matches!(c.step, super::state::CombatStep::DefenderLead)) => {
+            owned = lead_template(s, seat);
+            owned.as_str()
         }
         Stage::Combat if s.combat.as_ref().is_some_and(|c| c.step == super::state::CombatStep::Reveal) => {
             "actions:\n  - reveal: []             # your face-down pieces on the front are opened by your tool\n"
         }
         Stage::Reveal => "actions:\n  - reveal: []             # every face-down piece you hid is opened by your tool\n",
         Stage::Combat => {
-            "actions:\n  - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
+            "actions:\n  # - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
         }
-        Stage::Discard(_) => "actions:\n  - discard: trench-lines   # a chit you held before the draw\n",
+        Stage::Discard(q) => {
+            // One of the chits held before the draw (6.2.1), from the seat's own hand.
+            let new = q.first().map(|(_, c)| *c);
+            let old: Vec<&str> = s.hands.get(seat).into_iter().flatten().filter(|&&c| Some(c) != new).map(|&c| s.chit_name(c)).collect();
+            owned = match old.split_first() {
+                Some((first, rest)) => format!(
+                    "actions:\n  - discard: {first}   # a chit you held before the draw{}\n",
+                    if rest.is_empty() { String::new() } else { format!("; or {}", rest.join(", ")) }
+                ),
+                None => "actions:\n  # - discard: CHIT   # a chit you held before the draw\n".into(),
+            };
+            owned.as_str()
+        }
         Stage::PeaceOffer => "actions:\n  - offer_peace: false\n",
         Stage::PeaceAnswer => "actions:\n  - accept_peace: true\n",
-        Stage::Replace(_) => "actions:\n  - replace: [DE-1]          # eliminated armies, at most your capacity\n",
+        Stage::Replace(_) => {
+            let names: Vec<&str> = f.map(|f| super::turn::replaceable(s, f)).unwrap_or_default().into_iter().map(|a| s.name(a)).collect();
+            owned = format!(
+                "actions:\n  - replace: []          # eliminated armies, at most your capacity (TFWW 4.2/4): {}\n",
+                if names.is_empty() { "none".into() } else { names.join(", ") }
+            );
+            owned.as_str()
+        }
         Stage::Surrender | Stage::Over | Stage::OrderRoll => "",
         Stage::OrderPick => "actions:\n  - pick_order: {deploy: 1, round: 1}   # free slots, 1 to 4 (TFWW 9.2)\n",
-        Stage::Capture(_) => "actions:\n  - capture: {front: 10, city: Belgrad}   # one of the cities in reach (TFWW 6.4)\n",
+        Stage::Capture(q) => {
+            let cities: Vec<String> = q
+                .first()
+                .map(|&(f, front)| {
+                    super::victory::capturable(s, f, front, super::victory::Mode::Unopposed)
+                        .into_iter()
+                        .map(|c| s.data.cities[c].name.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let front = q.first().map_or(0, |&(_, fr)| fr);
+            owned = match cities.split_first() {
+                Some((first, rest)) => format!(
+                    "actions:\n  - capture: {{front: {front}, city: {first}}}   # a city in reach (TFWW 6.4){}\n",
+                    if rest.is_empty() { String::new() } else { format!("; or {}", rest.join(", ")) }
+                ),
+                None => format!("actions:\n  # - capture: {{front: {front}, city: CITY}}   # a city in reach (TFWW 6.4)\n"),
+            };
+            owned.as_str()
+        }
     };
-    format!("# {what}\n{body}")
+    format!("# {what}\n{head}{body}")
+}
+
+/// Orders with these actions, and whether the rules accept them as written now.
+fn accepted(s: &State, seat: &str, actions: Vec<super::orders::Action>) -> bool {
+    super::check(s, seat, &super::orders::Orders { actions }).is_empty()
+}
+
+/// 4.2/1: every army due with the fronts it may deploy to, the garrison fronts still
+/// uncovered, and a deployment written out (uncommented only if the rules accept it).
+fn deploy_template(s: &State, seat: &str, f: Faction) -> String {
+    use super::orders::{Action, Placement};
+    let (armies, dummies) = super::turn::due(s, f);
+    let uncovered = super::turn::uncovered(s, f);
+    let mut t = String::new();
+    t.push_str(&format!(
+        "# {} deploys {} arm{} and {dummies} dumm{} (TFWW 4.2/1):\n",
+        f.code(),
+        armies.len(),
+        if armies.len() == 1 { "y" } else { "ies" },
+        if dummies == 1 { "y" } else { "ies" }
+    ));
+    let fronts_of = |a: usize| -> Vec<u8> { s.data.fronts.keys().copied().filter(|&fr| s.may_enter(a, fr)).collect() };
+    for &a in &armies {
+        let fr: Vec<String> = fronts_of(a).iter().map(|x| x.to_string()).collect();
+        t.push_str(&format!("#   {} may deploy to fronts {}\n", s.name(a), fr.join(", ")));
+    }
+    if !uncovered.is_empty() {
+        let g: Vec<String> = uncovered.iter().map(|x| x.to_string()).collect();
+        t.push_str(&format!("# garrison fronts still without a real {} army: {} (TFWW 4.2/1)\n", f.code(), g.join(", ")));
+    }
+    // A first deployment: uncovered garrisons first, then each army's first front.
+    let mut placed: Vec<Placement> = Vec::new();
+    let mut open: Vec<u8> = uncovered.clone();
+    for &a in &armies {
+        let ok = fronts_of(a);
+        let front = match open.iter().position(|g| ok.contains(g)) {
+            Some(i) => open.remove(i),
+            None => ok.first().copied().unwrap_or(0),
+        };
+        placed.push(Placement { piece: s.name(a).to_string(), front });
+    }
+    let dummy_front = placed.first().map_or_else(|| s.data.fronts.keys().next().copied().unwrap_or(1), |p| p.front);
+    for _ in 0..dummies {
+        placed.push(Placement { piece: "dummy".into(), front: dummy_front });
+    }
+    let legal = accepted(s, seat, vec![Action::Deploy(placed.clone())]);
+    let c = if legal { "" } else { "# " };
+    t.push_str("actions:\n  # pieces the rules turn face down (4.2/1) your tool hides itself; no `hide` needed\n");
+    if !legal {
+        t.push_str("  # the deployment below needs changing before the rules accept it (check it with `umpire orders check`):\n");
+    }
+    t.push_str(&format!("  {c}- deploy:                       # face down: your tool commits each and writes piece ids\n"));
+    for p in &placed {
+        t.push_str(&format!("      {c}- {{piece: {}, front: {}}}\n", p.piece, p.front));
+    }
+    t
+}
+
+/// 4.2/2: one action for the faction due, with examples made of its own pieces.
+fn round_template(s: &State, seat: &str, f: Faction) -> String {
+    // The faction's own pieces on the board: face-up armies by id, own face-down pieces by
+    // their piece id (the seat's view knows which are its own).
+    let mut mine: Vec<(u8, String)> = (0..s.armies.len())
+        .filter_map(|a| if let Where::Front(fr) = s.armies[a] { (s.controller(a) == f).then(|| (fr, s.name(a).to_string())) } else { None })
+        .collect();
+    mine.extend(s.pieces.iter().filter(|p| p.seat == seat && super::pieces::controller(p) == f).map(|p| (p.front, p.id.clone())));
+    let mut t = String::from("actions:\n  # pieces the rules turned face down (4.2/1, 6.0) your tool hides itself; no `hide` needed\n");
+    t.push_str(&format!(
+        "  # exactly one action for {} (a face-down piece: its piece id, or the army if you hid it):\n  - pass\n",
+        f.code()
+    ));
+    if let Some((fr, id)) = mine.first() {
+        let next: Vec<u8> = s.data.fronts.keys().copied().filter(|x| x != fr).take(1).collect();
+        let to = next.first().copied().unwrap_or(*fr);
+        t.push_str(&format!(
+            "  # - move: {{from: {fr}, pieces: [{{piece: {id}, front: {to}}}]}}   # to an adjacent front of the theatre (5.0)\n"
+        ));
+        t.push_str(&format!("  # - transfer: {{from: {fr}, to: {to}, pieces: [{id}]}}      # one or two pieces\n"));
+        t.push_str(&format!("  # - attack: {{front: {fr}, armies: [{id}]}}   # add capture: [CITY] for your preference (6.4)\n"));
+    }
+    t
+}
+
+/// 6.1/2: the defending lead, one of the defending armies (uncommented only if accepted).
+fn lead_template(s: &State, seat: &str) -> String {
+    use super::orders::Action;
+    let defenders: Vec<String> = s.combat.iter().flat_map(|c| c.defenders.iter().map(|&a| s.name(a).to_string())).collect();
+    let mut t = String::from("actions:\n");
+    for (i, army) in defenders.iter().enumerate() {
+        let ok = i == 0 && accepted(s, seat, vec![Action::Lead { army: army.clone(), draw: true }]);
+        let c = if ok { "" } else { "# " };
+        t.push_str(&format!("  {c}- lead: {{army: {army}, draw: true}}   # draw: take a chit if your die shows S\n"));
+    }
+    t
+}
+
+/// 6.1/1: the chit placed. `chit: null` is written uncommented only where the rules allow
+/// placing none; the chits in hand are the other lines.
+fn chit_template(s: &State, seat: &str, attacker: bool) -> String {
+    use super::orders::Action;
+    let hand: Vec<String> = s.hands.get(seat).into_iter().flatten().map(|&c| s.chit_name(c).to_string()).collect();
+    // The attacker names its lead in the same entry (6.1/2): its first army, as an example.
+    let lead = s.combat.as_ref().filter(|_| attacker).and_then(|c| c.attackers.first()).map(|&a| s.name(a).to_string());
+    let mut with_none = vec![Action::Chit(None)];
+    if let Some(army) = &lead {
+        with_none.push(Action::Lead { army: army.clone(), draw: true });
+    }
+    let c = if accepted(s, seat, with_none) { "" } else { "# " };
+    let mut t = String::from("actions:\n");
+    if !c.is_empty() {
+        t.push_str("  # placing no chit is refused now: place one of yours (TFWW 6.1)\n");
+    }
+    t.push_str(&format!("  {c}- chit: null              # or one of your chits below\n"));
+    for h in &hand {
+        t.push_str(&format!("  # - chit: {h}\n"));
+    }
+    if let Some(army) = lead {
+        t.push_str(&format!(
+            "  {c}- lead: {{army: {army}, draw: true}}   # any of your attacking armies; draw: take a chit if your die shows S\n"
+        ));
+    }
+    t
 }
 
 /// `Ruleset::check_invariants`.

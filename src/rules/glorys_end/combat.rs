@@ -912,16 +912,26 @@ fn standing_fortress_retreat(state: &mut State, side: SideId, live: &[String], l
 
 /// Whether any surviving attacker could advance into the emptied target (GE-13.21).
 pub fn can_advance(state: &State, survivors: &[String]) -> bool {
-    let Some(b) = &state.battle else { return false };
+    !advancers(state, survivors).is_empty()
+}
+
+/// The survivors that may each advance into the target (GE-13.21): none while the defender
+/// still holds it.
+pub fn advancers(state: &State, survivors: &[String]) -> Vec<String> {
+    let Some(b) = &state.battle else { return vec![] };
     if state.occupant(b.target) == Some(b.attacker.other()) {
-        return false;
+        return vec![];
     }
     let enemy_trench = state.trenches.get(&b.target).is_some_and(|t| t.side != b.attacker);
-    survivors.iter().any(|id| {
-        // GE-9.4, 13.21 reading: cavalry does not advance into an enemy trench hex.
-        !(enemy_trench && state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry))
-            && stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(id)).is_empty()
-    })
+    survivors
+        .iter()
+        .filter(|id| {
+            // GE-9.4, 13.21 reading: cavalry does not advance into an enemy trench hex.
+            !(enemy_trench && state.unit(id).is_some_and(|u| u.kind == Kind::Cavalry))
+                && stacking::can_end(state, b.target, b.attacker, std::slice::from_ref(*id)).is_empty()
+        })
+        .cloned()
+        .collect()
 }
 
 /// Apply the defender's losses and retreat (GE-13.18–13.20), then move to the attacker's stage.

@@ -583,7 +583,7 @@ fn random_path(s: &State, from: HexId, len: usize, side: SideId, d: &mut Dice) -
 
 /// The units of `side` that may make a prepared assault on `t`, the Allies restricted to one
 /// nationality (GE-13.26): the strongest group.
-fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
+pub(super) fn pa_force(s: &State, side: SideId, t: HexId) -> Vec<String> {
     let units: Vec<&super::state::Unit> = s
         .units
         .iter()

@@ -147,6 +147,18 @@ fn apply_steps(state: &mut State, side: state::SideId, orders: &Orders) -> Vec<E
     ev
 }
 
+impl GlorysEnd {
+    /// What `seat` may see of `state` ([`Ruleset::view`]): the secret setup, hidden counters
+    /// and the units under the top of enemy stacks stay hidden (GE 3.3, 13.8).
+    pub fn view_for(state: &State, seat: &str) -> State {
+        let mut v = state.clone();
+        secret::view(&mut v, seat);
+        counters::view(&mut v, seat);
+        view::hide_stacks(&mut v, seat);
+        v
+    }
+}
+
 impl Ruleset for GlorysEnd {
     type State = State;
     type Orders = Orders;
@@ -208,6 +220,11 @@ impl Ruleset for GlorysEnd {
         let side = state.side_of(seat)?;
         counters::awaited(state).contains(&side).then(|| Orders { actions: vec![orders::Action(orders::ActionKind::OpenCounters(true))] })
     }
+    /// Standing instructions may be filed in any entry a side sends (standing.rs), also the
+    /// one that only answers the opponent's dice.
+    fn files_out_of_turn(orders: &Orders) -> bool {
+        !orders.actions.is_empty() && orders.actions.iter().all(|a| matches!(a.0, orders::ActionKind::Standing(_)))
+    }
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)
     }
@@ -234,11 +251,7 @@ impl Ruleset for GlorysEnd {
     /// What a seat may see: the other side's secret plan only once opened (GE 3.3) and only
     /// the top unit of each enemy stack not under attack (GE 13.8; `view.rs`).
     fn view(state: &State, seat: &str) -> State {
-        let mut v = state.clone();
-        secret::view(&mut v, seat);
-        counters::view(&mut v, seat);
-        view::hide_stacks(&mut v, seat);
-        v
+        Self::view_for(state, seat)
     }
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         legal::random_orders(state, seat, chooser)

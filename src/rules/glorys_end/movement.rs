@@ -75,8 +75,15 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     let mut spent = 0u32;
     let mut prev = start;
     let min_left = units.iter().filter_map(|id| state.unit(id)).map(|u| u.mp_left()).min().unwrap_or(0);
+    // What each hex entered cost, and why: the refusal for movement points lists them.
+    let mut costs: Vec<String> = Vec::new();
     for (i, &h) in path.iter().enumerate() {
         let hs = h.to_string();
+        // Closed countries are on the map but not in play: their own rules (GE 3.2) say why.
+        if !state.board.map().contains(h) {
+            errs.push(v("GE 12.1", format!("{h} is not a hex of this map")).hex(&hs));
+            break;
+        }
         if !prev.is_adjacent(h) {
             errs.push(v("GE 12.1", format!("{h} is not adjacent to {prev}")).hex(&hs));
             break;
@@ -106,14 +113,20 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
             break;
         }
         spent += cost;
+        costs.push(cost_text(state, prev, h, cost));
         // GE-12.3: a fresh unit may always move one hex with all its MP.
         let minimum = fresh && i == 0 && path.len() == 1;
         if spent > min_left && !minimum {
-            let slow = units.iter().filter_map(|id| state.unit(id)).min_by_key(|u| u.mp_left()).map(|u| u.id.clone()).unwrap_or_default();
+            let slowest = units.iter().filter_map(|id| state.unit(id)).min_by_key(|u| u.mp_left());
+            let slow = slowest.map(|u| u.id.clone()).unwrap_or_default();
+            let why = slowest.map(allowance_text).unwrap_or_default();
             errs.push(
                 v(
                     if state.board.river(prev, h).is_some() { "GE 12.9" } else { "GE 12.8" },
-                    format!("entering {h} brings the move to {spent} MP; the group has {min_left} MP left (slowest unit {slow}, GE 12.7)"),
+                    format!(
+                        "entering {h} brings the move to {spent} MP ({}); the group has {min_left} MP left (slowest unit {slow}: {why}; GE 12.7)",
+                        costs.join(", ")
+                    ),
                 )
                 .unit(slow)
                 .hex(&hs),
@@ -183,12 +196,44 @@ pub fn step_move(state: &mut State, side: SideId, units: &[String], path: &[HexI
     Ok(ev)
 }
 
+/// The cost of entering `to` from `from`, with its parts: `3328 forest 2` or
+/// `3329 clear 1 + 1 across the Marne (major river)` (GE 12.8, 12.9).
+fn cost_text(state: &State, from: HexId, to: HexId, cost: u32) -> String {
+    let map = state.board.map();
+    let Some(info) = map.hex(to) else { return format!("{to} {cost} MP") };
+    let terrain = format!("{:?}", info.terrain).to_lowercase();
+    let mut t = format!("{to} {terrain} {}", info.terrain.mp());
+    if let Some(side) = map.hexside(from, to)
+        && side.extra_mp() > 0
+    {
+        let name = map.river_name(from, to).map(|n| format!("the {n} (major river)")).unwrap_or_else(|| "a major river".into());
+        t.push_str(&format!(" + {} across {name}", side.extra_mp()));
+    }
+    t
+}
+
+/// A unit's movement allowance this phase and why it differs from the printed one: forced
+/// march (GE 12.10) adds 1, out of command (GE 10.2) halves, MP already spent are gone.
+fn allowance_text(u: &super::state::Unit) -> String {
+    let mut t = format!("{} MP allowance", u.now().movement);
+    if u.forced_march {
+        t.push_str(", +1 forced march (GE 12.10)");
+    }
+    if u.ooc {
+        t.push_str(", halved out of command (GE 10.2)");
+    }
+    if u.mp_spent > 0 {
+        t.push_str(&format!(", {} already spent", u.mp_spent));
+    }
+    t
+}
+
 /// Place a reinforcement at its entry before any unit moves this phase (GE-8.5). On the Marne
 /// (GE 16.3) the reinforcements enter by strategic movement: phase D's rail move from the
 /// supply edge to a town or city, within rail capacity, after which the unit does nothing
 /// else this player turn (11.1; `strategic::entry_violations`).
 pub fn step_enter(state: &mut State, side: SideId, id: &str, hex: HexId) -> Result<Vec<Event>, Vec<Violation>> {
-    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)]) };
+    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.5", super::unit_list::no_such_unit(state, side, id)).unit(id)]) };
     if u.side != side {
         return Err(vec![v("GE 8.5", "you may bring in only your own reinforcements").unit(id)]);
     }

@@ -72,7 +72,7 @@ fn rebuild_where(nation: &str) -> &'static str {
 
 /// Rebuild an eliminated infantry corps at 1 SL in `hex` (GE-8.7).
 fn step_rebuild(state: &mut State, side: SideId, id: &str, hex: Option<HexId>) -> Result<Vec<Event>, Vec<Violation>> {
-    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.7", format!("there is no unit {id}")).unit(id)]) };
+    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.7", super::unit_list::no_such_unit(state, side, id)).unit(id)]) };
     let mut errs = Vec::new();
     if u.kind != Kind::Infantry || u.size != Size::Corps {
         errs.push(v("GE 8.7", "only eliminated infantry corps are rebuilt").unit(id));
@@ -142,7 +142,7 @@ fn step_rebuild(state: &mut State, side: SideId, id: &str, hex: Option<HexId>) -
 /// Check a replacement and, if legal, give the SL (or, for an eliminated corps in a campaign
 /// and with `hex`, rebuild it there).
 pub fn step_replace(state: &mut State, side: SideId, id: &str, hex: Option<HexId>) -> Result<Vec<Event>, Vec<Violation>> {
-    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.7", format!("there is no unit {id}")).unit(id)]) };
+    let Some(u) = state.unit(id) else { return Err(vec![v("GE 8.7", super::unit_list::no_such_unit(state, side, id)).unit(id)]) };
     if u.side != side {
         return Err(vec![v("GE 8.7", "you may replace only your own units").unit(id)]);
     }

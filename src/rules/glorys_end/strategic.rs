@@ -484,7 +484,7 @@ pub fn enters_by_sm(state: &State, id: &str) -> bool {
 pub fn entry_violations(state: &State, side: SideId, id: &str, to: HexId) -> Vec<Violation> {
     use super::state::Phase;
     let mut errs = Vec::new();
-    let Some(u) = state.unit(id) else { return vec![v("GE 8.5", format!("there is no unit {id}")).unit(id)] };
+    let Some(u) = state.unit(id) else { return vec![v("GE 8.5", super::unit_list::no_such_unit(state, side, id)).unit(id)] };
     let ts = to.to_string();
     if state.phase == Phase::Command {
         errs.push(v("GE 5.1", "phase C comes first (the command & control roll and its out-of-command stacks), then phase D").unit(id));

@@ -17,6 +17,7 @@ use super::state::{BattleKind, CommandStage, MoveState, Phase, RetreatNeed, Side
 use super::supply;
 use super::vp;
 use crate::engine::{Event, Violation};
+use crate::geo::hex::HexId;
 
 fn v(rule: &str, msg: impl Into<String>) -> Violation {
     Violation::new(rule, msg)
@@ -115,6 +116,23 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             return Err(vec![v("GE 13.17", "the battle's results must be decided first (a decide action)")]);
         };
         return decide(state, side, d);
+    }
+    // A hex number that is not on this map is named as such, before any rule about it.
+    let named: Vec<(&str, HexId)> = match action {
+        ActionKind::Move(m) => m.path.iter().map(|h| ("GE 12.1", *h)).collect(),
+        ActionKind::MarchAssault(a) | ActionKind::Attack(a) => vec![("GE 13.4", a.target)],
+        ActionKind::Enter(e) => vec![("GE 8.5", e.hex)],
+        ActionKind::Strategic(sm) => vec![("GE 11.1", sm.to)],
+        ActionKind::OutOfCommand(hexes) => hexes.iter().map(|h| ("GE 10.1", *h)).collect(),
+        _ => vec![],
+    };
+    let off: Vec<Violation> = named
+        .into_iter()
+        .filter(|(_, h)| !state.board.map().contains(*h))
+        .map(|(rule, h)| v(rule, format!("{h} is not a hex of this map")).hex(h.to_string()))
+        .collect();
+    if !off.is_empty() {
+        return Err(off);
     }
     match action {
         ActionKind::Decide(_) => Err(vec![v("GE 13.17", "there is no combat decision to make")]),

@@ -39,7 +39,7 @@ pub fn check<'s>(
             continue;
         }
         let Some(u) = state.unit(id) else {
-            errs.push(Violation::new(rules.unknown, format!("there is no unit {id}")).unit(id));
+            errs.push(Violation::new(rules.unknown, no_such_unit(state, side, id)).unit(id));
             continue;
         };
         if let Some(e) = extra(u) {
@@ -62,4 +62,26 @@ pub fn check<'s>(
 /// No extra check (for [`check`]).
 pub fn no_extra(_: &Unit) -> Option<Violation> {
     None
+}
+
+/// "there is no unit ID", with the nearest ids of `side`'s own shown units when some are
+/// close (`de-2` → `DE-2`): a typo is the usual cause. Only the acting side's units are
+/// suggested, and never a hidden one (GE 13.8), so the message tells nothing new to anyone.
+pub fn no_such_unit(state: &State, side: SideId, id: &str) -> String {
+    let own: Vec<&str> = state.units.iter().filter(|u| u.side == side && !super::counters::is_hidden(u)).map(|u| u.id.as_str()).collect();
+    if let Some(x) = own.iter().find(|x| x.eq_ignore_ascii_case(id)) {
+        return format!("there is no unit {id} (ids are written in capitals: {x})");
+    }
+    let up = id.to_ascii_uppercase();
+    let mut near: Vec<(usize, &str)> =
+        own.iter().map(|x| (strsim::levenshtein(&up, &x.to_ascii_uppercase()), *x)).filter(|(d, _)| *d <= 2).collect();
+    near.sort();
+    // Only the closest: FR-12X suggests FR-12, not every id two edits away.
+    let closest = near.first().map_or(0, |(d, _)| *d);
+    let best: Vec<&str> = near.iter().filter(|(d, _)| *d == closest).take(3).map(|(_, x)| *x).collect();
+    if best.is_empty() {
+        format!("there is no unit {id} (`umpire show` lists every unit)")
+    } else {
+        format!("there is no unit {id} (did you mean {}?)", best.join(" or "))
+    }
 }

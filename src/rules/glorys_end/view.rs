@@ -11,6 +11,7 @@ use super::state::{Place, RetreatNeed, SideId, Stage, State};
 use super::turn;
 use super::vp;
 use crate::engine::{Await, Expectation};
+use crate::geo::hex::HexId;
 
 /// `"FR-9 (3 SL), FR-42 (2 SL)"`.
 fn list_sl(state: &State, ids: &[String]) -> String {
@@ -94,7 +95,16 @@ pub fn decision_text(state: &State) -> Option<String> {
             if combat::forced_allocation(state, &live, lp).is_none() {
                 parts.push(format!("allocate {lp} loss points among {}", list_sl(state, &live)));
             }
-            parts.push(format!("advance into {} with any of {} (or none)", b.target, live.join(", ")));
+            // GE 13.21: offer only the advances the rules would accept (a defender that stayed
+            // holds the hex; cavalry stays out of an enemy trench; stacking limits the rest).
+            let movers = combat::advancers(state, &live);
+            if movers.is_empty() && state.occupant(b.target) == Some(b.attacker.other()) {
+                parts.push(format!("no advance: the defender still holds {} (GE 13.21)", b.target));
+            } else if movers.is_empty() {
+                parts.push(format!("no advance: none of them may enter {} (GE 9.4, 13.21, stacking)", b.target));
+            } else {
+                parts.push(format!("advance into {} with any of {} (or none)", b.target, movers.join(", ")));
+            }
             if b.dummies {
                 parts.push("if every attacker advances, the force may make another prepared assault (GE 15.2)".into());
             }
@@ -340,16 +350,127 @@ pub fn template(state: &State, seat: &str) -> String {
         {
             t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
         }
-        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n      # retreat: 3331    # defender: retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n      # advance: []      # attacker: units advancing\n");
+        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n");
+        match state.battle.as_ref().map(|b| &b.stage) {
+            Some(Stage::Attacker { .. }) => {
+                // Only the advance GE 13.21 allows is offered (never into a hex still held).
+                let movers = combat::advancers(state, &combat::live_attackers(state));
+                if !movers.is_empty() {
+                    t.push_str(&format!("      # advance: [{}]   # any of them, or leave out\n", movers.join(", ")));
+                }
+            }
+            _ => t.push_str("      # retreat: 3331    # retreat hex (before combat, GE 13.25: withdrawal hex; omit to stand)\n"),
+        }
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
     }
+    // The position as this seat may see it (hidden stacks and counters stay hidden, GE 13.8).
+    let seen = super::GlorysEnd::view_for(state, seat);
+    let (units, options) = side.map(|s| position(&seen, s)).unwrap_or_default();
+    t.push_str(&units);
+    let start = t.len();
     match state.phase {
         super::state::Phase::Movement => t.push_str("actions:\n  # - enter: {unit: ID, hex: HEX}                 # reinforcement on your supply edge\n  # - replace: {unit: ID}                         # 1 replacement SL to a reduced infantry unit\n  # - strategic: {units: [ID, ...], to: HEX}      # phase D (GE 11): by rail, or add by: sea (Allied, T8+)\n  # - forced_march: [ID, ...]                     # German T2-T6 (GE 12.10), before the unit moves\n  # - move: {units: [ID, ...], path: [HEX, ...]}  # hexes entered in order\n  # - march_assault: {units: [ID, ...], target: HEX}\n  - end_phase: movement\n"),
         super::state::Phase::Command => t.push_str("# your entry opens with the command & control roll (from T10 the entrenchment roll first), a leading\n# roll: `umpire orders template --key YOUR.key` writes this template for the situation after it\nactions: []\n"),
         super::state::Phase::Combat => t.push_str("actions:\n  # - attack: {target: HEX, units: [ID, ...]}\n  - end_phase: combat\n"),
     }
+    // The options of this position go first in the list, each a line to uncomment.
+    if !options.is_empty() {
+        let body = t.split_off(start).replacen("actions:\n", &format!("actions:\n{}", options.join("")), 1);
+        t.push_str(&body);
+    }
     t
+}
+
+/// The position in a template: comment lines on the seat's own units with what they can do
+/// this phase, and the options of the moment as commented actions to uncomment (what is due
+/// now; in the prepared assault phase each attack within reach with its odds). `seen` is the
+/// seat's view, so nothing hidden from it is used.
+fn position(seen: &State, side: SideId) -> (String, Vec<String>) {
+    use super::state::Phase;
+    let mut t = String::from("# your units: id, hex, MP left this phase, attack/defence at the current SL, SL, supply, command\n");
+    let supply = super::supply::SupplyAll::of(seen);
+    for u in seen.units.iter().filter(|u| u.side == side && !super::counters::is_hidden(u)) {
+        let Some(h) = u.hex() else { continue };
+        if u.kind == super::state::Kind::Fortress {
+            continue;
+        }
+        let now = u.now();
+        let mut mp = format!("{} MP", u.mp_left());
+        let mut why = Vec::new();
+        if u.ooc {
+            why.push(format!("{} halved: out of command, GE 10.2", now.movement + u32::from(u.forced_march)));
+        }
+        if u.forced_march {
+            why.push("+1 forced march, GE 12.10".to_string());
+        }
+        if u.mp_spent > 0 {
+            why.push(format!("{} spent", u.mp_spent));
+        }
+        if u.strategic.is_some() {
+            why.push("moved strategically: nothing more this turn, GE 12.2".into());
+        }
+        if !why.is_empty() {
+            mp = format!("{mp} ({})", why.join("; "));
+        }
+        let sup = if supply.unit(u, super::supply::Use::General) { "supplied" } else { "OUT OF SUPPLY (GE 7)" };
+        let cmd = if u.ooc { "out of command" } else { "in command" };
+        t.push_str(&format!("#   {:<7} {h}  {mp}  a{}/d{}  {}/{} SL  {sup}  {cmd}\n", u.id, now.attack, now.defence, u.sl, u.max_sl));
+    }
+    let mut opts = Vec::new();
+    if seen.phase == Phase::Movement && !seen.units.iter().any(|u| u.side == side && u.moved) {
+        for u in seen.units.iter().filter(|u| u.side == side && matches!(u.place, Place::Reinforcement(turn) if turn <= seen.turn)) {
+            let hexes: Vec<String> = super::reinforce::entry_hexes(seen, &u.id).iter().take(8).map(|h| h.to_string()).collect();
+            match hexes.first() {
+                Some(first) => opts.push(format!(
+                    "  # - enter: {{unit: {}, hex: {first}}}   # reinforcement due; may enter at {}\n",
+                    u.id,
+                    hexes.join(", ")
+                )),
+                None => t.push_str(&format!("# reinforcement {} is due but no entry hex is open now\n", u.id)),
+            }
+        }
+        for u in seen.units.iter().filter(|u| u.side == side && u.hex().is_some() && u.sl < u.max_sl) {
+            let mut probe = seen.clone();
+            if super::replacements::step_replace(&mut probe, side, &u.id, None).is_ok() {
+                let left = seen.replacements.get(&u.nation).copied().unwrap_or(0);
+                opts.push(format!(
+                    "  # - replace: {{unit: {}}}   # {}/{} SL; {left} {} replacement SL left\n",
+                    u.id, u.sl, u.max_sl, u.nation
+                ));
+            }
+        }
+    }
+    if seen.phase == Phase::Combat {
+        let mut targets: Vec<HexId> = seen
+            .units
+            .iter()
+            .filter(|e| e.side != side)
+            .filter_map(|e| e.hex())
+            .filter(|h| seen.units.iter().any(|u| u.side == side && u.hex().is_some_and(|x| x.is_adjacent(*h))))
+            .collect();
+        targets.sort();
+        targets.dedup();
+        for h in targets {
+            let force = super::legal::pa_force(seen, side, h);
+            if force.is_empty() {
+                continue;
+            }
+            if let Ok(b) = combat::declare(seen, super::state::BattleKind::Prepared, side, h, &force) {
+                opts.push(format!(
+                    "  # - attack: {{target: {h}, units: [{}]}}   # attack {} vs the defence {} you can see: {}\n",
+                    force.join(", "),
+                    b.attack,
+                    b.defence,
+                    b.describe()
+                ));
+            }
+        }
+        if opts.is_empty() {
+            t.push_str("# no enemy hex is within reach of a unit that may still attack\n");
+        }
+    }
+    (t, opts)
 }
 
 /// What is certain about orders: each move's path and MP, each attack's odds and DRMs.
