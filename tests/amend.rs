@@ -6,6 +6,17 @@ mod support;
 
 use support::{failing, marne_by_email, ok, send};
 
+/// The German entry that reveals the die of an Allied attack: complete standing instructions,
+/// which answer any decision the roll leaves and are accepted when it leaves none (GE 13.17–13.25).
+fn answer_roll(alice: &std::path::Path) {
+    std::fs::write(
+        alice.join("answer.yaml"),
+        "actions:\n  - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: never}\n",
+    )
+    .unwrap();
+    ok(alice, &["orders", "sign", "game.log", "answer.yaml", "--as", "german", "--key", "alice.key"]);
+}
+
 #[test]
 fn a_misplayed_attack_is_taken_back_by_agreement() {
     let t = tempfile::tempdir().unwrap();
@@ -21,8 +32,9 @@ fn a_misplayed_attack_is_taken_back_by_agreement() {
     // bob would ask only when he disliked a roll he cannot see, alice when she saw it.
     let early = failing(&bob, &["propose-amend", "game.log", "--as", "allied", "--key", "bob.key", "--undo-from", "2", "--reason", "x"]);
     assert!(early.contains("known to one side only"), "{early}");
-    // Alice makes the roll public first.
-    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    // Alice makes the roll public first, answering whatever it leaves her by standing
+    // instructions (an `ack` is refused when the roll leaves her a decision).
+    answer_roll(&alice);
     send(&alice, &bob, "game.log.3.yaml");
     ok(&bob, &["apply", "game.log", "game.log.3.yaml"]);
 
@@ -59,7 +71,7 @@ fn a_misplayed_attack_is_taken_back_by_agreement() {
     assert!(out.contains("awaiting the dice"), "{out}");
     send(&bob, &alice, "game.log.6.yaml");
     ok(&alice, &["apply", "game.log", "game.log.6.yaml"]);
-    ok(&alice, &["ack", "game.log", "--as", "german", "--key", "alice.key"]);
+    answer_roll(&alice);
     send(&alice, &bob, "game.log.7.yaml");
     let out = ok(&bob, &["apply", "game.log", "game.log.7.yaml"]);
     assert!(out.contains("CRT roll"), "{out}");
