@@ -220,6 +220,23 @@ pub fn template(s: &State, seat: &str) -> String {
             owned.as_str()
         }
     };
+    // 6.2.1: a private draw this entry makes at the hand limit needs a held chit returned
+    // first; the template names the weakest, for the player to change.
+    let ways = super::chits::with_limit_return(s, seat, vec![super::orders::Action::Pass]);
+    let weakest = s
+        .hands
+        .get(seat)
+        .into_iter()
+        .flatten()
+        .min_by_key(|&&c| (s.data.chits[c].value, s.chit_name(c).to_string()))
+        .map(|&c| s.chit_name(c));
+    if ways.len() > 1
+        && let (Some(chit), Some(rest)) = (weakest, body.strip_prefix("actions:\n"))
+    {
+        return format!(
+            "# {what}\n{head}actions:\n  - discard: {chit}   # 6.2.1: your draw comes at the hand limit: return a chit you hold (your choice)\n{rest}"
+        );
+    }
     format!("# {what}\n{head}{body}")
 }
 
