@@ -842,7 +842,8 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
                     .cloned()
                     .collect();
                 let mut advance = Vec::new();
-                if can_advance(state, &survivors) {
+                let may_advance = can_advance(state, &survivors);
+                if may_advance {
                     if !batch {
                         return ev;
                     }
@@ -853,7 +854,7 @@ pub fn advance_stages(state: &mut State) -> Vec<Event> {
                     let Some(going) = standing::advancing(&after, b.attacker, b.target, &b.attackers, &survivors) else { return ev };
                     advance = going;
                 }
-                if batch && (by_standing || can_advance(state, &survivors)) {
+                if batch && (by_standing || may_advance) {
                     let l: Vec<String> = alloc.iter().map(|(id, sl)| format!("{id} {sl} SL")).collect();
                     ev.push(Event::rule(
                         "GE 13.21",
@@ -1097,10 +1098,8 @@ pub fn declare_batch(state: &mut State, side: SideId, list: &[super::orders::Ass
             if list[..i].iter().any(|b| b.units.contains(id)) {
                 errs.push(v("GE 13.6", "a unit attacks once: it is in two attacks of the batch").unit(id));
             }
-            if state.unit(id).is_some_and(|u| u.strategic.is_some()) {
-                errs.push(v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id));
-            }
         }
+        errs.extend(moved_strategically(state, &a.units));
         if !a.siege.is_empty() {
             errs.push(
                 v("GE 14.9", format!("siege guns fire in an attack of their own, not in a batch ({})", a.target)).hex(a.target.to_string()),
@@ -1167,4 +1166,14 @@ pub fn next_of_batch(state: &mut State) -> Vec<Event> {
             )),
         }
     }
+}
+
+/// GE 13.22: the named units that used strategic movement this player turn, which may not
+/// attack (a prepared assault or a batch of them).
+pub fn moved_strategically(state: &State, units: &[String]) -> Vec<Violation> {
+    units
+        .iter()
+        .filter(|id| state.unit(id).is_some_and(|u| u.strategic.is_some()))
+        .map(|id| v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id))
+        .collect()
 }

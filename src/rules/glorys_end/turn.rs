@@ -211,12 +211,7 @@ fn step_rules(state: &mut State, side: SideId, action: &ActionKind) -> Result<Ve
             if state.phase != Phase::Combat {
                 return Err(vec![v("GE 13.1", "prepared assaults are made in the prepared assault phase (end the movement phase first)")]);
             }
-            let sm: Vec<Violation> = a
-                .units
-                .iter()
-                .filter(|id| state.unit(id).is_some_and(|u| u.strategic.is_some()))
-                .map(|id| v("GE 13.22", "a unit that used strategic movement does not attack this player turn").unit(id))
-                .collect();
+            let sm = combat::moved_strategically(state, &a.units);
             if !sm.is_empty() {
                 return Err(sm);
             }
