@@ -47,6 +47,11 @@ fn walk(seed: u64, check: &mut dyn FnMut(&State, &str)) {
     }
 }
 
+/// Whether `seat` makes a hidden chit draw with its next orders (6.2).
+fn owes_draw(s: &State, seat: &str) -> bool {
+    s.chits.hidden && s.chits.owed.iter().any(|o| o.seat == seat)
+}
+
 /// The chit of a chit action (`None`: no chit).
 fn chit_of(o: &Orders) -> Option<Option<String>> {
     o.actions.iter().find_map(|a| match a {
@@ -55,9 +60,11 @@ fn chit_of(o: &Orders) -> Option<Option<String>> {
     })
 }
 
+/// The lead, and whether the orders decline a chit draw (6.2, at their head).
 fn lead_of(o: &Orders) -> Option<(String, bool)> {
+    let declines = matches!(o.actions.first(), Some(Action::Draw(false)));
     o.actions.iter().find_map(|a| match a {
-        Action::Lead { army, draw } => Some((army.clone(), *draw)),
+        Action::Lead { army } => Some((army.clone(), declines)),
         _ => None,
     })
 }
@@ -109,7 +116,7 @@ fn every_answer_is_legal_and_the_named_choice() {
                         .filter(|(h, l)| {
                             let mut acts = vec![Action::Chit(h.clone())];
                             if let Some(l) = l {
-                                acts.push(Action::Lead { army: l.clone(), draw: false });
+                                acts.push(Action::Lead { army: l.clone() });
                             }
                             ok(s, seat, acts).is_some()
                         })
@@ -125,8 +132,9 @@ fn every_answer_is_legal_and_the_named_choice() {
                     } else {
                         assert_eq!(chosen, None);
                     }
-                    if let Some((army, draw)) = lead_of(&o) {
-                        assert!(!draw, "draw: false is kept");
+                    if let Some((army, declines)) = lead_of(&o) {
+                        // Hidden chits: `draw: false` declines a draw this entry makes, and only then.
+                        assert_eq!(declines, owes_draw(s, seat), "draw: false declines the draw owed, and nothing else");
                         let strongest =
                             legal.iter().filter(|(h, _)| *h == chosen).filter_map(|(_, l)| l.as_ref()).map(|l| army_value(s, l)).max();
                         assert_eq!(Some(army_value(s, &army)), strongest, "`strongest` led with {army}");
@@ -142,19 +150,25 @@ fn every_answer_is_legal_and_the_named_choice() {
                 CombatStep::DefenderLead => {
                     steps += 1;
                     let o = standing::orders(s, seat, &none).expect("a defender can always lead");
-                    let (army, draw) = lead_of(&o).expect("a lead");
-                    assert!(draw, "draw defaults to yes");
+                    let (army, declines) = lead_of(&o).expect("a lead");
+                    assert!(!declines, "without `draw` a draw owed is made");
                     let weakest = c
                         .defenders
                         .iter()
                         .map(|&a| s.name(a).to_string())
-                        .filter(|l| ok(s, seat, vec![Action::Lead { army: l.clone(), draw: true }]).is_some())
+                        .filter(|l| ok(s, seat, vec![Action::Lead { army: l.clone() }]).is_some())
                         .map(|l| army_value(s, &l))
                         .min();
                     assert_eq!(Some(army_value(s, &army)), weakest, "`weakest` led with {army}");
                     assert_eq!(standing::orders(s, seat, &instructions("{chit: best}")), None, "no `lead`: the person's");
                 }
-                CombatStep::Roll | CombatStep::Reveal => assert_eq!(standing::orders(s, seat, &best), None),
+                CombatStep::Draw => {
+                    // Open chits: the answer to an S is the instructions' `draw`.
+                    let o = standing::orders(s, seat, &best).expect("draw: false answers");
+                    assert_eq!(o.actions, vec![Action::Draw(false)]);
+                    assert_eq!(standing::orders(s, seat, &none), None, "no `draw`: the person's");
+                }
+                CombatStep::Roll | CombatStep::DrawRoll | CombatStep::Reveal => assert_eq!(standing::orders(s, seat, &best), None),
             }
         });
     }

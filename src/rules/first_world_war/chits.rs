@@ -50,6 +50,9 @@ pub struct Draw {
     pub settled: bool,
     /// The chit drawn, when this replay knows it.
     pub chit: Option<usize>,
+    /// 6.2: the drawer said `draw: false` in the entry that made it: void, no chit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub declined: bool,
 }
 
 /// A draw won by an S and not yet made (it is made in the seat's next entry with orders).
@@ -261,6 +264,7 @@ fn make_draws(s: &mut State, seat: &str, ev: &mut Vec<Event>) -> Vec<String> {
             exclude: o.exclude,
             settled: false,
             chit: None,
+            declined: false,
         });
         s.chits.sealed.entry(seat.to_string()).or_default().push(id.clone());
         s.chits.new_draws.push(id.clone());
@@ -280,6 +284,9 @@ pub fn take_draws(s: &mut State) -> Vec<String> {
 pub fn settle(s: &mut State, seat: &str, draw_id: &str, dice: Option<&mut Dice>) -> Vec<Event> {
     let Some(k) = s.chits.draws.iter().position(|d| d.id == draw_id) else { return vec![] };
     s.chits.draws[k].settled = true;
+    if s.chits.draws[k].declined {
+        return vec![Event::rule("TFWW 6.2", format!("{seat}'s draw {draw_id} was declined: no chit"))];
+    }
     let alliance = s.chits.draws[k].alliance.clone();
     let Some(dice) = dice.filter(|_| !s.chits.unknown.contains(&alliance)) else {
         lose_track(s, &alliance);
@@ -565,14 +572,17 @@ pub fn opener(s: &State) -> Option<String> {
     s.chits.table.iter().find(|p| !p.turned).map(|p| p.seat.clone())
 }
 
-/// 6.2 at the roll of a hidden game: a side whose die shows S and that draws owes a private
-/// draw, made in its seat's next entry with orders.
+/// 6.2 at the roll of a hidden game: a side whose die shows S owes a private draw, made in
+/// its seat's next entry with orders unless that entry declines it (`draw: false`).
 pub fn owe_draw(s: &mut State, f: Faction, attacker: bool, ev: &mut Vec<Event>) {
     let seat = s.seat_of(f).to_string();
     let alliance = f.alliance().to_string();
     let exclude: Vec<usize> =
         s.chits.table.iter().filter(|p| p.attacker == attacker).filter_map(|p| p.chit).filter(|&c| !s.data.chits[c].mandatory).collect();
-    ev.push(Event::rule("TFWW 6.2", format!("{} rolled S: {seat} draws a chit face down with its next orders", f.code())));
+    ev.push(Event::rule(
+        "TFWW 6.2",
+        format!("{} rolled S: {seat} draws a chit face down with its next orders, unless they say `draw: false`", f.code()),
+    ));
     s.chits.owed.push(Owed { seat, alliance, exclude });
 }
 
@@ -589,8 +599,34 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> Option<R> {
         Action::RevealChits => Some(Err(v("TFWW 4.2/3", "chits are revealed only when the game is over"))),
         Action::ReturnChit(c) if s.chits.hidden => Some(give_back(s, seat, c, true)),
         Action::Discard(c) if s.chits.hidden => Some(give_back(s, seat, c, false)),
+        Action::Draw(take) if s.chits.hidden => Some(keep_or_decline(s, seat, *take)),
         _ => None,
     }
+}
+
+/// 6.2 (hidden chits): the draw won by an S is made at the head of the seat's next entry;
+/// `draw: false` there declines it. The chit is picked only by the dice after this entry, so
+/// the seat decides knowing its S and nothing of the chit. A declined draw stays in the log
+/// as a commitment (opened at the end like any other) and gives no chit.
+fn keep_or_decline(s: &mut State, seat: &str, take: bool) -> R {
+    let made: Vec<String> =
+        s.chits.new_draws.iter().filter(|id| s.chits.draws.iter().any(|d| &d.id == *id && d.seat == seat)).cloned().collect();
+    if made.is_empty() {
+        return Err(v("TFWW 6.2", format!("{seat} makes no chit draw in this entry: `draw` answers an S of its die, in its next orders")));
+    }
+    if take {
+        return Ok(vec![Event::rule("TFWW 6.2", format!("{seat} keeps its draw ({})", made.join(", ")))]);
+    }
+    for d in s.chits.draws.iter_mut().filter(|d| made.contains(&d.id)) {
+        d.declined = true;
+    }
+    if let Some(n) = s.chits.hand_count.get_mut(seat) {
+        *n = n.saturating_sub(made.len());
+    }
+    if s.chits.must_discard.as_deref() == Some(seat) {
+        s.chits.must_discard = None;
+    }
+    Ok(vec![Event::rule("TFWW 6.2", format!("{seat} declines to draw after its S ({} void)", made.join(", ")))])
 }
 
 fn open_chit(s: &mut State, seat: &str) -> R {
@@ -823,14 +859,16 @@ pub fn describe(s: &State) -> Vec<String> {
 /// hidden draw with a full hand and returns nothing yet, with each held chit returned first.
 pub fn with_limit_return(s: &State, seat: &str, actions: Vec<Action>) -> Vec<Vec<Action>> {
     let must = s.chits.hidden && s.chits.owed.iter().any(|w| w.seat == seat) && held(s, seat) >= s.data.hand_limit;
-    if !must || actions.iter().any(|a| matches!(a, Action::Discard(_))) {
+    if !must || actions.iter().any(|a| matches!(a, Action::Discard(_) | Action::Draw(false))) {
         return vec![actions];
     }
+    // After a leading `draw: true`, which stays first (6.2).
+    let at = usize::from(matches!(actions.first(), Some(Action::Draw(true))));
     let hand = s.hands.get(seat).cloned().unwrap_or_default();
     hand.iter()
         .map(|&c| {
             let mut t = actions.clone();
-            t.insert(0, Action::Discard(s.chit_name(c).to_string()));
+            t.insert(at, Action::Discard(s.chit_name(c).to_string()));
             t
         })
         .collect()

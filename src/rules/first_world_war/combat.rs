@@ -283,7 +283,7 @@ pub fn place_chit(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>)
 }
 
 /// 6.1/2: name the lead army.
-pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
+pub fn lead(s: &mut State, attacker: bool, id: &str) -> R {
     let Some(c) = s.combat.clone() else { return Err(v("TFWW 6.1", "no combat in progress")) };
     let Some(a) = s.data.army(id) else { return Err(vec![Violation::new("TFWW 6.1/2", "no such army").unit(id)]) };
     if !side(&c, attacker).contains(&a) {
@@ -308,12 +308,10 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
     let c = s.combat.as_mut().expect("checked above");
     let who = if attacker {
         c.attacker_lead = Some(a);
-        c.attacker_draws = draw;
         c.step = CombatStep::DefenderLead;
         c.attacker
     } else {
         c.defender_lead = Some(a);
-        c.defender_draws = draw;
         c.step = CombatStep::Roll;
         c.defender
     };
@@ -323,7 +321,36 @@ pub fn lead(s: &mut State, attacker: bool, id: &str, draw: bool) -> R {
 /// What the pending roll is about.
 pub fn describe_roll(s: &State) -> String {
     let c = s.combat.as_ref().expect("a combat is rolling");
+    if c.step == CombatStep::DrawRoll {
+        let f = drawing_side(c).unwrap_or(c.attacker);
+        return format!("{} draws a chit after its S on front {} (TFWW 6.2)", f.code(), c.front);
+    }
     format!("combat on front {}: {} attacks {}", c.front, c.attacker.code(), c.defender.code())
+}
+
+/// The faction whose S-draw is being decided or rolled (open chits), if any.
+pub fn drawing_side(c: &Combat) -> Option<Faction> {
+    c.draws_due.first().map(|&attacker| if attacker { c.attacker } else { c.defender })
+}
+
+/// 6.2 (open chits): the side that rolled S says, having seen it, whether it draws. Drawing
+/// ends the entry: the chit is picked by this entry's dice (an ordinary roll, DESIGN §2.5).
+pub fn decide_draw(s: &mut State, seat: &str, take: bool) -> R {
+    let Some(c) = s.combat.as_mut().filter(|c| c.step == CombatStep::Draw) else {
+        return Err(v("TFWW 6.2", "no side is deciding a chit draw now: `draw` answers an S of your die"));
+    };
+    let Some(f) = drawing_side(c) else { return Err(v("TFWW 6.2", "no chit draw is due")) };
+    if s.seats.get(&f).map(String::as_str) != Some(seat) {
+        return Err(v("TFWW 6.2", format!("the draw after this S is {}'s to decide", f.code())));
+    }
+    if take {
+        c.step = CombatStep::DrawRoll;
+        return Ok(vec![Event::rule("TFWW 6.2", format!("{} draws a chit from its cup: the dice pick it", f.code()))]);
+    }
+    c.draws_due.remove(0);
+    let mut ev = vec![Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", f.code()))];
+    ev.extend(next_draw_or_end(s));
+    Ok(ev)
 }
 
 fn draw_chit(s: &mut State, f: Faction, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<(String, usize)> {
@@ -396,27 +423,61 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         s.armies[dl] = Where::Eliminated;
         ev.push(Event::rule("TFWW 6.1/5", format!("tie: {} and {} are eliminated", s.name(al), s.name(dl))));
     }
-    // 6.2 (AMB-26): draws at the roll, before the placed chits go back to the cup.
-    let mut drawn = Vec::new();
-    let hidden = s.chits.hidden;
-    if af == 0 && c.attacker_draws && hidden {
-        super::chits::owe_draw(s, c.attacker, true, &mut ev);
-    } else if af == 0 {
-        if c.attacker_draws {
-            drawn.extend(draw_chit(s, c.attacker, dice, &mut ev));
+    // 6.2: an S allows a draw, chosen once the die is seen. Hidden chits: the draw is the
+    // seat's next entry's to make or decline (`chits::owe_draw`). Open chits: the side
+    // decides now (`CombatStep::Draw`), before the placed chits go back to the cup (AMB-26).
+    let mut due = Vec::new();
+    for (attacker, face, f) in [(true, af, c.attacker), (false, df, c.defender)] {
+        if face != 0 {
+            continue;
+        }
+        if s.chits.hidden {
+            super::chits::owe_draw(s, f, attacker, &mut ev);
+        } else if s.cups.get(f.alliance()).is_none_or(|cup| cup.is_empty()) {
+            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and may draw a chit but the cup is empty", f.code())));
         } else {
-            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", c.attacker.code())));
+            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S: it may draw a chit (`draw: true` or `draw: false`)", f.code())));
+            due.push(attacker);
         }
     }
-    if df == 0 && c.defender_draws && hidden {
-        super::chits::owe_draw(s, c.defender, false, &mut ev);
-    } else if df == 0 {
-        if c.defender_draws {
-            drawn.extend(draw_chit(s, c.defender, dice, &mut ev));
-        } else {
-            ev.push(Event::rule("TFWW 6.2", format!("{} rolled S and declines to draw", c.defender.code())));
-        }
+    if let Some(cm) = s.combat.as_mut() {
+        cm.draws_due = due;
     }
+    ev.extend(next_draw_or_end(s));
+    ev
+}
+
+/// 6.2 (open chits): the die of a draw decided on picks the chit.
+pub fn draw_roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let Some(c) = s.combat.as_mut().filter(|c| c.step == CombatStep::DrawRoll) else { return vec![] };
+    let Some(f) = drawing_side(c) else { return vec![] };
+    c.draws_due.remove(0);
+    let mut ev = Vec::new();
+    if let Some(d) = draw_chit(s, f, dice, &mut ev)
+        && let Some(c) = s.combat.as_mut()
+    {
+        c.drawn.push(d);
+    }
+    ev.extend(next_draw_or_end(s));
+    ev
+}
+
+/// The next side's draw decision, or the end of the combat.
+fn next_draw_or_end(s: &mut State) -> Vec<Event> {
+    match s.combat.as_mut() {
+        Some(c) if !c.draws_due.is_empty() => {
+            c.step = CombatStep::Draw;
+            vec![]
+        }
+        _ => end_combat(s),
+    }
+}
+
+/// 6.2, 6.2.2, 6.0, 6.2.1: the placed chits go back to the cup (a mandatory one out of the
+/// game), the front's pieces are turned face down, and a hand over the limit returns one.
+fn end_combat(s: &mut State) -> Vec<Event> {
+    let Some(c) = s.combat.take() else { return vec![] };
+    let mut ev = Vec::new();
     for ch in [c.attacker_chit, c.defender_chit].into_iter().flatten() {
         if s.data.chits[ch].mandatory {
             s.removed_chits.push(ch);
@@ -428,13 +489,12 @@ pub fn roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             c.sort_unstable();
         }
     }
-    s.combat = None;
     super::chits::clear_table(s);
     // 6.0: each seat's tool commits its own at its next deployment or round entry.
     super::pieces::turn_down(s, Some(c.front));
     ev.push(Event::rule("TFWW 6.0", format!("every army on front {} is turned face down again", c.front)));
     let limit = s.data.hand_limit;
-    let over: Vec<(String, usize)> = drawn.into_iter().filter(|(seat, _)| s.hands.get(seat).is_some_and(|h| h.len() > limit)).collect();
+    let over: Vec<(String, usize)> = c.drawn.into_iter().filter(|(seat, _)| s.hands.get(seat).is_some_and(|h| h.len() > limit)).collect();
     if over.is_empty() {
         ev.extend(super::turn::end_action(s));
     } else {

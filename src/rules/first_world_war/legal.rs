@@ -165,6 +165,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     {
         prefix.push(Action::ReturnChit(s.chit_name(c).to_string()));
     }
+    // Hidden chits: now and then decline the draw an S won (6.2; it is made in this entry).
+    let decline = s.chits.hidden && s.chits.owed.iter().any(|o| o.seat == seat) && ch.roll(4) == 0;
+    let okp = |v: Vec<Action>| ok(s, seat, if decline { std::iter::once(Action::Draw(false)).chain(v).collect() } else { v });
     let with = |mut v: Vec<Action>, a: Action| {
         v.push(a);
         v
@@ -175,7 +178,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         // The pieces the rules turn face down are the tool's to hide (`pieces::conceal`).
         Stage::Deploy(_) => {
             for _ in 0..20 {
-                if let Some(o) = ok(s, seat, with(prefix.clone(), Action::Deploy(deployment(s, f, ch)))) {
+                if let Some(o) = okp(with(prefix.clone(), Action::Deploy(deployment(s, f, ch)))) {
                     return Some(o);
                 }
             }
@@ -184,16 +187,15 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         Stage::Round => {
             for _ in 0..6 {
                 let a = round_action(s, seat, f, ch);
-                if let Some(o) = ok(s, seat, with(prefix.clone(), a)) {
+                if let Some(o) = okp(with(prefix.clone(), a)) {
                     return Some(o);
                 }
             }
-            ok(s, seat, with(prefix, Action::Pass))
+            okp(with(prefix, Action::Pass))
         }
-        Stage::Reveal => ok(s, seat, vec![Action::Reveal(vec![])]),
+        Stage::Reveal => okp(vec![Action::Reveal(vec![])]),
         Stage::Combat => {
             let c = s.combat.as_ref()?;
-            let draw = ch.roll(4) != 0;
             let mut options: Vec<Vec<Action>> = Vec::new();
             match c.step {
                 CombatStep::DefenderChit => {
@@ -204,46 +206,48 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 CombatStep::AttackerChitLead => {
                     for h in &hand {
                         for &a in &c.attackers {
-                            options.push(vec![Action::Chit(h.clone()), Action::Lead { army: s.name(a).to_string(), draw }]);
+                            options.push(vec![Action::Chit(h.clone()), Action::Lead { army: s.name(a).to_string() }]);
                         }
                     }
                 }
                 CombatStep::DefenderLead => {
                     for &a in &c.defenders {
-                        options.push(vec![Action::Lead { army: s.name(a).to_string(), draw }]);
+                        options.push(vec![Action::Lead { army: s.name(a).to_string() }]);
                     }
                 }
-                CombatStep::Roll => return None,
+                CombatStep::Roll | CombatStep::DrawRoll => return None,
+                // 6.2 (open chits): draw after an S, three times in four.
+                CombatStep::Draw => options.push(vec![Action::Draw(ch.roll(4) != 0)]),
                 CombatStep::Reveal => options.push(vec![Action::Reveal(vec![])]),
             }
-            let legal: Vec<Orders> = options.into_iter().filter_map(|o| ok(s, seat, o)).collect();
+            let legal: Vec<Orders> = options.into_iter().filter_map(|o| okp(o)).collect();
             pick(ch, &legal)
         }
         Stage::Discard(q) => {
             let new = q.first()?.1;
             let old: Vec<usize> = s.hands.get(seat)?.iter().copied().filter(|&c| c != new).collect();
             let c = pick(ch, &old)?;
-            ok(s, seat, vec![Action::Discard(s.chit_name(c).to_string())])
+            okp(vec![Action::Discard(s.chit_name(c).to_string())])
         }
-        Stage::PeaceOffer => ok(s, seat, with(prefix, Action::OfferPeace(ch.roll(2) == 0))),
-        Stage::PeaceAnswer => ok(s, seat, with(prefix, Action::AcceptPeace(ch.roll(2) == 0))),
+        Stage::PeaceOffer => okp(with(prefix, Action::OfferPeace(ch.roll(2) == 0))),
+        Stage::PeaceAnswer => okp(with(prefix, Action::AcceptPeace(ch.roll(2) == 0))),
         Stage::Replace(_) => {
             let mut list = replaceable(s, f);
             ch.shuffle(&mut list);
             list.truncate(capacity(s, f));
             let names = list.into_iter().filter(|&a| s.armies[a] == Where::Eliminated).map(|a| s.name(a).to_string()).collect();
-            ok(s, seat, with(prefix, Action::Replace(names)))
+            okp(with(prefix, Action::Replace(names)))
         }
         Stage::Surrender | Stage::Over | Stage::OrderRoll => None,
         Stage::OrderPick => {
             let (deploy, round) = super::order::random_pick(s, ch)?;
-            ok(s, seat, with(prefix, Action::PickOrder { deploy, round }))
+            okp(with(prefix, Action::PickOrder { deploy, round }))
         }
         Stage::Capture(q) => {
             let &(_, front) = q.first()?;
             let list = super::victory::capturable(s, f, front, super::victory::Mode::Unopposed);
             let c = pick(ch, &list)?;
-            ok(s, seat, with(prefix, Action::Capture { front, city: s.data.cities[c].name.clone() }))
+            okp(with(prefix, Action::Capture { front, city: s.data.cities[c].name.clone() }))
         }
     }
 }

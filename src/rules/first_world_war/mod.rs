@@ -40,6 +40,7 @@ pub fn rolling(s: &State) -> bool {
     s.stage == Stage::Surrender
         || s.stage == Stage::OrderRoll
         || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::Roll) && chits::ready(s))
+        || (s.stage == Stage::Combat && s.combat.as_ref().is_some_and(|c| c.step == CombatStep::DrawRoll))
 }
 
 /// Check every action of an entry in order on a copy of the state.
@@ -58,6 +59,15 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     // down: those wait for the seat's next entry).
     let due = if matches!(s.stage, Stage::Deploy(_) | Stage::Round) { pieces::due_down(&s, seat) } else { vec![] };
     let mut errs = Vec::new();
+    // 6.2: the S-draw is decided before anything else the seat does (the pieces its tool turns
+    // face down, `hide`, may come before it).
+    let late =
+        orders.actions.iter().enumerate().find(|(i, a)| {
+            matches!(a, orders::Action::Draw(_)) && orders.actions[..*i].iter().any(|b| !matches!(b, orders::Action::Hide(_)))
+        });
+    if let Some((i, _)) = late {
+        return vec![Violation::new("TFWW 6.2", format!("action {}: `draw` comes first in the entry", i + 1))];
+    }
     for (i, a) in orders.actions.iter().enumerate() {
         if rolling(&s) || s.outcome.is_some() {
             errs.push(Violation::new("TFWW 6.1/4", format!("action {} comes after a roll: the entry must end there", i + 1)));
@@ -152,7 +162,11 @@ impl Ruleset for FirstWorldWar {
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
         let mut ev = Vec::new();
         if state.stage == Stage::Combat && rolling(state) {
-            ev.extend(combat::roll(state, dice));
+            if state.combat.as_ref().is_some_and(|c| c.step == CombatStep::DrawRoll) {
+                ev.extend(combat::draw_roll(state, dice));
+            } else {
+                ev.extend(combat::roll(state, dice));
+            }
         }
         if state.stage == Stage::Surrender {
             ev.extend(victory::surrender_rolls(state, dice));

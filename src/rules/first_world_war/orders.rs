@@ -43,12 +43,13 @@ pub enum Action {
     },
     /// 6.1/1: the chit placed (its id), or null for none.
     Chit(Option<String>),
-    /// 6.1/2: the lead army; `draw`: draw a chit if this side's die shows S (6.2).
-    Lead {
-        army: String,
-        #[serde(default = "yes")]
-        draw: bool,
-    },
+    /// 6.1/2: the lead army.
+    Lead { army: String },
+    /// 6.2: after this side's die showed S, draw a chit (true) or not (false). Open chits:
+    /// the answer to the S, and a draw ends the entry (its dice pick the chit). Hidden
+    /// chits: the first action of the seat's next entry, which makes the draw unless it
+    /// says `draw: false`. Always the entry's first action.
+    Draw(bool),
     /// 6.2.1: the previously held chit returned when over the hand limit.
     Discard(String),
     /// 6.2.1: return a chit this seat can never use (no new draw).
@@ -91,8 +92,4 @@ pub struct HideGroup {
     /// the pieces were listed in; ids and pieces are not paired.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<String>,
-}
-
-fn yes() -> bool {
-    true
 }

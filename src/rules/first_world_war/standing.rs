@@ -62,7 +62,9 @@ pub struct Instructions {
     pub chit: Option<ChitPick>,
     /// 6.1/2, attacking or defending.
     pub lead: Option<LeadPick>,
-    /// 6.2: draw a chit when this side's die shows S (default: yes).
+    /// 6.2: draw a chit when this side's die shows S. Open chits: the answer to the S (absent:
+    /// the person answers). Hidden chits: `false` declines the draw at the head of the next
+    /// entry the robot writes (absent or `true`: the draw is made, as it is by default).
     pub draw: Option<bool>,
     /// 6.2.1: the chit returned over the hand limit.
     pub discard: Option<DiscardPick>,
@@ -96,8 +98,7 @@ pub fn orders(s: &State, seat: &str, i: &Instructions) -> Option<Orders> {
             LeadPick::Strongest => v.sort_by_key(|&a| (std::cmp::Reverse(s.data.armies[a].value), s.name(a).to_string())),
             LeadPick::Weakest => v.sort_by_key(|&a| (s.data.armies[a].value, s.name(a).to_string())),
         }
-        let draw = i.draw.unwrap_or(true);
-        Some(v.into_iter().map(|a| Action::Lead { army: s.name(a).to_string(), draw }).collect())
+        Some(v.into_iter().map(|a| Action::Lead { army: s.name(a).to_string() }).collect())
     };
     let candidates: Vec<Vec<Action>> = match (&s.stage, s.combat.as_ref()) {
         (Stage::Combat, Some(c)) => match c.step {
@@ -107,7 +108,9 @@ pub fn orders(s: &State, seat: &str, i: &Instructions) -> Option<Orders> {
                 hand?.into_iter().flat_map(|h| leads.iter().map(move |l| vec![Action::Chit(h.clone()), l.clone()])).collect()
             }
             CombatStep::DefenderLead => leads(&c.defenders)?.into_iter().map(|l| vec![l]).collect(),
-            CombatStep::Roll | CombatStep::Reveal => return None,
+            // 6.2 (open chits): the answer to an S.
+            CombatStep::Draw => vec![vec![Action::Draw(i.draw?)]],
+            CombatStep::Roll | CombatStep::DrawRoll | CombatStep::Reveal => return None,
         },
         (Stage::Discard(q), _) => {
             i.discard?;
@@ -125,7 +128,10 @@ pub fn orders(s: &State, seat: &str, i: &Instructions) -> Option<Orders> {
         }
         _ => return None,
     };
-    candidates.into_iter().find_map(|c| first_legal_way(s, seat, i, c))
+    // 6.2 (hidden chits): a draw this entry makes is declined at its head when they say so.
+    let decline = s.chits.hidden && i.draw == Some(false) && s.chits.owed.iter().any(|o| o.seat == seat);
+    let lead = |c: Vec<Action>| if decline { std::iter::once(Action::Draw(false)).chain(c).collect() } else { c };
+    candidates.into_iter().find_map(|c| first_legal_way(s, seat, i, lead(c)))
 }
 
 /// The hand in the order `pick` tries it (`None` stands for "no chit"); `None` without a pick.

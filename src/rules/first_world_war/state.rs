@@ -118,6 +118,11 @@ pub enum CombatStep {
     Reveal,
     /// 6.1/4: the dice are due.
     Roll,
+    /// 6.2 (open chits): the side first in `Combat::draws_due` rolled S and says whether it
+    /// draws, now that it has seen the die.
+    Draw,
+    /// 6.2 (open chits): that side draws; the die picking the chit is due.
+    DrawRoll,
 }
 
 /// A combat in progress.
@@ -137,9 +142,14 @@ pub struct Combat {
     pub defender_chit: Option<usize>,
     pub attacker_lead: Option<usize>,
     pub defender_lead: Option<usize>,
-    /// Whether each side draws a chit on an S (6.2: optional).
-    pub attacker_draws: bool,
-    pub defender_draws: bool,
+    /// 6.2 (open chits): the sides (`true`: the attacker) whose die showed S and that have
+    /// yet to say whether they draw, attacker first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draws_due: Vec<bool>,
+    /// 6.2 (open chits): the chits drawn after this combat's S, by seat (6.2.1 applies when
+    /// the combat ends).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drawn: Vec<(String, usize)>,
     /// The attacker's standing capture preference (cities, best first; F.5 C1).
     pub capture: Vec<String>,
     /// F.8: the attacker's (`.0`) or defender's (`.1`) chit, opened face up, broke a rule of
@@ -179,8 +189,8 @@ impl Combat {
             defender_chit: None,
             attacker_lead: None,
             defender_lead: None,
-            attacker_draws: true,
-            defender_draws: true,
+            draws_due: Vec::new(),
+            drawn: Vec::new(),
             capture: capture.to_vec(),
             void_chit: (false, false),
         }

@@ -38,7 +38,11 @@ pub fn awaited(s: &State) -> Option<(String, Faction, String)> {
                     one(c.attacker, format!("{}: place an attack chit or none, and name the lead (TFWW 6.1/1-2)", c.attacker.code()))
                 }
                 CombatStep::DefenderLead => one(c.defender, format!("{}: name the defending lead (TFWW 6.1/2)", c.defender.code())),
-                CombatStep::Roll => None,
+                CombatStep::Roll | CombatStep::DrawRoll => None,
+                CombatStep::Draw => {
+                    let f = combat::drawing_side(c)?;
+                    one(f, format!("{}: your die showed S: draw a chit or not (`draw: true` or `draw: false`, TFWW 6.2)", f.code()))
+                }
                 CombatStep::Reveal => reveal_await(s, format!("turn up your face-down pieces on front {} (TFWW 6.0)", c.front)),
             }
         }
@@ -117,11 +121,12 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
                 _ => return Err(v("TFWW 6.1/1", "no chit may be placed now")),
             }
         }
-        (Stage::Combat, Action::Lead { army, draw }) => {
+        (Stage::Combat, Action::Draw(take)) => combat::decide_draw(s, seat, *take)?,
+        (Stage::Combat, Action::Lead { army }) => {
             let step = s.combat.as_ref().map(|c| c.step);
             match step {
-                Some(CombatStep::AttackerChitLead) => combat::lead(s, true, army, *draw)?,
-                Some(CombatStep::DefenderLead) => combat::lead(s, false, army, *draw)?,
+                Some(CombatStep::AttackerChitLead) => combat::lead(s, true, army)?,
+                Some(CombatStep::DefenderLead) => combat::lead(s, false, army)?,
                 _ => return Err(v("TFWW 6.1/2", "the defender places its chit before any lead is named")),
             }
         }

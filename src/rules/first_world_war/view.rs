@@ -167,12 +167,15 @@ pub fn template(s: &State, seat: &str) -> String {
             owned = lead_template(s, seat);
             owned.as_str()
         }
+        Stage::Combat if s.combat.as_ref().is_some_and(|c| c.step == super::state::CombatStep::Draw) => {
+            "actions:\n  - draw: true              # your die showed S: take a chit from your cup (the dice pick it); or draw: false\n"
+        }
         Stage::Combat if s.combat.as_ref().is_some_and(|c| c.step == super::state::CombatStep::Reveal) => {
             "actions:\n  - reveal: []             # your face-down pieces on the front are opened by your tool\n"
         }
         Stage::Reveal => "actions:\n  - reveal: []             # every face-down piece you hid is opened by your tool\n",
         Stage::Combat => {
-            "actions:\n  # - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3, draw: true}   # draw: take a chit if your die shows S\n"
+            "actions:\n  # - chit: null              # or a chit id from your hand (defender first, then attacker)\n  # attacker, and then defender: name the lead army\n  # - lead: {army: DE-3}\n"
         }
         Stage::Discard(q) => {
             // One of the chits held before the draw (6.2.1), from the seat's own hand.
@@ -230,14 +233,23 @@ pub fn template(s: &State, seat: &str) -> String {
         .flatten()
         .min_by_key(|&&c| (s.data.chits[c].value, s.chit_name(c).to_string()))
         .map(|&c| s.chit_name(c));
+    // 6.2: a hidden draw won by an S is made with these orders unless declined first.
+    let decline = if s.chits.hidden && s.chits.owed.iter().any(|o| o.seat == seat) {
+        "  # - draw: false   # 6.2: your S won a chit draw, made with these orders; uncomment to decline it (no return then)\n"
+    } else {
+        ""
+    };
     if ways.len() > 1
         && let (Some(chit), Some(rest)) = (weakest, body.strip_prefix("actions:\n"))
     {
         return format!(
-            "# {what}\n{head}actions:\n  - discard: {chit}   # 6.2.1: your draw comes at the hand limit: return a chit you hold (your choice)\n{rest}"
+            "# {what}\n{head}actions:\n{decline}  - discard: {chit}   # 6.2.1: your draw comes at the hand limit: return a chit you hold (your choice)\n{rest}"
         );
     }
-    format!("# {what}\n{head}{body}")
+    match body.strip_prefix("actions:\n") {
+        Some(rest) if !decline.is_empty() => format!("# {what}\n{head}actions:\n{decline}{rest}"),
+        _ => format!("# {what}\n{head}{body}"),
+    }
 }
 
 /// Orders with these actions, and whether the rules accept them as written now.
@@ -327,9 +339,9 @@ fn lead_template(s: &State, seat: &str) -> String {
     let defenders: Vec<String> = s.combat.iter().flat_map(|c| c.defenders.iter().map(|&a| s.name(a).to_string())).collect();
     let mut t = String::from("actions:\n");
     for (i, army) in defenders.iter().enumerate() {
-        let ok = i == 0 && accepted(s, seat, vec![Action::Lead { army: army.clone(), draw: true }]);
+        let ok = i == 0 && accepted(s, seat, vec![Action::Lead { army: army.clone() }]);
         let c = if ok { "" } else { "# " };
-        t.push_str(&format!("  {c}- lead: {{army: {army}, draw: true}}   # draw: take a chit if your die shows S\n"));
+        t.push_str(&format!("  {c}- lead: {{army: {army}}}\n"));
     }
     t
 }
@@ -343,7 +355,7 @@ fn chit_template(s: &State, seat: &str, attacker: bool) -> String {
     let lead = s.combat.as_ref().filter(|_| attacker).and_then(|c| c.attackers.first()).map(|&a| s.name(a).to_string());
     let mut with_none = vec![Action::Chit(None)];
     if let Some(army) = &lead {
-        with_none.push(Action::Lead { army: army.clone(), draw: true });
+        with_none.push(Action::Lead { army: army.clone() });
     }
     let c = if accepted(s, seat, with_none) { "" } else { "# " };
     let mut t = String::from("actions:\n");
@@ -355,9 +367,7 @@ fn chit_template(s: &State, seat: &str, attacker: bool) -> String {
         t.push_str(&format!("  # - chit: {h}\n"));
     }
     if let Some(army) = lead {
-        t.push_str(&format!(
-            "  {c}- lead: {{army: {army}, draw: true}}   # any of your attacking armies; draw: take a chit if your die shows S\n"
-        ));
+        t.push_str(&format!("  {c}- lead: {{army: {army}}}   # any of your attacking armies\n"));
     }
     t
 }
