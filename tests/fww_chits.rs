@@ -259,7 +259,8 @@ fn show_as_a_seat_with_its_key_shows_its_hand_and_not_the_others() {
         for (other, (_, hand)) in &shown {
             if other != seat {
                 let line = hand_line(out, other);
-                assert!(line.ends_with("face down"), "{seat} sees {other}'s hand: {line:?}");
+                // The size and the backs (6.2.2: mandatory ones are red or blue), never a face.
+                assert!(line.ends_with("face down") || line.ends_with("mandatory chit's back)"), "{seat} sees {other}'s hand: {line:?}");
                 for c in hand {
                     assert!(!line.contains(c.as_str()), "{seat} sees {other}'s {c}");
                 }

@@ -31,8 +31,11 @@ use super::state::{CombatStep, Stage, State};
 use crate::dice::Dice;
 use crate::engine::{Await, Concealed, Event, Expectation, HiddenActs, Violation};
 
-/// How a chit placed, returned or discarded appears in the log's orders.
+/// How a chit placed, returned or discarded appears in the log's orders (its back plain).
 pub const FACE_DOWN: &str = "face-down";
+/// The same, for a chit whose back shows it is mandatory (red or blue, 6.2.2): the table
+/// sees that back, so the log does too (digest H-4, AMB-25).
+pub const FACE_DOWN_MANDATORY: &str = "face-down-mandatory";
 /// Prefix of chit commitment ids.
 pub const CHIT_ID: &str = "chit@";
 /// Prefix of private draw ids.
@@ -53,6 +56,10 @@ pub struct Draw {
     /// 6.2: the drawer said `draw: false` in the entry that made it: void, no chit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub declined: bool,
+    /// 6.2.2 (H-4): the back the drawer showed once the draw was settled (`true`: a
+    /// mandatory chit's red or blue back); public.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<bool>,
 }
 
 /// A draw won by an S and not yet made (it is made in the seat's next entry with orders).
@@ -79,6 +86,9 @@ pub struct Placed {
     /// `open_chit`): the roll waits for it.
     #[serde(default)]
     pub turned: bool,
+    /// 6.2.2 (H-4): it was placed showing a mandatory chit's back.
+    #[serde(default)]
+    pub mandatory_back: bool,
 }
 
 /// The hidden side of the chits (see the module docs).
@@ -91,6 +101,8 @@ pub struct ChitBook {
     pub unknown: BTreeSet<String>,
     /// Chits held, by seat (public: a table shows the backs).
     pub hand_count: BTreeMap<String, usize>,
+    /// Of those, the chits with a mandatory back (red or blue, 6.2.2), by seat (public).
+    pub mandatory_backs: BTreeMap<String, usize>,
     /// Counter for fresh commitment and draw ids (public).
     pub serial: u32,
     pub draws: Vec<Draw>,
@@ -122,6 +134,7 @@ fn v(rule: &str, msg: impl Into<String>) -> Vec<Violation> {
 pub fn init(s: &mut State) {
     s.chits.hidden = !s.options.open_chits;
     s.chits.hand_count = s.hands.iter().map(|(k, h)| (k.clone(), h.len())).collect();
+    s.chits.mandatory_backs = s.hands.iter().map(|(k, h)| (k.clone(), h.iter().filter(|&&c| s.data.chits[c].mandatory).count())).collect();
 }
 
 /// Chits `seat` holds (public).
@@ -265,6 +278,7 @@ fn make_draws(s: &mut State, seat: &str, ev: &mut Vec<Event>) -> Vec<String> {
             settled: false,
             chit: None,
             declined: false,
+            back: None,
         });
         s.chits.sealed.entry(seat.to_string()).or_default().push(id.clone());
         s.chits.new_draws.push(id.clone());
@@ -378,6 +392,9 @@ fn open_placed(s: &mut State, k: usize, chit: usize, ev: &mut Vec<Event>) -> Res
     if s.data.chits[chit].alliance != p.alliance {
         return Err(v("TFWW 6.2", format!("{name} is not a chit of the {} cup: {} could not hold it", p.alliance, p.seat)));
     }
+    if s.data.chits[chit].mandatory != p.mandatory_back {
+        return Err(v("TFWW 6.2.2", format!("{name} was placed showing another back than its own")));
+    }
     match p.chit {
         Some(known) if known != chit => return Err(v("TFWW 6.1/5", format!("the chit placed was not {name}"))),
         Some(_) => {}
@@ -448,7 +465,7 @@ fn usable(s: &State, seat: &str, chit: usize) -> bool {
 /// untracked pool until it is opened, as in a public replay. Otherwise a replay that knows
 /// some values but not all (`verify --hidden` before the end) would count it twice.
 fn take_chit(s: &mut State, seat: &str, name: &str, rule: &str) -> Result<(Option<String>, Option<usize>), Vec<Violation>> {
-    if name == FACE_DOWN {
+    if name == FACE_DOWN || name == FACE_DOWN_MANDATORY {
         if s.chits.incoming.is_empty() {
             return Err(v(rule, "a face-down chit needs its commitment in the same entry (`commit`)"));
         }
@@ -456,12 +473,62 @@ fn take_chit(s: &mut State, seat: &str, name: &str, rule: &str) -> Result<(Optio
         s.chits.serial += 1;
         let tracked = !s.chits.unknown.contains(&alliance_of_seat(s, seat));
         let chit = value.as_deref().and_then(|val| parse_value(s, val)).filter(|_| tracked);
+        show_back(s, seat, name == FACE_DOWN_MANDATORY, value.as_deref().and_then(|val| parse_value(s, val)))?;
         return Ok((Some(id), chit));
     }
     match s.data.chit(name) {
-        Some(i) => Ok((None, Some(i))),
+        Some(i) => {
+            show_back(s, seat, s.data.chits[i].mandatory, Some(i))?;
+            Ok((None, Some(i)))
+        }
         None => Err(v(rule, format!("no chit {name:?} in this scenario"))),
     }
+}
+
+/// 6.2.2 (H-4): a chit leaving `seat`'s hand face down shows its back. The back must be the
+/// chit's (checked wherever the value is known: the seat's own tool, its partners, `verify`'s
+/// omniscient pass); the public count of mandatory backs held goes down.
+fn show_back(s: &mut State, seat: &str, mandatory: bool, chit: Option<usize>) -> Result<(), Vec<Violation>> {
+    if let Some(c) = chit
+        && s.data.chits[c].mandatory != mandatory
+    {
+        let (shown, real) = if mandatory { ("mandatory", "plain") } else { ("plain", "mandatory") };
+        return Err(v("TFWW 6.2.2", format!("{seat} shows a {shown} back for {}, whose back is {real}", s.chit_name(c))));
+    }
+    // The public count is not a check of its own: the back a draw shows comes at the head of
+    // the entry that may place the chit, and the value itself is checked above.
+    if mandatory && let Some(n) = s.chits.mandatory_backs.get_mut(seat) {
+        *n = n.saturating_sub(1);
+    }
+    Ok(())
+}
+
+/// 6.2.2 (H-4): the back of a settled draw, shown in the drawer's next orders (its tool
+/// writes it): public from then on, checked against the chit wherever it is known.
+fn show_draw_back(s: &mut State, seat: &str, draw: &str, mandatory: bool) -> R {
+    let Some(k) = s.chits.draws.iter().position(|d| d.id == draw && d.seat == seat) else {
+        return Err(v("TFWW 6.2.2", format!("{draw} is not a chit draw of {seat}")));
+    };
+    let d = s.chits.draws[k].clone();
+    if !d.settled || d.declined || d.back.is_some() {
+        return Err(v("TFWW 6.2.2", format!("{draw}: no back to show (not settled yet, declined, or shown already)")));
+    }
+    if let Some(c) = d.chit
+        && s.data.chits[c].mandatory != mandatory
+    {
+        return Err(v("TFWW 6.2.2", format!("{seat} shows the wrong back for {draw} ({})", s.chit_name(c))));
+    }
+    s.chits.draws[k].back = Some(mandatory);
+    if mandatory {
+        *s.chits.mandatory_backs.entry(seat.to_string()).or_default() += 1;
+    }
+    let back = if mandatory { "a mandatory chit's back (red or blue)" } else { "a plain back" };
+    Ok(vec![Event::rule("TFWW 6.2.2", format!("{seat}'s chit from {draw} shows {back}"))])
+}
+
+/// Draws of `seat` settled and kept whose back it has not shown yet.
+fn backs_owed(s: &State, seat: &str) -> Vec<String> {
+    s.chits.draws.iter().filter(|d| d.seat == seat && d.settled && !d.declined && d.back.is_none()).map(|d| d.id.clone()).collect()
 }
 
 /// Take a known chit out of `seat`'s known hand, or refuse: the seat does not hold it.
@@ -523,7 +590,8 @@ pub fn place(s: &mut State, seat: &str, attacker: bool, chit: Option<&str>) -> R
                 }
             }
             from_hand(s, seat, known, "TFWW 6.2")?;
-            Some(Placed { seat: seat.to_string(), attacker, alliance, id, chit: known, open: false, turned: false })
+            let mandatory_back = name == FACE_DOWN_MANDATORY || known.is_some_and(|i| s.data.chits[i].mandatory) && name != FACE_DOWN;
+            Some(Placed { seat: seat.to_string(), attacker, alliance, id, chit: known, open: false, turned: false, mandatory_back })
         }
     };
     let any = placed.is_some();
@@ -600,6 +668,8 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> Option<R> {
         Action::ReturnChit(c) if s.chits.hidden => Some(give_back(s, seat, c, true)),
         Action::Discard(c) if s.chits.hidden => Some(give_back(s, seat, c, false)),
         Action::Draw(take) if s.chits.hidden => Some(keep_or_decline(s, seat, *take)),
+        Action::Back { draw, mandatory } if s.chits.hidden => Some(show_draw_back(s, seat, draw, *mandatory)),
+        Action::Back { .. } => Some(Err(v("TFWW 6.2.2", "chits are played in the open in this game: no back to show"))),
         _ => None,
     }
 }
@@ -691,6 +761,12 @@ pub fn finish(s: &State, seat: &str) -> Vec<Violation> {
             format!("{seat} draws at the hand limit of {}: return a chit held before (`discard: <chit>`)", s.data.hand_limit),
         ));
     }
+    for d in backs_owed(s, seat) {
+        out.push(Violation::new(
+            "TFWW 6.2.2",
+            format!("{seat} must show the back of the chit from {d} (`back: {{draw: {d}, mandatory: …}}`)"),
+        ));
+    }
     if let Some((id, _)) = s.chits.incoming.first() {
         out.push(Violation::new("TFWW 6.2", format!("commitment {id} belongs to no action of these orders")));
     }
@@ -759,15 +835,28 @@ pub fn conceal(s: &State, seat: &str, mut orders: Orders) -> Result<Concealed<Or
     let mut commit = Vec::new();
     let mut open = Vec::new();
     let mut k = 0;
+    // 6.2.2 (H-4): the backs of the seat's settled draws, shown at the head of its orders
+    // (not in the end-of-game reveal, which opens the draws themselves).
+    let owed = if pending_reveal(s) { vec![] } else { backs_owed(s, seat) };
+    let backs: Vec<Action> = owed
+        .into_iter()
+        .filter(|id| !orders.actions.iter().any(|a| matches!(a, Action::Back { draw, .. } if draw == id)))
+        .filter_map(|id| {
+            let d = s.chits.draws.iter().find(|d| d.id == id)?;
+            Some(Action::Back { draw: id, mandatory: s.data.chits[d.chit?].mandatory })
+        })
+        .collect();
+    orders.actions.splice(0..0, backs);
     for a in &mut orders.actions {
         let slot = match a {
-            Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c != FACE_DOWN => Some(c),
+            Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c != FACE_DOWN && c != FACE_DOWN_MANDATORY => Some(c),
             _ => None,
         };
         if let Some(c) = slot {
             commit.push((fresh_id(s, k), format!("chit:{c}")));
             k += 1;
-            *c = FACE_DOWN.to_string();
+            let mandatory = s.data.chit(c).is_some_and(|i| s.data.chits[i].mandatory);
+            *c = if mandatory { FACE_DOWN_MANDATORY } else { FACE_DOWN }.to_string();
         }
         let opens_own = |attacker: bool| {
             s.chits
@@ -793,7 +882,7 @@ pub fn plain_names(s: &State, orders: &Orders) -> Vec<Violation> {
         return orders
             .actions
             .iter()
-            .filter(|a| matches!(a, Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c == FACE_DOWN))
+            .filter(|a| matches!(a, Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c == FACE_DOWN || c == FACE_DOWN_MANDATORY))
             .map(|_| Violation::new("TFWW 6.2", "chits are played in the open in this game: name the chit"))
             .collect();
     }
@@ -801,8 +890,11 @@ pub fn plain_names(s: &State, orders: &Orders) -> Vec<Violation> {
         .actions
         .iter()
         .filter_map(|a| match a {
-            Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c != FACE_DOWN => {
-                Some(Violation::new("TFWW 6.1/1", format!("{c}: a chit travels face down (`{FACE_DOWN}` and a commitment), never by name")))
+            Action::Chit(Some(c)) | Action::Discard(c) | Action::ReturnChit(c) if c != FACE_DOWN && c != FACE_DOWN_MANDATORY => {
+                Some(Violation::new(
+                    "TFWW 6.1/1",
+                    format!("{c}: a chit travels face down (`{FACE_DOWN}` or `{FACE_DOWN_MANDATORY}`, and a commitment), never by name"),
+                ))
             }
             _ => None,
         })
@@ -840,7 +932,11 @@ pub fn describe(s: &State) -> Vec<String> {
             known.push(format!("{} drawn, not yet settled", n - h.len()));
             known.join(", ")
         } else {
-            format!("{n} chits, face down")
+            // 6.2.2: the backs are public; the faces are not.
+            match s.chits.mandatory_backs.get(seat).copied().unwrap_or(0) {
+                0 => format!("{n} chits, face down"),
+                m => format!("{n} chits, face down ({m} with a mandatory chit's back)"),
+            }
         };
         out.push(format!("hand {seat}: {text}"));
     }

@@ -59,12 +59,12 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     // down: those wait for the seat's next entry).
     let due = if matches!(s.stage, Stage::Deploy(_) | Stage::Round) { pieces::due_down(&s, seat) } else { vec![] };
     let mut errs = Vec::new();
-    // 6.2: the S-draw is decided before anything else the seat does (the pieces its tool turns
-    // face down, `hide`, may come before it).
-    let late =
-        orders.actions.iter().enumerate().find(|(i, a)| {
-            matches!(a, orders::Action::Draw(_)) && orders.actions[..*i].iter().any(|b| !matches!(b, orders::Action::Hide(_)))
-        });
+    // 6.2: the S-draw is decided before anything else the seat does (what its tool writes,
+    // `hide` and `back`, may come before it).
+    let late = orders.actions.iter().enumerate().find(|(i, a)| {
+        matches!(a, orders::Action::Draw(_))
+            && orders.actions[..*i].iter().any(|b| !matches!(b, orders::Action::Hide(_) | orders::Action::Back { .. }))
+    });
     if let Some((i, _)) = late {
         return vec![Violation::new("TFWW 6.2", format!("action {}: `draw` comes first in the entry", i + 1))];
     }

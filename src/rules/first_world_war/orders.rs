@@ -50,6 +50,10 @@ pub enum Action {
     /// chits: the first action of the seat's next entry, which makes the draw unless it
     /// says `draw: false`. Always the entry's first action.
     Draw(bool),
+    /// 6.2.2 (hidden chits): the back of a settled draw's chit, as the table sees it
+    /// (`mandatory`: the red or blue back of a mandatory chit). Written by the author's tool
+    /// at the head of the drawer's next orders.
+    Back { draw: String, mandatory: bool },
     /// 6.2.1: the previously held chit returned when over the hand limit.
     Discard(String),
     /// 6.2.1: return a chit this seat can never use (no new draw).
