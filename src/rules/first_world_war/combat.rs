@@ -65,36 +65,83 @@ fn only_ru_ro_defend(s: &State, f: Faction, front: u8) -> bool {
     s.brest_litovsk && !enemy.is_empty() && enemy.iter().all(|&a| russian_or_romanian(s, a))
 }
 
+/// 5.1: `id` is a face-down piece on `front` that `f` controls but another seat (its partner)
+/// hid: German armies under German-Allies control.
+fn partner_piece(s: &State, f: Faction, front: u8, id: &str) -> bool {
+    super::pieces::find(s, id).is_some_and(|k| {
+        let p = &s.pieces[k];
+        p.front == front && super::pieces::controller(p) == f && p.seat != s.seat_of(f)
+    })
+}
+
+/// Why army `a`, on `front`, may not attack for `f` now (5.1, 5.3, 5.4, 8.1, 9.1).
+fn attack_fault(s: &State, f: Faction, front: u8, a: usize) -> Option<Violation> {
+    let name = s.name(a).to_string();
+    let nat = s.data.armies[a].nat.as_str();
+    let (rule, why) = if s.controller(a) != f {
+        ("TFWW 5.1", format!("is not under {} control this round", f.code()))
+    } else if (front == 5 || front == 6) && ["BR", "FR", "DE"].contains(&nat) && s.turn < 4 {
+        ("TFWW 5.3", "BR, FR and DE armies attack in Italy only from turn 4".to_string())
+    } else if front == 11 && (name == "BR-MEF" || name == "FR-OR") && !s.ea_holds_monastir() {
+        ("TFWW 5.4", "MEF and OR attack on Front 11 only while EA holds Monastir".to_string())
+    } else if s.brest_litovsk && russian_or_romanian(s, a) {
+        ("TFWW 8.1", "after Brest-Litovsk Russian and Romanian armies may not attack".to_string())
+    } else if s.options.schlieffen && s.turn == 1 && nat == "DE" && front > 3 {
+        ("TFWW 9.1", "Schlieffen Plan: on turn 1 German armies attack only on Fronts 1-3".to_string())
+    } else {
+        return None;
+    };
+    Some(Violation::new(rule, why).unit(name))
+}
+
+/// 6.0 after the face-down pieces are up: the partner's pieces the attacker named (5.1)
+/// join the attack if they are armies that may attack (a dummy, or an army that may not,
+/// takes no part, and the record says why); then the combat is engaged, or called off with
+/// the action spent when no attacker is left.
+pub fn engage_after_reveal(s: &mut State, c: Combat) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut armies = c.attackers.clone();
+    for (id, a) in &c.partner_opened {
+        match *a {
+            None => ev.push(Event::rule("TFWW 6.0", format!("{id} is a dummy: it takes no part in the attack"))),
+            Some(a) => match attack_fault(s, c.attacker, c.front, a) {
+                Some(why) => ev.push(Event::rule(why.rule.clone(), format!("{} takes no part in the attack: {}", s.name(a), why.message))),
+                None => armies.push(a),
+            },
+        }
+    }
+    if armies.is_empty() {
+        ev.push(Event::rule(
+            "TFWW 6.0",
+            format!("no army of {} is left to attack on front {}: the attack is called off", c.attacker.code(), c.front),
+        ));
+        s.combat = None;
+        ev.extend(super::turn::end_action(s));
+        return ev;
+    }
+    ev.extend(engage(s, c.attacker, c.front, armies, &c.capture));
+    ev
+}
+
 /// 6.0: declare a combat.
 pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[String]) -> R {
     if !s.data.fronts.contains_key(&front) {
         return Err(v("TFWW 2.1", format!("there is no front {front}")));
     }
-    let armies = lookup(s, ids, "TFWW 6.0")?;
-    if armies.is_empty() {
+    // 5.1 (3-4 players): German armies under German-Allies control that Germany hid are named
+    // by their pieces; Germany turns them up before the combat, as defenders are (6.0).
+    let (partner, own): (Vec<String>, Vec<String>) = ids.iter().cloned().partition(|id| partner_piece(s, f, front, id));
+    let armies = lookup(s, &own, "TFWW 6.0")?;
+    if armies.is_empty() && partner.is_empty() {
         return Err(v("TFWW 6.0", "an attack needs at least one real army (dummies never fight)"));
     }
     let mut errs = Vec::new();
     for &a in &armies {
-        let name = s.name(a).to_string();
         if s.armies[a] != Where::Front(front) {
-            errs.push(Violation::new("TFWW 6.0", format!("is not on front {front}")).unit(name));
+            errs.push(Violation::new("TFWW 6.0", format!("is not on front {front}")).unit(s.name(a).to_string()));
             continue;
         }
-        if s.controller(a) != f {
-            errs.push(Violation::new("TFWW 5.1", format!("is not under {} control this round", f.code())).unit(name));
-            continue;
-        }
-        let nat = s.data.armies[a].nat.as_str();
-        if (front == 5 || front == 6) && ["BR", "FR", "DE"].contains(&nat) && s.turn < 4 {
-            errs.push(Violation::new("TFWW 5.3", "BR, FR and DE armies attack in Italy only from turn 4").unit(name));
-        } else if front == 11 && (name == "BR-MEF" || name == "FR-OR") && !s.ea_holds_monastir() {
-            errs.push(Violation::new("TFWW 5.4", "MEF and OR attack on Front 11 only while EA holds Monastir").unit(name));
-        } else if s.brest_litovsk && russian_or_romanian(s, a) {
-            errs.push(Violation::new("TFWW 8.1", "after Brest-Litovsk Russian and Romanian armies may not attack").unit(name));
-        } else if s.options.schlieffen && s.turn == 1 && nat == "DE" && front > 3 {
-            errs.push(Violation::new("TFWW 9.1", "Schlieffen Plan: on turn 1 German armies attack only on Fronts 1-3").unit(name));
-        }
+        errs.extend(attack_fault(s, f, front, a));
     }
     if !errs.is_empty() {
         return Err(errs);
@@ -141,16 +188,33 @@ pub fn declare(s: &mut State, f: Faction, front: u8, ids: &[String], capture: &[
         format!(
             "{} attacks on front {front} with {}",
             f.code(),
-            armies.iter().map(|&a| s.name(a).to_string()).collect::<Vec<_>>().join(", ")
+            armies
+                .iter()
+                .map(|&a| s.name(a).to_string())
+                .chain(partner.iter().map(|id| format!("{id} (hidden by its partner)")))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )];
-    // 6.0 (H-1): face-down defending pieces are turned up by the seats that hid them first.
-    if s.pieces.iter().any(|p| p.front == front && p.faction.enemy_of(f)) {
+    // 6.0 (H-1): face-down defending pieces are turned up by the seats that hid them first,
+    // and the partner's pieces the attacker named (5.1) by the partner.
+    let hidden_defence = s.pieces.iter().any(|p| p.front == front && p.faction.enemy_of(f));
+    if hidden_defence || !partner.is_empty() {
         let defender = Faction::ALL.into_iter().find(|g| g.enemy_of(f)).unwrap_or(f);
-        s.combat = Some(Combat::declared(front, f, defender, armies, vec![], CombatStep::Reveal, capture));
+        let mut c = Combat::declared(front, f, defender, armies, vec![], CombatStep::Reveal, capture);
+        c.partner_pieces = partner.clone();
+        s.combat = Some(c);
         s.stage = Stage::Combat;
         s.revealing = super::pieces::owing(s);
-        ev.push(Event::rule("TFWW 6.0", format!("the defending pieces on front {front} are turned face up")));
+        if !partner.is_empty() {
+            ev.push(Event::rule(
+                "TFWW 5.1",
+                format!("the partner's pieces named for the attack are turned face up: {}", partner.join(", ")),
+            ));
+        }
+        if hidden_defence {
+            ev.push(Event::rule("TFWW 6.0", format!("the defending pieces on front {front} are turned face up")));
+        }
         return Ok(ev);
     }
     ev.extend(engage(s, f, front, armies, capture));

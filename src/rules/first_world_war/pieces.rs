@@ -137,9 +137,12 @@ pub fn owing(s: &State) -> Vec<String> {
 pub fn owed(s: &State) -> Vec<usize> {
     match (&s.stage, &s.combat) {
         (Stage::Reveal, _) => (0..s.pieces.len()).collect(),
-        (Stage::Combat, Some(c)) if c.step == CombatStep::Reveal => {
-            (0..s.pieces.len()).filter(|&k| s.pieces[k].front == c.front && s.pieces[k].faction.enemy_of(c.attacker)).collect()
-        }
+        (Stage::Combat, Some(c)) if c.step == CombatStep::Reveal => (0..s.pieces.len())
+            .filter(|&k| {
+                let p = &s.pieces[k];
+                (p.front == c.front && p.faction.enemy_of(c.attacker)) || c.partner_pieces.contains(&p.id)
+            })
+            .collect(),
         _ => vec![],
     }
 }
@@ -262,6 +265,16 @@ fn open(s: &mut State, k: usize, value: &str) -> Result<Event, Violation> {
         }
     };
     s.pieces.remove(k);
+    // 5.1: a piece the attacker's partner opens for the attack (`combat::declare`).
+    if let Some(c) = s.combat.as_mut().filter(|c| c.partner_pieces.contains(&p.id)) {
+        c.partner_opened.push((
+            p.id.clone(),
+            match ident {
+                Ident::Army(a) => Some(a),
+                Ident::Dummy => None,
+            },
+        ));
+    }
     Ok(Event::rule("TFWW 6.0", format!("{} on front {} is turned face up: {what}", p.id, p.front)))
 }
 
@@ -502,7 +515,13 @@ pub fn conceal(s: &State, seat: &str, orders: Orders, order: &IdOrder) -> Result
                             Some(Ident::Army(a)) => s.name(a).to_string(),
                             _ => name,
                         },
-                        _ => name,
+                        // 5.1: an army a partner hid is named by its piece, which the
+                        // partner turns up for the attack (`combat::declare`).
+                        _ => s
+                            .pieces
+                            .iter()
+                            .find(|p| p.seat != seat && p.front == front && matches!(p.ident, Some(Ident::Army(a)) if s.name(a) == name))
+                            .map_or(name, |p| p.id.clone()),
                     })
                     .collect();
                 for name in &armies {

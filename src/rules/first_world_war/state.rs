@@ -150,6 +150,13 @@ pub struct Combat {
     /// the combat ends).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drawn: Vec<(String, usize)>,
+    /// 5.1 (3-4 players): face-down pieces the attacker named that its partner hid (German
+    /// armies under German-Allies control): the partner turns them up before the combat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partner_pieces: Vec<String>,
+    /// What those pieces turned out to be, as they are opened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partner_opened: Vec<(String, Option<usize>)>,
     /// The attacker's standing capture preference (cities, best first; F.5 C1).
     pub capture: Vec<String>,
     /// F.8: the attacker's (`.0`) or defender's (`.1`) chit, opened face up, broke a rule of
@@ -191,6 +198,8 @@ impl Combat {
             defender_lead: None,
             draws_due: Vec::new(),
             drawn: Vec::new(),
+            partner_pieces: Vec::new(),
+            partner_opened: Vec::new(),
             capture: capture.to_vec(),
             void_chit: (false, false),
         }

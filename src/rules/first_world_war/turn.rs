@@ -190,7 +190,7 @@ fn reveal(s: &mut State, seat: &str, list: &[String]) -> R {
     if s.stage == Stage::Reveal {
         ev.extend(victory::victory_check(s));
     } else if let Some(c) = s.combat.clone() {
-        ev.extend(combat::engage(s, c.attacker, c.front, c.attackers, &c.capture));
+        ev.extend(combat::engage_after_reveal(s, c));
     }
     ev.extend(advance(s));
     Ok(ev)
