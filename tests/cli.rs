@@ -284,7 +284,10 @@ fn verify_of_many_logs_is_a_tournament() {
     let o = umpire(dir, &["verify", "--json", all[0], "broken.log", all[2]]);
     assert_eq!(o.status.code(), Some(1));
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!((j["ok"].as_bool(), j["logs"].as_u64(), j["verified"].as_u64(), j["failed"].as_u64()), (Some(false), Some(3), Some(2), Some(1)));
+    assert_eq!(
+        (j["ok"].as_bool(), j["logs"].as_u64(), j["verified"].as_u64(), j["failed"].as_u64()),
+        (Some(false), Some(3), Some(2), Some(1))
+    );
     assert_eq!(j["games"][1]["log"], "broken.log");
     assert_eq!(j["games"][1]["ok"], false);
     for (i, log) in [(0, all[0]), (2, all[2])] {
