@@ -631,10 +631,10 @@ mod same_results_tests {
     fn check_same(what: &str, bytes: &[u8]) {
         let path = std::path::Path::new("log");
         // The reference: every entry's orders validated, then applied (two passes).
-        crate::engine::registry::reference::ON.with(|on| on.set(true));
+        crate::engine::registry::REFERENCE_PATH.with(|on| on.set(true));
         let reference = Game::replay(&store::parse_log(path, bytes).expect("parses"));
         let reference_hidden = reference.as_ref().ok().map(|g| g.replay_omniscient().map(|g| digest(&g)).map_err(|c| format!("{c:?}")));
-        crate::engine::registry::reference::ON.with(|on| on.set(false));
+        crate::engine::registry::REFERENCE_PATH.with(|on| on.set(false));
         let reference = reference.unwrap_or_else(|(_, e)| panic!("{what}: {e}"));
         let reference_hidden = reference_hidden.expect("replayed");
         for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
@@ -688,9 +688,9 @@ mod same_results_tests {
         entries[20] = crate::log::Entry::parse(&spoiled).expect("still parses");
         let bytes = store::join_log(&entries);
         let path = std::path::Path::new("log");
-        crate::engine::registry::reference::ON.with(|on| on.set(true));
+        crate::engine::registry::REFERENCE_PATH.with(|on| on.set(true));
         let reference = Game::replay(&store::parse_log(path, &bytes).unwrap());
-        crate::engine::registry::reference::ON.with(|on| on.set(false));
+        crate::engine::registry::REFERENCE_PATH.with(|on| on.set(false));
         let (g_ref, e_ref) = reference.expect_err("refused");
         for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
             let (_, fast) = replay_log_with(path, &bytes, pipeline).unwrap();

@@ -177,14 +177,12 @@ impl RulesetId {
     }
 }
 
-/// Tests only: the straightforward path (`validate`, then `apply`) instead of a ruleset's
-/// one-pass [`Ruleset::validate_and_apply`], to compare the two (`cli::verify`'s tests).
 #[cfg(test)]
-pub(crate) mod reference {
-    thread_local! {
-        /// On this thread, [`super::AnyState::apply`] validates, then applies.
-        pub(crate) static ON: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
+thread_local! {
+    /// Tests only: on this thread, [`AnyState::apply`] takes the straightforward path
+    /// (`validate`, then `apply`) instead of a ruleset's one-pass
+    /// [`Ruleset::validate_and_apply`], to compare the two (`cli::verify`'s tests).
+    pub(crate) static REFERENCE_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl AnyState {
@@ -214,7 +212,7 @@ impl AnyState {
         dispatch!(self, s => {
             let o = parse_orders(orders)?;
             #[cfg(test)]
-            if reference::ON.with(|on| on.get()) {
+            if REFERENCE_PATH.with(|on| on.get()) {
                 let legal = R::validate(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))?;
                 return Ok(R::apply(s, seat, legal));
             }
