@@ -278,32 +278,29 @@ fn run_exe(exe: &std::path::Path, args: &[&std::ffi::OsStr], code: i32) -> Resul
     Ok(())
 }
 
-/// The peak resident memory (KiB) of `exe args…`, run to the end, read with `wait4` for that
-/// one child (the children counted by `getrusage` include every earlier run).
+/// The peak resident memory (KiB) of `exe args…`, run to the end: its `VmHWM` in
+/// `/proc/PID/status`, sampled every millisecond until it exits (Linux; 0 elsewhere). Not
+/// `wait4`'s `ru_maxrss`: a child spawned with vfork records this process's own peak at its
+/// exec, so that figure would be the benchmark's memory, not the command's.
 fn peak_kib(exe: &std::path::Path, args: &[&std::ffi::OsStr]) -> Result<u64, CliError> {
-    let child = std::process::Command::new(exe)
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| CliError::Other(e.to_string()))?;
-    #[cfg(unix)]
-    {
-        let mut status = 0;
-        // SAFETY: wait4 writes only the status and the struct it is given; the child is ours
-        // and not waited for anywhere else (the `Child` is dropped without waiting).
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut ru) };
-        if pid > 0 {
-            // Linux reports ru_maxrss in KiB.
-            return Ok(ru.ru_maxrss as u64);
+    let mut child = std::process::Command::new(exe).args(args).stdout(std::process::Stdio::null()).spawn().map_err(io)?;
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        // VmHWM only grows; a read after the exit (a zombie has none) changes nothing.
+        if let Ok(text) = std::fs::read_to_string(&status)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kib);
         }
+        if child.try_wait().map_err(io)?.is_some() {
+            return Ok(peak);
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
-    #[cfg(not(unix))]
-    {
-        let mut child = child;
-        let _ = child.wait();
-    }
-    Ok(0)
 }
 
 /// Bot games of `scenario` as `umpire selfplay` plays them (seeds 1, 2, …), until `entries`
