@@ -240,3 +240,71 @@ fn bad_input_is_refused_and_the_log_is_untouched() {
     assert!(out.contains("already in the log"), "{out}");
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), old);
 }
+
+/// `umpire verify A.log B.log …`: a tournament in one command (issue 20). One line per game in
+/// the order given, a summary, exit 1 if any game has a problem, `--json` for scripts, and the
+/// same verdicts one by one.
+#[test]
+fn verify_of_many_logs_is_a_tournament() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    for r in ["glorys-end", "first-world-war", "when-eagles-fight"] {
+        let d = dir.join(format!("d-{r}"));
+        ok(&umpire(dir, &["demo", "--dir", d.to_str().unwrap(), "--ruleset", r, "--seed", "5"]));
+        std::fs::copy(d.join("game.log"), dir.join(format!("{r}.log"))).unwrap();
+    }
+    // A copy of the Glory's End game with entry 5 renumbered: broken from there on.
+    let good = std::fs::read_to_string(dir.join("glorys-end.log")).unwrap();
+    let bad = good.replacen("\nseq: 5\n", "\nseq: 6\n", 1);
+    assert_ne!(bad, good);
+    std::fs::write(dir.join("broken.log"), bad).unwrap();
+
+    let all = ["glorys-end.log", "first-world-war.log", "when-eagles-fight.log"];
+    let out = ok(&umpire(dir, &["verify", all[0], all[1], all[2]]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (line, log) in lines.iter().zip(all) {
+        assert!(line.starts_with(&format!("OK     {log}: ")) && line.contains(" entries, result: "), "{out}");
+    }
+    assert!(lines[3].starts_with("OK: all 3 logs verify ("), "{out}");
+    // One worker gives the same output: the order is the order given, not of finishing.
+    assert_eq!(ok(&umpire(dir, &["verify", "--jobs", "1", all[0], all[1], all[2]])), out);
+
+    let o = umpire(dir, &["verify", all[0], "broken.log", all[2]]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("OK     glorys-end.log"), "{out}");
+    assert!(lines[1].starts_with("FAILED broken.log: ") && lines[1].contains(" checked, 2 problems"), "{out}");
+    assert!(lines[2].starts_with("    entry ") && lines[2].contains("seq is 6, expected 5"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("OK     when-eagles-fight.log")), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("FAILED: 1 of 3 logs have problems (2 verify; "), "{out}");
+
+    // --json: the totals, and each game's report as `verify LOG --json` prints it.
+    let o = umpire(dir, &["verify", "--json", all[0], "broken.log", all[2]]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["ok"].as_bool(), j["logs"].as_u64(), j["verified"].as_u64(), j["failed"].as_u64()),
+        (Some(false), Some(3), Some(2), Some(1))
+    );
+    assert_eq!(j["games"][1]["log"], "broken.log");
+    assert_eq!(j["games"][1]["ok"], false);
+    for (i, log) in [(0, all[0]), (2, all[2])] {
+        let single: serde_json::Value = serde_json::from_str(&ok(&umpire(dir, &["verify", "--json", log]))).unwrap();
+        let mut game = j["games"][i].clone();
+        game.as_object_mut().unwrap().remove("log");
+        assert_eq!(game, single, "{log}: the tournament's report is the single report");
+    }
+    let entries: u64 = j["games"].as_array().unwrap().iter().map(|g| g["entries"].as_u64().unwrap()).sum();
+    assert_eq!(j["entries"].as_u64(), Some(entries));
+
+    // One log prints the full report as before; --against and --verbose take one log.
+    let single = ok(&umpire(dir, &["verify", all[0]]));
+    assert!(single.starts_with("verify glorys-end.log\n  game ") && single.ends_with("OK: the log verifies\n"), "{single}");
+    for flag in [&["--against", all[1]][..], &["--verbose"][..]] {
+        let mut args = vec!["verify", all[0], all[2]];
+        args.extend_from_slice(flag);
+        assert_eq!(umpire(dir, &args).status.code(), Some(2), "{flag:?}");
+    }
+}

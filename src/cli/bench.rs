@@ -12,7 +12,7 @@ use crate::log::store;
 /// Arguments of `umpire bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Measures, in one run on this machine, on a bot game of --entries entries (the Marne scenario\nstretched to turn 250 without sudden death, generated for the benchmark):\n  verify: `umpire verify`'s replay (signatures, chain, dice, rules), against the floor of only\n          splitting, parsing, hashing and checking the signatures of the same bytes on one core;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  check:  validating the largest orders entry of the game (a full turn of moves), and of a\n          Short Campaign bot game (the largest bundled map);\n  start:  process start-up (`umpire --version`).\nRatios are against the floor or baseline measured in the same run."
+    after_help = "Measures, in one run on this machine (medians of --reps runs, each measurement alternating\nwith its baseline):\n  verify: the replay of `umpire verify` (signatures, chain, dice, rules; 2 threads) on bot games\n          of --entries entries (the Marne stretched to turn 250 without sudden death), against\n          the floor any verifier pays (split, SHA-256, a generic YAML parse, verify_strict; 2\n          threads), and its peak memory as a process;\n  tournament: one `umpire verify` of --tournament-games Marne bot-game logs against as many\n          separate `umpire verify` processes;\n  First World War: verify per entry (omniscient pass included) against Glory's End;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  status, orders template, orders check: whole processes on a Short Campaign game;\n  check:  validating the largest orders entry of a bot game in-process;\n  start:  process start-up (`umpire --version`) against `true`."
 )]
 pub struct BenchArgs {
     /// Total entries of the generated logs to verify.
@@ -24,37 +24,93 @@ pub struct BenchArgs {
     /// Also write the generated logs there (`bench-N.log`), to time `umpire verify` on them.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<std::path::PathBuf>,
-    /// Repetitions of each measurement (the best is kept).
-    #[arg(long, default_value_t = 3)]
+    /// Repetitions of each measurement (at least 5; the median is reported, and the runs of
+    /// a measurement and its baseline alternate).
+    #[arg(long, default_value_t = 5)]
     pub reps: u32,
+    /// Bot games (Marne, as `umpire selfplay` plays them) of the tournament row.
+    #[arg(long, default_value_t = 200)]
+    pub tournament_games: usize,
+    /// Entries of First World War bot games verified for the per-entry comparison.
+    #[arg(long, default_value_t = 2_000)]
+    pub fww_entries: usize,
 }
 
-fn best<F: FnMut()>(reps: u32, mut f: F) -> Duration {
-    (0..reps.max(1))
-        .map(|_| {
-            let t = Instant::now();
+/// The median of some durations (the upper one of an even count).
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+/// Each of `fs` timed `reps` times, the runs alternating (f0, f1, …, f0, f1, …) so that a
+/// change of load on a shared machine falls on all of them alike; the median of each.
+fn alternate(reps: u32, fs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
+    let mut times: Vec<Vec<Duration>> = fs.iter().map(|_| Vec::new()).collect();
+    for _ in 0..reps.max(1) {
+        for (f, t) in fs.iter_mut().zip(times.iter_mut()) {
+            let start = Instant::now();
             f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-/// The floor of verifying: split, parse (hash included) and `verify_strict` every entry with its
-/// seat's key, no rules. Returns the entries checked.
-pub fn floor(logs: &[Vec<u8>]) -> usize {
-    let mut n = 0;
-    for bytes in logs {
-        let entries: Vec<Entry> = store::split_log(bytes).into_iter().map(|b| Entry::parse(b).expect("generated logs parse")).collect();
-        let seats = entries[0].draft.body.seats.clone().unwrap_or_default();
-        for e in &entries {
-            let decl = seats.iter().find(|s| s.seat == e.draft.seat).expect("known seat");
-            let key = crate::crypto::keys::parse_public_text(&decl.key).expect("valid key");
-            assert!(e.verify_signature(&key));
-            n += 1;
+            t.push(start.elapsed());
         }
     }
-    n
+    times.into_iter().map(median).collect()
+}
+
+/// One measurement alone, `reps` times, its median.
+fn timed<F: FnMut()>(reps: u32, mut f: F) -> Duration {
+    alternate(reps, &mut [&mut f])[0]
+}
+
+/// The floor of verifying, with nothing of umpire's parsing: per log, the seats' keys read
+/// once from the genesis; per entry, the log split at `---` lines, SHA-256 of the entry, one
+/// generic YAML parse of the signed part (no strict scan, no typed deserialising), its `seat`
+/// looked up and `verify_strict` over the signed message; the entries spread over `threads`
+/// threads. What any verifier must do at the least. Returns the entries checked.
+pub fn floor(logs: &[Vec<u8>], threads: usize) -> usize {
+    use crate::log::entry::{SIG_PREFIX, SIGNED_PREFIX};
+    use base64::Engine as _;
+    // Every entry with the keys of its log.
+    let mut jobs: Vec<(&[u8], usize)> = Vec::new();
+    let mut keys: Vec<Vec<(String, ed25519_dalek::VerifyingKey)>> = Vec::new();
+    for bytes in logs {
+        let parts = store::split_log(bytes);
+        let genesis: yaml_serde::Value = yaml_serde::from_slice(parts[0]).expect("genesis parses");
+        let seats = genesis["body"]["seats"].as_sequence().expect("seats");
+        keys.push(
+            seats
+                .iter()
+                .map(|s| {
+                    let key = crate::crypto::keys::parse_public_text(s["key"].as_str().expect("key")).expect("valid key");
+                    (s["seat"].as_str().expect("seat").to_string(), key)
+                })
+                .collect(),
+        );
+        jobs.extend(parts.into_iter().map(|p| (p, keys.len() - 1)));
+    }
+    let check = |(bytes, log): &(&[u8], usize)| {
+        std::hint::black_box(crate::crypto::sha256(bytes));
+        let at = bytes.windows(SIG_PREFIX.len()).rposition(|w| w == SIG_PREFIX.as_bytes()).expect("a sig line");
+        let signed = &bytes[..at];
+        let sig: [u8; 64] = base64::engine::general_purpose::STANDARD
+            .decode(bytes[at + SIG_PREFIX.len()..].trim_ascii_end())
+            .expect("base64")
+            .try_into()
+            .expect("64 bytes");
+        let header: yaml_serde::Value = yaml_serde::from_slice(signed).expect("entry parses");
+        let seat = header["seat"].as_str().expect("seat");
+        let key = &keys[*log].iter().find(|(s, _)| s == seat).expect("known seat").1;
+        let mut msg = Vec::with_capacity(SIGNED_PREFIX.len() + signed.len());
+        msg.extend_from_slice(SIGNED_PREFIX);
+        msg.extend_from_slice(signed);
+        assert!(key.verify_strict(&msg, &ed25519_dalek::Signature::from_bytes(&sig)).is_ok(), "signature");
+    };
+    let per = jobs.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for part in jobs.chunks(per) {
+            scope.spawn(move || part.iter().for_each(check));
+        }
+    });
+    jobs.len()
 }
 
 /// Full verification of every log, as `umpire verify` does (without printing): parsing and
@@ -119,7 +175,7 @@ fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliEr
         }
         None => pre.state.clone(),
     };
-    let t = best(reps.max(20), || {
+    let t = timed(reps.max(20), || {
         state.check(&e.draft.seat, o).expect("bot orders are legal");
     });
     Ok((t, biggest.0, biggest.1))
@@ -138,9 +194,30 @@ fn generate(scenario: &crate::scenarios::Bundled, seed: u64, entries: u64) -> Re
     }
 }
 
+/// A bot game of `scenario` cut at the last of its first `entries` entries after which a seat
+/// is to send orders and no dice are owed (what a player asks `status` and a template of).
+fn ready_prefix(scenario: &crate::scenarios::Bundled, entries: u64) -> Result<Game, CliError> {
+    let seats = crate::scenarios::seats(scenario);
+    let (mut game, mut players) =
+        bot::start_game(scenario, &seats, 1, 16_384, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
+    let mut clock = || "2000-01-01T00:00:00Z".to_string();
+    let mut ready = 0;
+    let mut keep = |_: &Entry, g: &Game| {
+        if g.pending.is_none() && g.ending.is_none() && !g.state.expect().awaits.is_empty() {
+            ready = g.entries.len();
+        }
+        Ok(())
+    };
+    match bot::play_out(&mut game, &mut players, 1, entries - 1, &mut clock, &mut keep) {
+        Ok(()) | Err(bot::BotError::TooLong(_)) => {}
+        Err(e) => return Err(CliError::Other(e.to_string())),
+    }
+    Game::replay(&game.entries[..ready.max(1)]).map_err(|(_, e)| CliError::Other(e.to_string()))
+}
+
 /// Time `umpire apply LOG ENTRY` (the real binary, a fresh process each time) on a copy of
 /// `prefix`, with the cache `cache` (or none) in place before each run.
-/// Returns the best (wall time, CPU time) pair.
+/// Returns the median wall time and the median CPU time.
 fn time_apply(
     exe: &std::path::Path,
     reps: u32,
@@ -169,7 +246,7 @@ fn time_apply(
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(times.into_iter().min().unwrap_or_default())
+    Ok((median(times.iter().map(|t| t.0).collect()), median(times.iter().map(|t| t.1).collect())))
 }
 
 /// CPU time (user + system) used so far by this process's waited-for children: the part of
@@ -187,10 +264,87 @@ fn children_cpu() -> Duration {
     Duration::ZERO
 }
 
+/// Run `exe args…` to the end; fails unless it exits 0 (or `code`, if given).
+fn run_exe(exe: &std::path::Path, args: &[&std::ffi::OsStr], code: i32) -> Result<(), CliError> {
+    let out = std::process::Command::new(exe).args(args).output().map_err(|e| CliError::Other(e.to_string()))?;
+    if out.status.code() != Some(code) {
+        return Err(CliError::Other(format!(
+            "bench: {} {args:?} exited {:?}: {}",
+            exe.display(),
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(())
+}
+
+/// The peak resident memory (KiB) of `exe args…`, run to the end: its `VmHWM` in
+/// `/proc/PID/status`, sampled every millisecond until it exits (Linux; 0 elsewhere). Not
+/// `wait4`'s `ru_maxrss`: a child spawned with vfork records this process's own peak at its
+/// exec, so that figure would be the benchmark's memory, not the command's.
+fn peak_kib(exe: &std::path::Path, args: &[&std::ffi::OsStr]) -> Result<u64, CliError> {
+    let mut child = std::process::Command::new(exe).args(args).stdout(std::process::Stdio::null()).spawn().map_err(io)?;
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        // VmHWM only grows; a read after the exit (a zombie has none) changes nothing.
+        if let Ok(text) = std::fs::read_to_string(&status)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kib);
+        }
+        if child.try_wait().map_err(io)?.is_some() {
+            return Ok(peak);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Bot games of `scenario` as `umpire selfplay` plays them (seeds 1, 2, …), until `entries`
+/// entries or `games` games, whichever comes first.
+fn bot_games(scenario: &crate::scenarios::Bundled, games: usize, entries: usize) -> Result<Vec<Game>, CliError> {
+    let seats = crate::scenarios::seats(scenario);
+    let mut out = Vec::new();
+    let mut total = 0;
+    while out.len() < games && total < entries {
+        let seed = out.len() as u64 + 1;
+        let (mut game, mut players) =
+            bot::start_game(scenario, &seats, seed, 4096, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
+        let mut clock = || "2000-01-01T00:00:00Z".to_string();
+        let mut keep = |_: &Entry, _: &Game| Ok(());
+        match bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep) {
+            Ok(()) | Err(bot::BotError::TooLong(_)) => {}
+            Err(e) => return Err(CliError::Other(format!("{} seed {seed}: {e}", scenario.name))),
+        }
+        total += game.entries.len();
+        out.push(game);
+    }
+    Ok(out)
+}
+
+/// `verify`'s whole check of each log in this process, the omniscient pass included (as
+/// [`super::verify_bytes`]); panics if one does not verify. Returns the entries.
+fn full_with_hidden(logs: &[Vec<u8>]) -> usize {
+    for l in logs {
+        assert!(super::verify_bytes(l), "a bot game does not verify");
+    }
+    logs.iter().map(|l| store::split_log(l).len()).sum()
+}
+
+fn io(e: std::io::Error) -> CliError {
+    CliError::Other(e.to_string())
+}
+
 /// `umpire bench`.
 pub fn run(a: BenchArgs) -> Result<i32, CliError> {
+    let reps = a.reps.max(5);
     let scenario = long_marne()?;
-    let exe = std::env::current_exe().map_err(|e| CliError::Other(e.to_string()))?;
+    let exe = std::env::current_exe().map_err(io)?;
+    let work = std::env::temp_dir().join(format!("umpire-bench-files-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(io)?;
     say_err!("generating bot games totalling {} entries (Marne stretched to turn 250, no sudden death)…", a.entries);
     let mut games = Vec::new();
     let mut total = 0usize;
@@ -214,67 +368,236 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         sizes.join(" + "),
         logs.iter().map(Vec::len).sum::<usize>()
     );
-    let game = &games[0];
-    let t_floor = best(a.reps, || {
-        floor(&logs);
-    });
-    let t_full = best(a.reps, || {
-        full(&logs);
-    });
+    let t = alternate(
+        reps,
+        &mut [
+            &mut || {
+                floor(&logs, 2);
+            },
+            &mut || {
+                full(&logs);
+            },
+            &mut || {
+                floor(&logs, 1);
+            },
+        ],
+    );
+    let (t_floor2, t_full, t_floor1) = (t[0], t[1], t[2]);
 
-    // apply: entry 1000 onto the first 1,000 entries of that game, as a player runs it.
+    // Peak memory of `umpire verify` on the largest log, against the log's size.
+    let largest = logs.iter().enumerate().max_by_key(|(_, l)| l.len()).map(|(i, _)| i).unwrap_or(0);
+    let big = work.join("largest.log");
+    std::fs::write(&big, &logs[largest]).map_err(io)?;
+    let peak = peak_kib(&exe, &["verify".as_ref(), big.as_os_str()])?;
+    let big_len = logs[largest].len() as u64;
+
+    // A tournament: bot games verified by one `umpire verify A.log B.log …` against one
+    // `umpire verify X.log` process after another.
+    say_err!("generating {} Marne bot games for the tournament…", a.tournament_games);
+    let marne = crate::scenarios::find("glorys-end/marne").ok_or_else(|| CliError::Other("the bundled Marne is missing".into()))?;
+    let t_games = bot_games(marne, a.tournament_games, usize::MAX)?;
+    let t_entries: usize = t_games.iter().map(|g| g.entries.len()).sum();
+    let tdir = work.join("tournament");
+    std::fs::create_dir_all(&tdir).map_err(io)?;
+    let mut t_logs = Vec::new();
+    for (i, g) in t_games.iter().enumerate() {
+        let p = tdir.join(format!("game-{:03}.log", i + 1));
+        std::fs::write(&p, store::join_log(&g.entries)).map_err(io)?;
+        t_logs.push(p);
+    }
+    drop(t_games);
+    say_err!("measuring the tournament ({} logs, {t_entries} entries)…", t_logs.len());
+    let mut failed: Result<(), CliError> = Ok(());
+    let mut one_args: Vec<&std::ffi::OsStr> = vec!["verify".as_ref()];
+    one_args.extend(t_logs.iter().map(|p| p.as_os_str()));
+    let t = {
+        let failed = std::cell::RefCell::new(&mut failed);
+        alternate(
+            reps,
+            &mut [
+                &mut || {
+                    if let Err(e) = run_exe(&exe, &one_args, 0) {
+                        **failed.borrow_mut() = Err(e);
+                    }
+                },
+                &mut || {
+                    for p in &t_logs {
+                        if let Err(e) = run_exe(&exe, &["verify".as_ref(), p.as_os_str()], 0) {
+                            **failed.borrow_mut() = Err(e);
+                        }
+                    }
+                },
+            ],
+        )
+    };
+    failed?;
+    let (t_tour, t_separate) = (t[0], t[1]);
+
+    // The First World War against Glory's End, per entry, the omniscient pass included.
+    say_err!("generating First World War bot games of {} entries…", a.fww_entries);
+    let fww = crate::scenarios::find("first-world-war/standard").ok_or_else(|| CliError::Other("the bundled FWW is missing".into()))?;
+    let fww_logs: Vec<Vec<u8>> = bot_games(fww, usize::MAX, a.fww_entries)?.iter().map(|g| store::join_log(&g.entries)).collect();
+    let ge_logs: Vec<Vec<u8>> = bot_games(marne, usize::MAX, a.fww_entries)?.iter().map(|g| store::join_log(&g.entries)).collect();
+    let (mut n_fww, mut n_ge) = (0, 0);
+    let t = alternate(
+        reps,
+        &mut [
+            &mut || {
+                n_fww = full_with_hidden(&fww_logs);
+            },
+            &mut || {
+                n_ge = full_with_hidden(&ge_logs);
+            },
+        ],
+    );
+    let us = |d: Duration, n: usize| d.as_secs_f64() * 1e6 / n.max(1) as f64;
+    let (fww_per, ge_per) = (us(t[0], n_fww), us(t[1], n_ge));
+
+    // apply: entry N onto the first N entries of the first game, as a player runs it.
+    let game = &games[0];
     let n = a.apply_entries.min(game.entries.len() - 1);
     say_err!("measuring apply of entry {n} to a {n}-entry game…");
     let prefix = store::join_log(&game.entries[..n]);
     let next = &game.entries[n];
-    let t_nocache = time_apply(&exe, a.reps.max(5), &prefix, next, None)?;
+    let t_nocache = time_apply(&exe, reps, &prefix, next, None)?;
     let cache = {
-        let dir = std::env::temp_dir().join(format!("umpire-bench-cache-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| CliError::Other(e.to_string()))?;
+        let dir = work.join("cache");
+        std::fs::create_dir_all(&dir).map_err(io)?;
         let log = dir.join("game.log");
         let pre = Game::replay(&game.entries[..n]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
         crate::cache::write(&log, &pre);
-        let c = std::fs::read(crate::cache::path_for(&log)).map_err(|e| CliError::Other(e.to_string()))?;
-        let _ = std::fs::remove_dir_all(&dir);
-        c
+        std::fs::read(crate::cache::path_for(&log)).map_err(io)?
     };
-    let t_cache = time_apply(&exe, a.reps.max(5), &prefix, next, Some(&cache))?;
+    let t_cache = time_apply(&exe, reps, &prefix, next, Some(&cache))?;
 
-    // check: validating the largest orders entry (a full turn's moves) against its prestate,
-    // on the Marne game and on a Short Campaign game (the largest bundled map).
-    say_err!("measuring orders check and start-up…");
-    let check_marne = largest_check(game, a.reps)?;
+    // The read-only commands on a 300-entry Short Campaign game, as whole processes, with the
+    // cache `apply` would have left next to the log.
+    say_err!("measuring status, orders template and orders check on a campaign game…");
     let campaign = crate::scenarios::find("glorys-end/short-campaign")
         .ok_or_else(|| CliError::Other("the bundled short campaign is missing".into()))?;
-    let check_campaign = largest_check(&generate(campaign, 1, CAMPAIGN_ENTRIES)?, a.reps)?;
+    let cgame = ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
+    let clog = work.join("campaign.log");
+    std::fs::write(&clog, store::join_log(&cgame.entries)).map_err(io)?;
+    crate::cache::write(&clog, &cgame);
+    let seat = cgame.state.expect().awaits.first().map(|w| w.seat.clone()).unwrap_or_default();
+    let template = std::process::Command::new(&exe)
+        .args(["orders".as_ref(), "template".as_ref(), clog.as_os_str(), "--as".as_ref(), seat.as_ref() as &std::ffi::OsStr])
+        .output()
+        .map_err(io)?;
+    let orders_file = work.join("orders.yaml");
+    std::fs::write(&orders_file, &template.stdout).map_err(io)?;
+    let check_code = std::process::Command::new(&exe)
+        .args([
+            "orders".as_ref(),
+            "check".as_ref(),
+            clog.as_os_str(),
+            orders_file.as_os_str(),
+            "--as".as_ref(),
+            seat.as_ref() as &std::ffi::OsStr,
+        ])
+        .output()
+        .map_err(io)?
+        .status
+        .code()
+        .unwrap_or(-1);
+    let mut failed: Result<(), CliError> = Ok(());
+    let t = {
+        let failed = std::cell::RefCell::new(&mut failed);
+        let run = |args: &[&std::ffi::OsStr], code: i32| {
+            if let Err(e) = run_exe(&exe, args, code) {
+                **failed.borrow_mut() = Err(e);
+            }
+        };
+        alternate(
+            reps,
+            &mut [
+                &mut || run(&["status".as_ref(), clog.as_os_str()], 0),
+                &mut || run(&["orders".as_ref(), "template".as_ref(), clog.as_os_str(), "--as".as_ref(), seat.as_ref()], 0),
+                &mut || {
+                    run(
+                        &["orders".as_ref(), "check".as_ref(), clog.as_os_str(), orders_file.as_os_str(), "--as".as_ref(), seat.as_ref()],
+                        check_code,
+                    )
+                },
+            ],
+        )
+    };
+    failed?;
+    let (t_status, t_template, t_check_proc) = (t[0], t[1], t[2]);
+
+    // check: validating the largest orders entry (a full turn's moves) against its prestate,
+    // on the Marne game and on the Short Campaign game (the largest bundled map).
+    say_err!("measuring orders check in-process and start-up…");
+    let check_marne = largest_check(game, reps)?;
+    let check_campaign = largest_check(&cgame, reps)?;
 
     // start-up: the binary answering --version, against the same for `true`.
-    let t_start = best(a.reps.max(10), || {
-        let _ = std::process::Command::new(&exe).arg("--version").output();
-    });
-    let t_true = best(a.reps.max(10), || {
-        let _ = std::process::Command::new("true").output();
-    });
+    let t = alternate(
+        reps.max(10),
+        &mut [
+            &mut || {
+                let _ = std::process::Command::new(&exe).arg("--version").output();
+            },
+            &mut || {
+                let _ = std::process::Command::new("true").output();
+            },
+        ],
+    );
+    let (t_start, t_true) = (t[0], t[1]);
+    let _ = std::fs::remove_dir_all(&work);
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
-    let r_verify = ms(t_full) / ms(t_floor);
+    let r_verify = ms(t_full) / ms(t_floor2);
+    say!("Medians of {reps} runs; a measurement and its baseline alternate. 2 threads where said.");
+    say!();
     say!("| measurement | time | baseline (same run) | ratio | target |");
     say!("|---|---|---|---|---|");
     say!(
-        "| verify {total} generated entries ({}) | {:.0} ms | floor (split, parse, hash, verify_strict; one core) {:.0} ms | {r_verify:.2}× floor | ≤ 1.5× floor: {} |",
+        "| verify {total} generated entries ({}), in-process, 2 threads | {:.0} ms | floor (split, SHA-256, generic YAML parse, verify_strict; 2 threads) {:.0} ms | {r_verify:.2}× floor | < 500 ms: {}; ≤ 1.5× floor: {} |",
         if games.len() == 1 { "one game".to_string() } else { format!("{} games of {} entries", games.len(), sizes.join(" + ")) },
         ms(t_full),
-        ms(t_floor),
+        ms(t_floor2),
+        verdict(ms(t_full) < 500.0),
         verdict(r_verify <= 1.5)
     );
     say!(
-        "| apply entry {n} to a {n}-entry game, with cache (`umpire apply`, whole process incl. fsync) | {:.1} ms (CPU {:.1} ms) | start-up {:.1} ms | {:.1}× start-up | < 50 ms: {} |",
+        "| the floor on one thread | {:.0} ms | floor, 2 threads {:.0} ms | {:.2}× | |",
+        ms(t_floor1),
+        ms(t_floor2),
+        ms(t_floor1) / ms(t_floor2)
+    );
+    let limit = 2 * big_len + 20 * 1024 * 1024;
+    say!(
+        "| peak memory of `umpire verify` on the largest log ({} entries, {:.1} MiB) | {:.1} MiB | 2× log + 20 MiB = {:.1} MiB | {:.2}× limit | ≤ limit: {} |",
+        games[largest].entries.len(),
+        big_len as f64 / 1048576.0,
+        peak as f64 / 1024.0,
+        limit as f64 / 1048576.0,
+        (peak * 1024) as f64 / limit as f64,
+        verdict(peak * 1024 <= limit)
+    );
+    let speedup = ms(t_separate) / ms(t_tour);
+    say!(
+        "| tournament: `umpire verify` of {} Marne bot-game logs ({t_entries} entries) in one process | {:.0} ms | {} separate `umpire verify` processes, one after another: {:.0} ms | {speedup:.2}× faster | ≥ 1.8×: {} |",
+        t_logs.len(),
+        ms(t_tour),
+        t_logs.len(),
+        ms(t_separate),
+        verdict(speedup >= 1.8)
+    );
+    say!(
+        "| First World War verify per entry, omniscient pass included ({n_fww} entries of bot games, in-process) | {fww_per:.0} µs | Glory's End (Marne bot games, {n_ge} entries) {ge_per:.0} µs | {:.2}× | ≤ 1.3×: {} |",
+        fww_per / ge_per,
+        verdict(fww_per / ge_per <= 1.3)
+    );
+    say!(
+        "| apply entry {n} to a {n}-entry game, with cache (`umpire apply`, whole process incl. fsync) | {:.1} ms (CPU {:.1} ms) | start-up {:.1} ms | {:.1}× start-up | < 30 ms: {} |",
         ms(t_cache.0),
         ms(t_cache.1),
         ms(t_start),
         ms(t_cache.0) / ms(t_start),
-        verdict(ms(t_cache.0) < 50.0)
+        verdict(ms(t_cache.0) < 30.0)
     );
     say!(
         "| same, without cache (replay from genesis) | {:.1} ms (CPU {:.1} ms) | with cache {:.1} ms | {:.1}× with cache | |",
@@ -283,9 +606,23 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         ms(t_cache.0),
         ms(t_nocache.0) / ms(t_cache.0)
     );
+    for (what, d) in [
+        ("status", t_status),
+        (&*format!("orders template --as {seat}"), t_template),
+        (&*format!("orders check --as {seat} (its template)"), t_check_proc),
+    ] {
+        say!(
+            "| `umpire {what}` of a {}-entry Short Campaign game, whole process, cache present | {:.1} ms | start-up {:.1} ms | {:.1}× start-up | < 20 ms: {} |",
+            cgame.entries.len(),
+            ms(d),
+            ms(t_start),
+            ms(d) / ms(t_start),
+            verdict(ms(d) < 20.0)
+        );
+    }
     for (map, (t_check, size, seq)) in [("Marne map", check_marne), ("campaign map, the largest bundled", check_campaign)] {
         say!(
-            "| orders check of the largest entry of a bot game ({map}: entry {seq}, {size} bytes of orders YAML) | {:.3} ms | start-up {:.1} ms | {:.3}× start-up | |",
+            "| orders check of the largest entry of a bot game, in-process ({map}: entry {seq}, {size} bytes of orders YAML) | {:.3} ms | start-up {:.1} ms | {:.3}× start-up | |",
             ms(t_check),
             ms(t_start),
             ms(t_check) / ms(t_start)

@@ -77,10 +77,16 @@ pub fn read_limited(path: &Path, limit: usize) -> Result<Vec<u8>, CliError> {
 /// Largest orders file accepted.
 pub const MAX_ORDERS_BYTES: usize = 1024 * 1024;
 
-/// Read a log and replay it. A log that fails to replay is an error naming the entry.
+/// Read a log and replay it, from the cache next to it when that matches the log (as `apply`
+/// and `status` do: `crate::cache` re-hashes every cached entry against the file, and
+/// anything amiss replays from genesis, so the game is the same either way). A log that
+/// fails to replay is an error naming the entry.
 pub fn load_game(path: &Path) -> Result<Game, CliError> {
-    let entries = store::read_log(path)?;
-    replay_entries(&entries, path)
+    let bytes = store::read_log_bytes(path)?;
+    match crate::cache::parse_with_cache(path, &bytes)? {
+        (_, Some(game)) => Ok(game),
+        (entries, None) => replay_entries(&entries, path),
+    }
 }
 
 /// Replay parsed entries into a game.

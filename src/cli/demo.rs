@@ -117,7 +117,8 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
         .map_err(|e| CliError::Other(format!("demo game failed: {e}")))?;
 
     // 4. Verify the log from disk, as a referee would.
-    let args = super::verify::VerifyArgs { log: log.clone(), against: vec![], json: false, verbose: false, hidden: false };
+    let args =
+        super::verify::VerifyArgs { logs: vec![log.clone()], against: vec![], json: false, verbose: false, hidden: false, jobs: None };
     let (report, _) = super::verify::audit(&args)?;
     let outcome = game.outcome().map(|o| describe_outcome(&o)).unwrap_or_default();
     say!();

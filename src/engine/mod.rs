@@ -203,6 +203,13 @@ pub trait Ruleset {
     fn validate(state: &Self::State, seat: &str, orders: Self::Orders) -> Result<Legal<Self::Orders>, Rejected<Self::Orders>>;
     /// Apply legal orders: everything certain; a random action is left pending.
     fn apply(state: &mut Self::State, seat: &str, orders: Legal<Self::Orders>) -> Vec<Event>;
+    /// [`Ruleset::validate`] then, if legal, [`Ruleset::apply`], as one call: the state, the
+    /// events and the violations must be exactly theirs. A ruleset may do both in one pass
+    /// where it can (replaying a log runs every entry's orders through this).
+    fn validate_and_apply(state: &mut Self::State, seat: &str, orders: Self::Orders) -> Result<Vec<Event>, Rejected<Self::Orders>> {
+        let legal = Self::validate(state, seat, orders)?;
+        Ok(Self::apply(state, seat, legal))
+    }
     /// The random action awaiting dice, described, if any.
     fn pending_roll(state: &Self::State) -> Option<String>;
     /// Resolve the pending random action with `dice`.

@@ -177,6 +177,14 @@ impl RulesetId {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests only: on this thread, [`AnyState::apply`] takes the straightforward path
+    /// (`validate`, then `apply`) instead of a ruleset's one-pass
+    /// [`Ruleset::validate_and_apply`], to compare the two (`cli::verify`'s tests).
+    pub(crate) static REFERENCE_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 impl AnyState {
     /// Which ruleset this state belongs to.
     pub fn ruleset(&self) -> RulesetId {
@@ -203,8 +211,12 @@ impl AnyState {
     pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value) -> Result<Vec<Event>, OrdersError> {
         dispatch!(self, s => {
             let o = parse_orders(orders)?;
-            let legal = R::validate(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))?;
-            Ok(R::apply(s, seat, legal))
+            #[cfg(test)]
+            if REFERENCE_PATH.with(|on| on.get()) {
+                let legal = R::validate(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))?;
+                return Ok(R::apply(s, seat, legal));
+            }
+            R::validate_and_apply(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))
         })
     }
     /// What is certain about the orders before any roll.

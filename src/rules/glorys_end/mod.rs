@@ -123,6 +123,42 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     errs
 }
 
+/// `check` and `apply_steps` in one pass, where that is the same as running both: each
+/// action checked and applied once on one copy of the state, instead of stepped on an
+/// unmasked copy to check it and again on the state to apply it. `None` (and the state left
+/// as it was) wherever the two could differ, for the caller to take the two-pass way: the
+/// secret setup, hidden counters this replay knows (the check steps the unmasked units),
+/// hides (after one, the check unmasks again), and any violation (its report is `check`'s).
+fn apply_once(state: &State, side: state::SideId, orders: &Orders) -> Option<(State, Vec<Event>)> {
+    if orders.actions.is_empty() || secret::in_progress(state) || state.counters.as_ref().is_some_and(|c| !c.known.is_empty()) {
+        return None;
+    }
+    if orders.actions.iter().any(|a| matches!(a.0, orders::ActionKind::Hide(_))) {
+        return None;
+    }
+    let mut s = state.clone();
+    let mut ev = Vec::new();
+    // `apply_steps` skips the actions after a battle that awaits its roll; `check` refuses
+    // them: legal orders have none, and any other case goes the two-pass way.
+    let mut rolled = false;
+    for a in &orders.actions {
+        let standing = matches!(a.0, orders::ActionKind::Standing(_));
+        rolled = rolled || s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll);
+        if !standing && !closing(&s, &a.0) {
+            let waits = s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side));
+            if rolled || waits {
+                return None;
+            }
+        }
+        ev.extend(turn::step(&mut s, side, &a.0).ok()?);
+    }
+    if s.counters.as_ref().is_some_and(|c| !c.fresh.is_empty()) {
+        return None;
+    }
+    ev.extend(counters::hold_outcome(&mut s));
+    Some((s, ev))
+}
+
 /// `open_counters` once the result is held for the end-of-game openings (GE 13.8).
 fn closing(s: &State, a: &orders::ActionKind) -> bool {
     matches!(a, orders::ActionKind::OpenCounters(_)) && s.counters.as_ref().is_some_and(|c| c.pending_outcome.is_some())
@@ -177,6 +213,16 @@ impl Ruleset for GlorysEnd {
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
         let errs = check(state, seat, &orders);
         if errs.is_empty() { Ok(Legal::accepted(orders)) } else { Err(Rejected { orders, violations: errs }) }
+    }
+    fn validate_and_apply(state: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
+        if let Some(side) = state.side_of(seat)
+            && let Some((after, events)) = apply_once(state, side, &orders)
+        {
+            *state = after;
+            return Ok(events);
+        }
+        let legal = Self::validate(state, seat, orders)?;
+        Ok(Self::apply(state, seat, legal))
     }
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let Some(side) = state.side_of(seat) else { return vec![] };

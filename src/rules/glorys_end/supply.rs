@@ -50,7 +50,12 @@ pub fn edges(state: &State, side: SideId) -> Vec<Edge> {
 /// Whether `h` is a hex of one of `side`'s supply edges (GE-7.3: the Allied edges count only
 /// inside France in a campaign).
 pub fn on_supply_edge(state: &State, side: SideId, h: HexId) -> bool {
-    if !edges(state, side).iter().any(|e| state.board.on_edge(h, *e)) {
+    on_edges(state, side, &edges(state, side), h)
+}
+
+/// [`on_supply_edge`] with the side's edges looked up once (tracing asks it of every hex).
+fn on_edges(state: &State, side: SideId, edges: &[Edge], h: HexId) -> bool {
+    if !edges.iter().any(|e| state.board.on_edge(h, *e)) {
         return false;
     }
     !(state.campaign.is_some() && side == SideId::Allied && state.board.hex(h).is_some_and(|i| i.country != Country::France))
@@ -143,8 +148,9 @@ impl<'a> Supply<'a> {
         let mut source = vec![false; n];
         let mut seen = vec![false; n];
         let mut frontier: Vec<usize> = Vec::new();
+        let side_edges = edges(state, side);
         for i in 0..n {
-            if !enemy[i] && !blocked[i] && on_supply_edge(state, side, ids[i]) {
+            if !enemy[i] && !blocked[i] && on_edges(state, side, &side_edges, ids[i]) {
                 source[i] = true;
                 seen[i] = true;
                 frontier.push(i);
