@@ -49,10 +49,11 @@ pub(super) fn ok_as_written(s: &State, seat: &str, actions: Vec<Action>) -> Opti
 }
 
 /// Real armies `f` may attack with on a front: face up, or face down and hidden by `seat`
-/// itself (it opens them in the attack entry; another seat's commitment it cannot open).
-fn attackers(s: &State, seat: &str, f: Faction, front: u8) -> Vec<usize> {
+/// itself (it opens them in the attack entry), or hidden by its partner and known to it (5.1:
+/// the attack names the piece and the partner turns it up).
+fn attackers(s: &State, f: Faction, front: u8) -> Vec<usize> {
     let mut v = s.real_of(f, front);
-    for p in s.pieces.iter().filter(|p| p.front == front && p.seat == seat && pieces::controller(p) == f) {
+    for p in s.pieces.iter().filter(|p| p.front == front && pieces::controller(p) == f) {
         if let Some(Ident::Army(a)) = p.ident {
             v.push(a);
         }
@@ -110,7 +111,7 @@ fn pieces_on(s: &State, f: Faction, front: u8) -> Vec<String> {
     v
 }
 
-fn round_action(s: &State, seat: &str, f: Faction, ch: &mut Dice) -> Action {
+fn round_action(s: &State, f: Faction, ch: &mut Dice) -> Action {
     let fronts: Vec<u8> = s.data.fronts.keys().copied().collect();
     let kind = ch.roll(10);
     if kind < 5 {
@@ -118,14 +119,14 @@ fn round_action(s: &State, seat: &str, f: Faction, ch: &mut Dice) -> Action {
             .iter()
             .copied()
             .filter(|&fr| {
-                !attackers(s, seat, f, fr).is_empty()
+                !attackers(s, f, fr).is_empty()
                     && (s.armies_on(fr).iter().any(|&a| s.data.armies[a].faction.enemy_of(f))
                         || s.dummies_on(fr).iter().any(|&d| s.dummies[d].faction.enemy_of(f))
                         || s.pieces.iter().any(|p| p.front == fr && p.faction.enemy_of(f)))
             })
             .collect();
         if let Some(fr) = pick(ch, &targets) {
-            let mut own = attackers(s, seat, f, fr);
+            let mut own = attackers(s, f, fr);
             ch.shuffle(&mut own);
             let n = 1 + ch.roll(u32::try_from(own.len()).unwrap_or(1)) as usize;
             let armies = own.into_iter().take(n).map(|a| s.name(a).to_string()).collect();
@@ -186,7 +187,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         }
         Stage::Round => {
             for _ in 0..6 {
-                let a = round_action(s, seat, f, ch);
+                let a = round_action(s, f, ch);
                 if let Some(o) = okp(with(prefix.clone(), a)) {
                     return Some(o);
                 }
