@@ -120,6 +120,19 @@ pub enum CombatStep {
     Roll,
 }
 
+impl CombatStep {
+    /// The step in players' words.
+    pub fn words(self) -> &'static str {
+        match self {
+            CombatStep::DefenderChit => "next: the defender places a chit or none (6.1/1)",
+            CombatStep::AttackerChitLead => "next: the attacker places a chit or none and names its lead (6.1/1-2)",
+            CombatStep::DefenderLead => "next: the defender names its lead (6.1/2)",
+            CombatStep::Reveal => "next: the defending face-down pieces are turned up (6.0)",
+            CombatStep::Roll => "next: the dice (6.1/4)",
+        }
+    }
+}
+
 /// A combat in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Combat {
