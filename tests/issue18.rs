@@ -369,3 +369,150 @@ fn fww_templates_hold_the_position_and_are_legal_as_written() {
     }
     assert!(checked > 20 && deploys > 0 && chits > 0, "checked {checked}, deploys {deploys}, chits {chits}");
 }
+
+/// The First World War picture (issue 18, item 5): every piece on a front is drawn (none
+/// under another), and in a seat's own view its face-down armies show their army, while the
+/// public picture shows only their backs.
+#[test]
+fn fww_picture_draws_every_piece_and_a_seat_sees_its_own() {
+    use umpire::render::Kind;
+    use umpire::rules::first_world_war::pieces::Ident;
+    let seed = 9;
+    let (mut game, mut players) = fww_two(seed);
+    for _ in 0..600 {
+        let key = players.key("allies").unwrap().clone();
+        let view = game.seat_view("allies", key).unwrap();
+        let vs = fww(&view);
+        let own: Vec<_> = vs.pieces.iter().filter(|p| p.seat == "allies" && matches!(p.ident, Some(Ident::Army(_)))).collect();
+        if !own.is_empty() {
+            let Kind::AreaGraph(mine) = view.state.picture().kind else { panic!("an area graph") };
+            for p in &own {
+                let Some(Ident::Army(a)) = p.ident else { unreachable!() };
+                let army = &vs.data.armies[a].id;
+                assert!(
+                    mine.counters.iter().any(|(_, c)| &c.top_text == army && c.title.contains(&p.id)),
+                    "{} ({army}) is drawn as its army in the allies' view",
+                    p.id
+                );
+            }
+            let Kind::AreaGraph(public) = game.state.picture().kind else { panic!("an area graph") };
+            let s = fww(&game);
+            for p in &s.pieces {
+                assert!(public.counters.iter().any(|(_, c)| c.top_text == "?" && c.title.contains(&p.id)), "{} is a back in public", p.id);
+            }
+            // Every piece, face up or down, is one counter of the picture.
+            let on_map = s.armies.iter().filter(|w| matches!(w, umpire::rules::first_world_war::state::Where::Front(_))).count()
+                + s.pieces.len()
+                + s.dummies.iter().filter(|d| d.front.is_some()).count();
+            assert_eq!(public.counters.len(), on_map);
+            let svg = umpire::render::svg::to_svg(&view.state.picture());
+            assert_eq!(svg.matches("class=\"piece\"").count(), mine.counters.len(), "each counter drawn once");
+            return;
+        }
+        any_step(&mut game, &mut players, seed);
+    }
+    panic!("no position with an own face-down army");
+}
+
+/// Item 1: while a decision is owed (the defender's losses after a 1/1) the template still
+/// holds the seat's position, names the decision owed, and lists the units with their values.
+#[test]
+fn the_decision_template_holds_the_position() {
+    let (game, players) = marne_after_attack(|s| s.contains("awaiting german: allocate 1 loss points"));
+    let t = tempfile::tempdir().unwrap();
+    write_log_and_key(t.path(), &game.entries, "german", players.key("german").unwrap());
+    let (code, tpl) = run(t.path(), &["orders", "template", "game.log", "--as", "german", "--key", "german.key"]);
+    assert_eq!(code, Some(0), "{tpl}");
+    assert!(tpl.contains("# your units: id, hex, MP left this phase, attack/defence at the current SL"), "{tpl}");
+    assert!(
+        tpl.contains("# decision owed: german: allocate 1 loss points") || tpl.contains("# decision owed: allocate 1 loss points"),
+        "{tpl}"
+    );
+    assert!(tpl.contains("  - decide:"), "{tpl}");
+    let unit_lines = tpl.lines().filter(|l| l.starts_with("#   DE-")).count();
+    assert!(unit_lines > 5, "the German units are listed: {tpl}");
+    assert!(tpl.lines().filter(|l| l.starts_with("#   DE-")).all(|l| l.contains(" SL ") && l.contains("command")), "{tpl}");
+}
+
+/// Item 1: the setup template of a game with hidden counters and dummies gives each unit's
+/// values and the dummies to place.
+#[test]
+fn the_setup_template_gives_values_and_the_dummies_to_place() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    support::ok(d, &["key", "new", "a"]);
+    support::ok(d, &["key", "new", "b"]);
+    support::ok(
+        d,
+        &[
+            "new",
+            "--scenario",
+            "glorys-end/free-deployment",
+            "--seat",
+            "german=a.pub",
+            "--seat",
+            "allied=b.pub",
+            "--option",
+            "hidden_counters=true",
+            "--option",
+            "dummies=true",
+            "--as",
+            "german",
+            "--key",
+            "a.key",
+            "--chain-length",
+            "64",
+        ],
+    );
+    let (code, tpl) = run(d, &["orders", "template", "game.log", "--as", "allied"]);
+    assert_eq!(code, Some(0), "{tpl}");
+    assert!(tpl.contains("# dummies to place (GE 15.1): FR 6"), "{tpl}");
+    assert!(tpl.lines().any(|l| l.trim_start().starts_with("FR-1:") && l.contains("# army 5, a5/d4, 4/4 SL, 4 MP")), "{tpl}");
+}
+
+/// Item 3: `show` gives each unit on the map its factors at the current SL, supply and
+/// command, and the VP totals say where the points come from; the replay speaks player
+/// words (no Rust debug text).
+#[test]
+fn show_and_replay_speak_player_words() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let (code, out) = run(d, &["demo", "--dir", "ge", "--seed", "1914"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, shown) = run(d, &["show", "ge/game.log", "--at", "1"]);
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("unit GB-1 GB 1 XXX 4/4 SL at 3334 [ooc] — attack 5 defence 6 movement 4, supplied, out of command"), "{shown}");
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.starts_with("unit FR-9 ") && l.contains("3/4 SL at 3230 — attack 4 defence 3 movement 4, supplied, in command")),
+        "{shown}"
+    );
+    let (_, end) = run(d, &["show", "ge/game.log"]);
+    assert!(end.contains("vp german from: ") && end.contains(" eliminated +"), "{end}");
+    let (_, status) = run(d, &["status", "ge/game.log", "--as", "allied", "--key", "ge/bob.key"]);
+    assert!(!status.contains("Win {") && !status.contains("Some("), "{status}");
+    // The replay page holds every step's events and changes (read from the file: a pipe holds less).
+    let (code, out) = run(d, &["replay", "ge/game.log", "--html", "ge.html"]);
+    assert_eq!(code, Some(0), "{out}");
+    let replay = std::fs::read_to_string(d.join("ge.html")).unwrap();
+    let debug = ["Some(", "None,", "Win {", "Draw {", "Defender {", "Attacker {", "Opening {"];
+    for bad in debug {
+        assert!(
+            !replay.contains(bad),
+            "debug text {bad:?} in the replay:\n{}",
+            replay.lines().filter(|l| l.contains(bad)).take(3).collect::<Vec<_>>().join("\n")
+        );
+    }
+    assert!(replay.contains("the defender allocates") || replay.contains("the attacker allocates"), "battles in words");
+    let (code, out) = run(d, &["demo", "--ruleset", "first-world-war", "--dir", "fww", "--seed", "3"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(d, &["replay", "fww/game.log", "--html", "fww.html"]);
+    assert_eq!(code, Some(0), "{out}");
+    let replay = std::fs::read_to_string(d.join("fww.html")).unwrap();
+    for bad in ["step DefenderLead", "AttackerChitLead", "DefenderChit", "Some(", "{ front"] {
+        assert!(!replay.contains(bad), "debug text {bad:?} in the replay");
+    }
+    assert!(replay.contains("next: the defender names its lead (6.1/2)"), "combat steps in words");
+    assert!(replay.contains("VP sources: each faction 6 at the start") && replay.contains(" captured (front "), "FWW VP sources");
+}

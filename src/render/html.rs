@@ -152,7 +152,7 @@ nav button{font-size:16px;padding:2px 10px}
 .hint{color:#666;font-size:12px}
 main{display:flex;gap:8px;padding:8px;align-items:flex-start}
 #mapbox{flex:3;overflow:auto;background:#fbfaf5;border:1px solid #bbb}
-#map{display:block;width:100%;height:auto}
+#map{display:block;width:100%;height:auto;max-height:calc(100vh - 110px)}
 aside{flex:1;min-width:300px;max-width:480px;font-size:13px}
 aside h2{font-size:15px;margin:4px 0}
 aside h3{font-size:13px;margin:10px 0 4px;text-transform:uppercase;color:#555}

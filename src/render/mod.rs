@@ -207,12 +207,14 @@ pub struct Arrow {
 }
 
 /// An area-movement board: areas at integer positions (millimetres), joined by links.
+/// Every counter of an area is drawn side by side in the area's box (none hides another).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AreaGraph {
+    /// The areas (their centres at least 50 mm apart in one direction, so boxes never meet).
     pub areas: Vec<Area>,
     /// Pairs of area indices.
     pub links: Vec<(usize, usize)>,
-    /// Counters by area index, bottom first.
+    /// Counters by area index, in the order drawn.
     pub counters: Vec<(usize, Counter)>,
 }
 
@@ -220,7 +222,10 @@ pub struct AreaGraph {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Area {
     pub id: String,
+    /// The heading (`"1 Flanders"`).
     pub name: String,
+    /// Words shown under the heading, wrapped to the area's width (`["Calais", "Lille*"]`).
+    pub detail: Vec<String>,
     /// Centre, in millimetres.
     pub x_mm: i32,
     pub y_mm: i32,

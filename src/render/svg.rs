@@ -483,44 +483,151 @@ fn legend(b: &mut String, p: &Picture, height: i32) {
 
 // ---- area graphs and tables: a plain rendering, enough to see the position ----
 
-/// Pixels per millimetre for area graphs and tables.
+/// Pixels per millimetre for tables.
 const PX_PER_MM: i32 = 2;
+/// Pixels per millimetre for area graphs (areas 50 mm apart leave room for a box of pieces).
+const AREA_PX_PER_MM: i32 = 4;
+/// An area's box, px.
+const AREA_W: i32 = 192;
+const AREA_H: i32 = 184;
+/// A piece in an area's box, px, and the gap between pieces.
+const PIECE_W: i32 = 42;
+const PIECE_H: i32 = 32;
+const PIECE_GAP: i32 = 4;
+/// Height of an area graph's title band.
+const AREA_TOP: i32 = 150;
 
+/// Words joined into lines of at most `max` characters (a longer word is a line of its own).
+fn wrap(words: impl IntoIterator<Item = String>, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for w in words {
+        match lines.last_mut() {
+            Some(l) if !l.is_empty() && l.chars().count() + 1 + w.chars().count() <= max => {
+                l.push(' ');
+                l.push_str(&w);
+            }
+            _ => lines.push(w),
+        }
+    }
+    lines
+}
+
+/// The title and notes wrapped to `width` px (one note per line or more); returns the SVG and
+/// the height the band takes.
+fn wrapped_header(p: &Picture, width: i32) -> (String, i32) {
+    let mut o = String::new();
+    let mut y = 6;
+    // Bold 20 px DejaVu Sans: at most 13 px a character; 13 px text: at most 8.
+    for l in wrap(p.title.split(' ').map(str::to_string), ((width - 2 * MARGIN) / 13).max(10) as usize) {
+        y += 24;
+        let _ = writeln!(
+            o,
+            "<text class=\"label\" x=\"{MARGIN}\" y=\"{y}\" font-size=\"20\" font-weight=\"bold\" fill=\"#111\">{}</text>",
+            escape(&l)
+        );
+    }
+    y += 4;
+    for n in &p.notes {
+        for l in wrap(n.split(' ').map(str::to_string), ((width - 2 * MARGIN) / 8).max(10) as usize) {
+            y += 17;
+            let _ = writeln!(o, "<text class=\"label\" x=\"{MARGIN}\" y=\"{y}\" font-size=\"13\" fill=\"#333\">{}</text>", escape(&l));
+        }
+    }
+    (o, y + 12)
+}
+
+/// An area graph: each area a box with its heading and detail, links between box centres,
+/// and every counter of an area side by side in its box (so a stack hides nothing).
 fn area_layers(p: &Picture, gph: &AreaGraph) -> Layers {
-    let maxx = gph.areas.iter().map(|a| a.x_mm).max().unwrap_or(0) * PX_PER_MM;
-    let maxy = gph.areas.iter().map(|a| a.y_mm).max().unwrap_or(0) * PX_PER_MM;
-    let width = maxx + 2 * MARGIN + 80;
-    let height = TOP + maxy + 80 + BOTTOM;
-    let pos = |a: &Area| (MARGIN + 40 + a.x_mm * PX_PER_MM, TOP + 40 + a.y_mm * PX_PER_MM);
+    let xs = || gph.areas.iter().map(|a| a.x_mm * AREA_PX_PER_MM);
+    let ys = || gph.areas.iter().map(|a| a.y_mm * AREA_PX_PER_MM);
+    let (minx, maxx) = (xs().min().unwrap_or(0), xs().max().unwrap_or(0));
+    let (miny, maxy) = (ys().min().unwrap_or(0), ys().max().unwrap_or(0));
+    let width = (maxx - minx) + AREA_W + 2 * MARGIN;
+    // The board starts at a fixed height (three title lines and three notes) so that the base
+    // layer is the same at every step; only a longer header pushes it down.
+    let (header, need) = wrapped_header(p, width);
+    let top = need.max(AREA_TOP);
+    let height = top + (maxy - miny) + AREA_H + MARGIN + BOTTOM;
+    let pos = |a: &Area| (MARGIN + AREA_W / 2 + a.x_mm * AREA_PX_PER_MM - minx, top + AREA_H / 2 + a.y_mm * AREA_PX_PER_MM - miny);
+    // Bold 12 px heading: at most 8 px a character; 10 px detail: 7.
+    let head_lines = |a: &Area| wrap(a.name.split(' ').map(str::to_string), ((AREA_W - 8) / 8) as usize);
+    let detail_lines = |a: &Area| wrap(a.detail.iter().cloned(), ((AREA_W - 8) / 7) as usize);
+    let header_h = |a: &Area| 10 + 15 * head_lines(a).len() as i32 + 13 * detail_lines(a).len() as i32;
     let mut b = String::new();
     let _ = writeln!(b, "<rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#fbfaf5\"/>");
     for (i, j) in &gph.links {
         if let (Some(a), Some(c)) = (gph.areas.get(*i), gph.areas.get(*j)) {
             let ((x1, y1), (x2, y2)) = (pos(a), pos(c));
-            let _ = writeln!(b, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#777\" stroke-width=\"2\"/>");
+            let _ = writeln!(b, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#777\" stroke-width=\"3\"/>");
         }
     }
     for a in &gph.areas {
-        let (x, y) = pos(a);
+        let (cx, cy) = pos(a);
+        let (x, y) = (cx - AREA_W / 2, cy - AREA_H / 2);
+        let _ = writeln!(b, "<g class=\"area\" data-area=\"{}\">", escape(&a.id));
         let _ = writeln!(
             b,
-            "<circle cx=\"{x}\" cy=\"{y}\" r=\"36\" fill=\"{}\" stroke=\"#555\" stroke-width=\"1\"><title>{}</title></circle>",
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{AREA_W}\" height=\"{AREA_H}\" rx=\"10\" fill=\"{}\" stroke=\"#555\" stroke-width=\"1\"><title>{}</title></rect>",
             a.fill.hex(),
             escape(&a.id)
         );
-        let _ = writeln!(b, "<text x=\"{x}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>", y + 34, escape(&a.name));
+        let mut ty = y + 4;
+        for l in head_lines(a) {
+            ty += 15;
+            let _ = writeln!(
+                b,
+                "<text class=\"label\" x=\"{}\" y=\"{ty}\" font-size=\"12\" font-weight=\"bold\" fill=\"#111\">{}</text>",
+                x + 6,
+                escape(&l)
+            );
+        }
+        for l in detail_lines(a) {
+            ty += 13;
+            let _ = writeln!(b, "<text class=\"label\" x=\"{}\" y=\"{ty}\" font-size=\"10\" fill=\"#333\">{}</text>", x + 6, escape(&l));
+        }
+        b.push_str("</g>\n");
     }
     legend(&mut b, p, height);
-    let mut o = String::new();
-    title_and_notes(&mut o, p);
+    let mut o = header;
     for (i, a) in gph.areas.iter().enumerate() {
         let units: Vec<&Counter> = gph.counters.iter().filter(|(k, _)| *k == i).map(|(_, c)| c).collect();
-        if !units.is_empty() {
-            let (x, y) = pos(a);
-            draw_stack(&mut o, x + CX, y + CY, &units);
+        if units.is_empty() {
+            continue;
         }
+        let (cx, cy) = pos(a);
+        let (x, y) = (cx - AREA_W / 2, cy - AREA_H / 2 + header_h(a));
+        // Four pieces a row while the rows fit; more columns of narrower pieces beyond.
+        let inner = AREA_W - 8;
+        let rows_fit = ((AREA_H - header_h(a) - 4 + PIECE_GAP) / (PIECE_H + PIECE_GAP)).max(1) as usize;
+        let cols = 4.max(units.len().div_ceil(rows_fit)) as i32;
+        let w = ((inner - (cols - 1) * PIECE_GAP) / cols).min(PIECE_W);
+        let _ = writeln!(o, "<g class=\"pieces\" data-area=\"{}\" data-count=\"{}\">", escape(&a.id), units.len());
+        for (k, c) in units.iter().enumerate() {
+            let (col, row) = (k as i32 % cols, k as i32 / cols);
+            draw_piece(&mut o, x + 4 + col * (w + PIECE_GAP), y + row * (PIECE_H + PIECE_GAP), w, c);
+        }
+        o.push_str("</g>\n");
     }
     Layers { width, height, base: b, overlay: o }
+}
+
+/// One piece of an area graph: a `w` × [`PIECE_H`] tile with its top and bottom texts.
+fn draw_piece(o: &mut String, x: i32, y: i32, w: i32, c: &Counter) {
+    let ink = c.ink.hex();
+    let mid = x + w / 2;
+    // 10 px bold: at most 7 px a character; a longer text is cut to fit, the title has it all.
+    let fit = |t: &str| t.chars().take(((w - 2) / 7).max(1) as usize).collect::<String>();
+    let _ = writeln!(
+        o,
+        "<g class=\"piece\"><title>{}</title><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{PIECE_H}\" rx=\"3\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"/><text x=\"{mid}\" y=\"{}\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text><text x=\"{mid}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"{ink}\">{}</text></g>",
+        escape(&c.title),
+        c.colour.hex(),
+        y + 13,
+        escape(&fit(&c.top_text)),
+        y + 27,
+        escape(&fit(&c.bottom_text))
+    );
 }
 
 fn table_layers(p: &Picture, t: &Table) -> Layers {

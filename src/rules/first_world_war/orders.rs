@@ -97,3 +97,32 @@ pub struct HideGroup {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<String>,
 }
+impl Action {
+    /// The action as its orders write it (`"attack on front 3"`, `"pass"`), for messages.
+    pub fn words(&self) -> String {
+        match self {
+            Action::Deploy(_) => "a deployment".into(),
+            Action::Move { from, .. } => format!("a move from front {from}"),
+            Action::Transfer { from, to, .. } => format!("a transfer from front {from} to front {to}"),
+            Action::Pass => "a pass".into(),
+            Action::Attack { front, .. } => format!("an attack on front {front}"),
+            Action::Chit(Some(c)) => format!("the chit {c}"),
+            Action::Chit(None) => "no chit (chit: null)".into(),
+            Action::Lead { army } => format!("{army} as lead"),
+            Action::Draw(true) => "a chit draw after an S".into(),
+            Action::Draw(false) => "declining a chit draw after an S".into(),
+            Action::Back { draw, .. } => format!("the back of the chit from {draw}"),
+            Action::Discard(c) => format!("the discard of {c}"),
+            Action::ReturnChit(c) => format!("the return of {c}"),
+            Action::OfferPeace(_) => "a peace offer".into(),
+            Action::AcceptPeace(_) => "an answer to the peace offer".into(),
+            Action::Replace(_) => "replacements".into(),
+            Action::OpenChit => "turning the chit up".into(),
+            Action::RevealChits => "revealing the chits".into(),
+            Action::Hide(_) => "hiding pieces".into(),
+            Action::Reveal(_) => "revealing pieces".into(),
+            Action::PickOrder { .. } => "a pick of the play order".into(),
+            Action::Capture { city, .. } => format!("the capture of {city}"),
+        }
+    }
+}

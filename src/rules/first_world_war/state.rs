@@ -125,6 +125,21 @@ pub enum CombatStep {
     DrawRoll,
 }
 
+impl CombatStep {
+    /// The step in players' words.
+    pub fn words(self) -> &'static str {
+        match self {
+            CombatStep::DefenderChit => "next: the defender places a chit or none (6.1/1)",
+            CombatStep::AttackerChitLead => "next: the attacker places a chit or none and names its lead (6.1/1-2)",
+            CombatStep::DefenderLead => "next: the defender names its lead (6.1/2)",
+            CombatStep::Reveal => "next: the face-down pieces are turned up (6.0, 5.1)",
+            CombatStep::Roll => "next: the dice (6.1/4)",
+            CombatStep::Draw => "next: the side whose die showed S says whether it draws a chit (6.2)",
+            CombatStep::DrawRoll => "next: the die that picks the chit drawn (6.2)",
+        }
+    }
+}
+
 /// A combat in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Combat {

@@ -136,7 +136,7 @@ pub fn step(s: &mut State, seat: &str, a: &Action) -> R {
         (Stage::Replace(_), Action::Replace(list)) => replace(s, f, list)?,
         (Stage::OrderPick, Action::PickOrder { deploy, round }) => super::order::pick(s, f, *deploy, *round)?,
         (Stage::Capture(_), Action::Capture { front, city }) => victory::choose_capture(s, f, *front, city)?,
-        (_, a) => return Err(v("TFWW 4.2", format!("{a:?} is not what is expected now: {what}"))),
+        (_, a) => return Err(v("TFWW 4.2", format!("{} is not what is expected now: {what}", a.words()))),
     };
     ev.extend(advance(s));
     Ok(ev)
@@ -411,8 +411,8 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
         errs.push(Violation::new(
             "TFWW 4.2/1",
             format!(
-                "minimum garrison: fronts {:?} lack a real {} army; the armies due can cover {need} of them, these orders cover {}",
-                open,
+                "minimum garrison: fronts {} lack a real {} army; the armies due can cover {need} of them, these orders cover {}",
+                open.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", "),
                 f.code(),
                 covered.len()
             ),
@@ -438,9 +438,9 @@ fn deploy(s: &mut State, f: Faction, placements: &[Placement]) -> R {
             errs.push(Violation::new(
                 "TFWW 8.1",
                 format!(
-                    "Brest-Litovsk: {} must have its minimum on fronts {:?} (Germany 1 on each of 7, 8, 9; the German Allies 3 on 9): the armies due can fill {} more, these orders fill {filled}",
+                    "Brest-Litovsk: {} must have its minimum on fronts {} (Germany 1 on each of 7, 8, 9; the German Allies 3 on 9): the armies due can fill {} more, these orders fill {filled}",
                     f.code(),
-                    slots,
+                    slots.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", "),
                     can.saturating_sub(covered.len())
                 ),
             ));

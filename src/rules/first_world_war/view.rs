@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use super::pieces::Ident;
 use super::scenario::Faction;
 use super::state::{Stage, State, Where};
 use super::turn::awaited;
@@ -42,6 +43,27 @@ fn army_text(s: &State, a: usize) -> String {
     t
 }
 
+/// Where the VP come from (TFWW 6.4): every faction's starting points, +1 for each city it
+/// holds captured, −1 for each of its own cities held by the enemy.
+pub fn vp_sources(s: &State) -> String {
+    let mut parts = vec![format!("VP sources: each faction {} at the start", s.data.start_vp)];
+    for f in Faction::ALL.iter().rev() {
+        let mut mine = Vec::new();
+        for (i, c) in s.data.cities.iter().enumerate().filter(|(i, _)| s.captured[*i]) {
+            if c.by == *f {
+                mine.push(format!("+1 {} captured (front {})", c.name, c.front));
+            }
+            if c.owner == *f {
+                mine.push(format!("-1 {} lost to {} (front {})", c.name, c.by.code(), s.data.cities[i].front));
+            }
+        }
+        if !mine.is_empty() {
+            parts.push(format!("{} {}", f.code(), mine.join(", ")));
+        }
+    }
+    parts.join("; ")
+}
+
 /// `Ruleset::describe`: one fact per line.
 pub fn describe(s: &State) -> String {
     let mut out = Vec::new();
@@ -53,6 +75,7 @@ pub fn describe(s: &State) -> String {
         Faction::ALL.iter().rev().map(|f| format!("{} {}", f.code(), m.get(f).copied().unwrap_or(0))).collect::<Vec<_>>().join(", ")
     };
     out.push(format!("VP: {}", fl(&s.vp)));
+    out.push(vp_sources(s));
     out.push(format!("SP: {}", fl(&s.sp)));
     for (id, fr) in s.data.fronts.iter() {
         let mut pieces: Vec<String> = s.armies_on(*id).into_iter().map(|a| army_text(s, a)).collect();
@@ -92,13 +115,13 @@ pub fn describe(s: &State) -> String {
     }
     if let Some(c) = &s.combat {
         out.push(format!(
-            "combat on front {}: {} ({}) against {} ({}); step {:?}; chits placed: attacker {}, defender {}",
+            "combat on front {}: {} ({}) against {} ({}); {}; chits placed: attacker {}, defender {}",
             c.front,
             c.attacker.code(),
             c.attackers.iter().map(|&a| s.name(a)).collect::<Vec<_>>().join(" "),
             c.defender.code(),
             c.defenders.iter().map(|&a| s.name(a)).collect::<Vec<_>>().join(" "),
-            c.step,
+            c.step.words(),
             if c.attacker_chit.is_some() { "yes" } else { "no" },
             if c.defender_chit.is_some() { "yes" } else { "no" },
         ));
@@ -430,7 +453,8 @@ pub fn picture(s: &State) -> Picture {
             fr.cities.iter().map(|&c| format!("{}{}", s.data.cities[c].name, if s.captured[c] { "*" } else { "" })).collect();
         g.areas.push(Area {
             id: id.to_string(),
-            name: format!("{} {}: {}", id, fr.name, held.join(" ")),
+            name: format!("{} {}", id, fr.name),
+            detail: held,
             x_mm: fr.x,
             y_mm: fr.y,
             fill: Rgb(235, 228, 205),
@@ -464,16 +488,22 @@ pub fn picture(s: &State) -> Picture {
             g.counters.push((k, counter(a.faction, a.id.clone(), a.value.to_string(), format!("{} value {}", a.id, a.value))));
         }
     }
+    // A face-down piece shows what it is to whoever knows it (its owner, in its own view).
     for p in &s.pieces {
         if let Some(k) = ids.iter().position(|x| *x == p.front) {
-            g.counters.push((k, counter(p.faction, "?".into(), "-".into(), super::pieces::text(s, p))));
+            let (top, bottom) = match p.ident {
+                Some(Ident::Army(a)) => (s.name(a).to_string(), format!("{} ↓", s.data.armies[a].value)),
+                Some(Ident::Dummy) => ("dummy".into(), "↓".into()),
+                None => ("?".into(), p.faction.code().into()),
+            };
+            g.counters.push((k, counter(p.faction, top, bottom, super::pieces::text(s, p))));
         }
     }
     for d in &s.dummies {
         if let Some(f) = d.front
             && let Some(k) = ids.iter().position(|x| *x == f)
         {
-            g.counters.push((k, counter(d.faction, "?".into(), "-".into(), format!("{} dummy", d.faction.code()))));
+            g.counters.push((k, counter(d.faction, "dummy".into(), d.faction.code().into(), format!("{} dummy", d.faction.code()))));
         }
     }
     let fl = |m: &std::collections::BTreeMap<Faction, u32>| {

@@ -178,6 +178,26 @@ pub fn hex_vp(state: &State, side: SideId, final_check: bool) -> i32 {
         .sum()
 }
 
+/// The campaign's own sources of points (4.1): each side's event points and each VP hex that
+/// counts now (the elimination ledger is listed by `vp::sources`).
+pub fn sources(state: &State) -> Vec<(SideId, String, i32)> {
+    let Some(c) = camp(state) else { return vec![] };
+    let mut out = Vec::new();
+    for (side, pts) in &c.event_vp {
+        out.push((*side, "events".to_string(), *pts));
+    }
+    for (h, s, v) in &state.town_vp {
+        if state.control(*h) != Some(*s) {
+            continue;
+        }
+        let counts = if c.conditional.contains(h) { false } else { state.initial_control.get(h) != Some(s) || c.contested.contains(h) };
+        if counts {
+            out.push((*s, format!("holds {h}"), *v));
+        }
+    }
+    out
+}
+
 /// A side's VP total now (4.1): events, VP hexes and the elimination ledger.
 pub fn total(state: &State, side: SideId, final_check: bool) -> i32 {
     let ev = camp(state).and_then(|c| c.event_vp.get(&side).copied()).unwrap_or(0);
@@ -350,7 +370,7 @@ pub fn after_step(state: &mut State, advanced_into: Option<HexId>) -> Vec<Event>
         let paris: Vec<HexId> = state.board.paris_hexes().into_iter().filter(|h| state.control(*h) == Some(SideId::German)).collect();
         if let Some(h) = paris.first() {
             let o = Outcome::Win { side: "german".into(), reason: format!("the German controls Paris hex {h} (GE 17.3)") };
-            ev.push(Event::rule("GE 17.3", format!("{o:?}")));
+            ev.push(Event::rule("GE 17.3", crate::engine::game::describe_outcome(&o)));
             state.outcome = Some(o);
         } else if c.german_cities_taken.len() >= 2 {
             let list: Vec<String> = c.german_cities_taken.iter().map(|h| h.to_string()).collect();
@@ -358,7 +378,7 @@ pub fn after_step(state: &mut State, advanced_into: Option<HexId>) -> Vec<Event>
                 side: "allied".into(),
                 reason: format!("the Allies have captured two cities in Germany ({}) (GE 17.3)", list.join(", ")),
             };
-            ev.push(Event::rule("GE 17.3", format!("{o:?}")));
+            ev.push(Event::rule("GE 17.3", crate::engine::game::describe_outcome(&o)));
             state.outcome = Some(o);
         }
     }

@@ -811,7 +811,7 @@ fn release_outcome(state: &mut State) -> Vec<Event> {
     if state.counters.as_ref().is_some_and(|c| c.final_count) {
         o = super::vp::final_outcome(state);
     }
-    let text = format!("every counter is open: {o:?}");
+    let text = format!("every counter is open: {}", crate::engine::game::describe_outcome(&o));
     state.outcome = Some(o);
     vec![Event::rule("GE 13.8", text)]
 }

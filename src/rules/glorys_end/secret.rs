@@ -911,12 +911,18 @@ pub fn template(state: &State, seat: &str) -> Option<String> {
                     t.push_str(&format!("          {a}: {h}\n"));
                 }
             }
-            t.push_str("        units:\n");
+            t.push_str("        units:   # id: hex, with the unit's army, attack/defence, SL and MP\n");
             for (id, h) in &plan.units {
                 let army = s.armies.get(id).copied().unwrap_or(0);
-                t.push_str(&format!("          {id}: {h}   # army {army}\n"));
+                let values = state.unit(id).map_or(String::new(), |u| {
+                    let now = u.now();
+                    format!(", a{}/d{}, {}/{} SL, {} MP", now.attack, now.defence, u.sl, u.max_sl, now.movement)
+                });
+                t.push_str(&format!("          {id}: {h}   # army {army}{values}\n"));
             }
             if !plan.dummies.is_empty() {
+                let count: Vec<String> = plan.dummies.iter().map(|(n, hexes)| format!("{n} {}", hexes.len())).collect();
+                t.push_str(&format!("        # dummies to place (GE 15.1): {}\n", count.join(", ")));
                 t.push_str("        # GE 15.1: dummies, by nationality (dummy 1 first), within 3 hexes of a marker\n");
                 t.push_str("        dummies:\n");
                 for (n, hexes) in &plan.dummies {

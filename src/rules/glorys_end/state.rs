@@ -351,6 +351,29 @@ pub enum Stage {
     Opening { die: Option<u32> },
 }
 
+impl Stage {
+    /// Where the battle stands, in players' words (`"the defender allocates 1 loss point and may retreat"`).
+    pub fn words(&self) -> String {
+        let lp = |n: u32| if n == 1 { "1 loss point".to_string() } else { format!("{n} loss points") };
+        match self {
+            Stage::Roll => "waiting for the die".into(),
+            Stage::Defender { lp: n, retreat } => format!(
+                "the defender allocates {}{}",
+                lp(*n),
+                match retreat {
+                    RetreatNeed::None => ", no retreat",
+                    RetreatNeed::Optional => " and may retreat",
+                    RetreatNeed::Mandatory => " and must retreat",
+                }
+            ),
+            Stage::Attacker { lp: n } => format!("the attacker allocates {} and may advance", lp(*n)),
+            Stage::Withdraw => "the defending cavalry may withdraw before combat (GE 13.25)".into(),
+            Stage::Opening { die: Some(d) } => format!("the defender opens the attacked counters (GE 13.8); the die was {d}"),
+            Stage::Opening { die: None } => "the defender opens the attacked counters (GE 13.8) before the die".into(),
+        }
+    }
+}
+
 /// A battle in progress: everything certain is fixed at declaration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {

@@ -454,12 +454,12 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     if state.player == SideId::German
         && let Some(o) = vp::german_auto_win(state)
     {
-        ev.push(Event::rule("GE 16.4", format!("{o:?}")));
+        ev.push(Event::rule("GE 16.4", crate::engine::game::describe_outcome(&o)));
         state.outcome = Some(o);
         return ev;
     }
     if let Some(o) = campaign::victory_check(state) {
-        ev.push(Event::rule("GE 4.1", format!("{o:?}")));
+        ev.push(Event::rule("GE 4.1", crate::engine::game::describe_outcome(&o)));
         state.outcome = Some(o);
         return ev;
     }
@@ -486,7 +486,7 @@ pub fn end_player_turn(state: &mut State) -> Vec<Event> {
     if state.player == SideId::German {
         if state.turn >= state.last_turn {
             let o = vp::final_outcome(state);
-            ev.push(Event::rule("GE 16.4", format!("the scenario ends: {o:?}")));
+            ev.push(Event::rule("GE 16.4", format!("the scenario ends: {}", crate::engine::game::describe_outcome(&o))));
             state.outcome = Some(o);
             super::counters::mark_final_count(state);
             return ev;

@@ -215,9 +215,11 @@ pub fn describe(state: &State) -> String {
         state.vp.get(&SideId::German).copied().unwrap_or(0),
         state.vp.get(&SideId::Allied).copied().unwrap_or(0)
     ));
+    out.extend(vp::source_lines(state));
     if !state.replacements.is_empty() {
         out.push(format!("replacements {}", state.replacements.iter().map(|(n, sl)| format!("{n} {sl}")).collect::<Vec<_>>().join(", ")));
     }
+    let supply = super::supply::SupplyAll::of(state);
     for u in &state.units {
         let at = match u.place {
             Place::Hex(h) => format!("at {h}"),
@@ -250,7 +252,17 @@ pub fn describe(state: &State) -> String {
             out.push(format!("unit {} hidden {} counter {at}{f}{}", u.id, u.nation, super::counters::describe_identity(state, u)));
             continue;
         }
-        out.push(format!("unit {} {} {}/{} SL {at}{f}", u.id, u.name, u.sl, u.max_sl));
+        // On the map: the factors at the current SL, supply and command (state in words).
+        let on_map = match u.place {
+            Place::Hex(_) if u.kind != super::state::Kind::Fortress => {
+                let now = u.now();
+                let sup = if supply.unit(u, super::supply::Use::General) { "supplied" } else { "out of supply" };
+                let cmd = if u.ooc { "out of command" } else { "in command" };
+                format!(" — attack {} defence {} movement {}, {sup}, {cmd}", now.attack, now.defence, now.movement)
+            }
+            _ => String::new(),
+        };
+        out.push(format!("unit {} {} {}/{} SL {at}{f}{on_map}", u.id, u.name, u.sl, u.max_sl));
     }
     let mut hexes: Vec<_> = state.control.keys().chain(state.initial_control.keys()).copied().collect();
     hexes.sort();
@@ -282,7 +294,7 @@ pub fn describe(state: &State) -> String {
         out.push(format!("leading roll due: {what}"));
     }
     if let Some(b) = &state.battle {
-        out.push(format!("battle {} stage {:?}", b.describe(), b.stage).replace('\n', " "));
+        out.push(format!("battle {}: {}", b.describe(), b.stage.words()).replace('\n', " "));
         if let Some(t) = decision_text(state) {
             out.push(format!("awaiting {t}"));
         }
@@ -311,7 +323,7 @@ pub fn describe(state: &State) -> String {
         out.push(format!("standing {}: {}", side.name(), st.describe()));
     }
     if let Some(o) = &state.outcome {
-        out.push(format!("outcome {o:?}"));
+        out.push(format!("outcome: {}", crate::engine::game::describe_outcome(o)));
     }
     out.dedup();
     out.join("\n") + "\n"
@@ -333,16 +345,25 @@ pub fn template(state: &State, seat: &str) -> String {
         t.push_str("# nothing is expected of you now\nactions: []\n");
         return t;
     }
+    // The position as this seat may see it (hidden stacks and counters stay hidden, GE 13.8).
+    let seen = super::GlorysEnd::view_for(state, seat);
+    let (units, options) = side.map(|s| position(&seen, s)).unwrap_or_default();
     if let Some(super::state::CommandStage::Pick { count }) = state.command {
+        t.push_str(&units_only(&units));
+        let stacks = state.command_stacks();
         t.push_str(&format!(
-            "actions:\n  - out_of_command: []   # {count} hexes among {}\n",
-            state.command_stacks().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")
+            "# decision owed: the {} command & control roll was a 6 (GE 10.2): name {count} of the {} stacks to go out of command\nactions:\n  - out_of_command: [{}]   # {count} hexes among {}\n",
+            state.player.name(),
+            state.player.name(),
+            stacks.iter().take(count as usize).map(|h| h.to_string()).collect::<Vec<_>>().join(", "),
+            stacks.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")
         ));
         return t;
     }
     if state.battle.is_some() {
+        t.push_str(&units_only(&units));
         if let Some(d) = decision_text(state) {
-            t.push_str(&format!("# decide: {d}\n"));
+            t.push_str(&format!("# decision owed: {d}\n"));
         }
         // GE 13.8: the tool opens the attacked counters; the decision is the one after that.
         if let Some(p) = side.and_then(|s| super::counters::opened_preview(state, s))
@@ -364,9 +385,6 @@ pub fn template(state: &State, seat: &str) -> String {
         t.push_str("  # - standing: {losses: [spread], retreat: [toward-supply], optional_retreat: never, cavalry_withdraws: always}\n");
         return t;
     }
-    // The position as this seat may see it (hidden stacks and counters stay hidden, GE 13.8).
-    let seen = super::GlorysEnd::view_for(state, seat);
-    let (units, options) = side.map(|s| position(&seen, s)).unwrap_or_default();
     t.push_str(&units);
     let start = t.len();
     match state.phase {
@@ -380,6 +398,11 @@ pub fn template(state: &State, seat: &str) -> String {
         t.push_str(&body);
     }
     t
+}
+
+/// The unit lines of a position (without the closing remark on attacks in reach).
+fn units_only(units: &str) -> String {
+    units.lines().filter(|l| l.starts_with("# your units") || l.starts_with("#   ")).map(|l| format!("{l}\n")).collect()
 }
 
 /// The position in a template: comment lines on the seat's own units with what they can do

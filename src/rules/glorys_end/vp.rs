@@ -182,3 +182,64 @@ pub fn final_outcome(state: &State) -> Outcome {
         Outcome::Draw { reason }
     }
 }
+
+/// Where each side's points come from now, one `(side, source, points)` per source: the
+/// elimination ledger unit by unit, a campaign's event points and VP hexes, and the Marne's
+/// end-of-scenario points counted as if the game ended now (GE 16.4, GE 4).
+pub fn sources(state: &State) -> Vec<(SideId, String, i32)> {
+    let mut out = Vec::new();
+    for u in state.units.iter().filter(|u| !super::counters::is_hidden(u)).chain(super::counters::unopened(state)) {
+        if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
+            continue;
+        }
+        let lost_sl = match u.place {
+            Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
+            Place::Reinforcement(_) | Place::Unplaced => 0,
+        };
+        if lost_sl > 0 {
+            for (side, pts) in sl_vp(state, &u.nation) {
+                out.push((side, format!("{} lost {lost_sl} SL", u.id), pts * lost_sl));
+            }
+        }
+        let eliminations = u.rebuilt as i32 + (u.place == Place::Eliminated) as i32;
+        if eliminations > 0 {
+            for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
+                let times = if eliminations > 1 { format!(" {eliminations} times") } else { String::new() };
+                out.push((side, format!("{} eliminated{times}", u.id), pts * eliminations));
+            }
+        }
+    }
+    if state.campaign.is_some() {
+        out.extend(campaign::sources(state));
+        return out;
+    }
+    for (h, side, pts) in &state.town_vp {
+        if state.control(*h) == Some(*side) {
+            out.push((*side, format!("holds {h} (counted at the end)"), *pts));
+        }
+    }
+    let sup = supply::Supply::of(state, SideId::German);
+    for u in &state.units {
+        if u.side == SideId::German
+            && let Some(h) = u.hex()
+            && h.row > state.south_row
+            && sup.at(h)
+        {
+            out.push((SideId::German, format!("{} supplied at {h}, south of row {} (counted at the end)", u.id, state.south_row), 1));
+        }
+    }
+    out
+}
+
+/// [`sources`] as lines: `"vp german from: FR-3 eliminated +2, holds 3232 (counted at the end) +1"`.
+pub fn source_lines(state: &State) -> Vec<String> {
+    let all = sources(state);
+    [SideId::German, SideId::Allied]
+        .into_iter()
+        .filter_map(|side| {
+            let mine: Vec<String> =
+                all.iter().filter(|(s, _, p)| *s == side && *p != 0).map(|(_, what, p)| format!("{what} {p:+}")).collect();
+            (!mine.is_empty()).then(|| format!("vp {} from: {}", side.name(), mine.join(", ")))
+        })
+        .collect()
+}

@@ -60,10 +60,23 @@ pub fn template(s: &State, seat: &str) -> String {
     let e = super::turn::expect(s);
     let mine = e.awaits.iter().find(|a| a.seat == seat);
     let Some(w) = mine else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
-    let mut t = format!("# {}\n# {}\nactions:\n", e.when, w.what);
-    let Some(side) = s.side_of(seat) else { return t };
+    let Some(side) = s.side_of(seat) else { return format!("# {}\n# {}\nactions:\n", e.when, w.what) };
+    // The position: the seat's units on the map with their factors, SL and supply.
+    let sources = super::supply::sources(s, side);
+    let mut t = format!("# {}\n# {}\n# your units: id, hex, attack-defence-movement, SL, supply\n", e.when, w.what);
+    for u in s.units.iter().filter(|u| u.side() == side) {
+        let Some(h) = u.hex() else { continue };
+        let [a, d, m] = u.factors();
+        let sup = match super::supply::status(s, u, &sources) {
+            super::supply::Status::Supplied => "supplied",
+            super::supply::Status::Limited => "supplied by its fortress or capital only (WEF 9.7)",
+            super::supply::Status::Out => "OUT OF SUPPLY (WEF 9)",
+        };
+        t.push_str(&format!("#   {:<8} {h}  {a}-{d}-{m}  {}/{} SL  {sup}\n", u.id, u.sl, u.max_sl()));
+    }
+    t.push_str("actions:\n");
     if s.battle.is_some() || s.phase == super::state::Phase::VictoryCheck {
-        return format!("# {}\n# {}: send `umpire apply --ack`\n", e.when, w.what);
+        return format!("{}# {}: send `umpire apply --ack`\n", t.trim_end_matches("actions:\n"), w.what);
     }
     if s.phase.new_units() {
         for u in reinforce::due(s, side) {
