@@ -432,6 +432,12 @@ fn the_decision_template_holds_the_position() {
     let unit_lines = tpl.lines().filter(|l| l.starts_with("#   DE-")).count();
     assert!(unit_lines > 5, "the German units are listed: {tpl}");
     assert!(tpl.lines().filter(|l| l.starts_with("#   DE-")).all(|l| l.contains(" SL ") && l.contains("command")), "{tpl}");
+    // The loss owed is written out (never `losses: []`, which the rules refuse), and the
+    // template as written passes `orders check`.
+    assert!(tpl.contains("losses: [{unit: DE-") && tpl.contains("# a legal allocation"), "{tpl}");
+    std::fs::write(t.path().join("orders.yaml"), &tpl).unwrap();
+    let (code, out) = run(t.path(), &["orders", "check", "game.log", "orders.yaml", "--as", "german", "--key", "german.key"]);
+    assert_eq!(code, Some(0), "the template is legal as written: {out}\n{tpl}");
 }
 
 /// Item 1: the setup template of a game with hidden counters and dummies gives each unit's

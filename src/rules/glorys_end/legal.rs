@@ -179,6 +179,25 @@ fn hide_stacks(s: &mut State, side: SideId, acts: &mut Vec<Action>, d: &mut Dice
     }
 }
 
+/// A loss allocation for the decision `seat` owes, written into its template: the spread the
+/// bot would take (ties broken the same way every time), kept only if the rules accept it as
+/// the whole decision. `None` when no loss is owed or the spread alone is not a legal answer.
+pub fn example_losses(state: &State, seat: &str) -> Option<Vec<Loss>> {
+    let b = state.battle.as_ref()?;
+    let (live, lp) = match b.stage {
+        Stage::Defender { lp, .. } => (combat::live_defenders(state), lp),
+        Stage::Attacker { lp } => (combat::live_attackers(state), lp),
+        _ => return None,
+    };
+    if lp == 0 {
+        return None;
+    }
+    let losses = spread_losses(state, &live, lp, &mut Dice::forced(vec![0; 64]));
+    let decide = ActionKind::Decide(Decide { losses: losses.clone(), retreat: None, advance: vec![] });
+    let orders = Orders { actions: vec![Action(decide)] };
+    (!losses.is_empty() && super::check(state, seat, &orders).is_empty()).then_some(losses)
+}
+
 /// Losses taken SL by SL from the unit with the most SL left (ties at random): units stay in
 /// play as long as possible.
 fn spread_losses(state: &State, units: &[String], lp: u32, d: &mut Dice) -> Vec<Loss> {

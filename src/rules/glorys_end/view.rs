@@ -371,7 +371,15 @@ pub fn template(state: &State, seat: &str) -> String {
         {
             t.push_str(&format!("# once your tool has opened them (orders sign): {d}\n"));
         }
-        t.push_str("actions:\n  - decide:\n      losses: []        # e.g. [{unit: FR-9, sl: 1}]\n");
+        // GE 13.20: losses owed are written out as a legal allocation, for the player to change.
+        let losses = match super::legal::example_losses(state, seat) {
+            Some(l) => format!(
+                "      losses: [{}]   # a legal allocation: change it as you wish\n",
+                l.iter().map(|l| format!("{{unit: {}, sl: {}}}", l.unit, l.sl)).collect::<Vec<_>>().join(", ")
+            ),
+            None => "      losses: []        # e.g. [{unit: FR-9, sl: 1}] when losses are owed\n".to_string(),
+        };
+        t.push_str(&format!("actions:\n  - decide:\n{losses}"));
         match state.battle.as_ref().map(|b| &b.stage) {
             Some(Stage::Attacker { .. }) => {
                 // Only the advance GE 13.21 allows is offered (never into a hex still held).
