@@ -221,7 +221,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 CombatStep::Draw => options.push(vec![Action::Draw(ch.roll(4) != 0)]),
                 CombatStep::Reveal => options.push(vec![Action::Reveal(vec![])]),
             }
-            let legal: Vec<Orders> = options.into_iter().filter_map(|o| okp(o)).collect();
+            let legal: Vec<Orders> = options.into_iter().filter_map(&okp).collect();
             pick(ch, &legal)
         }
         Stage::Discard(q) => {
