@@ -167,7 +167,7 @@ pre{white-space:pre-wrap;font-size:11px;margin:0;background:#fff;border:1px soli
 body.full header,body.full nav,body.full aside{display:none}
 body.full main{padding:0;display:block}
 body.full #mapbox{border:0;overflow:visible}
-body.full #map,body.zoom #map{width:auto;height:auto}
+body.full #map,body.zoom #map{width:auto;height:auto;max-height:none}
 body.zoom #mapbox{max-height:calc(100vh - 90px)}
 "#;
 
