@@ -493,7 +493,8 @@ pub fn picture(s: &State) -> Picture {
         if let Some(k) = ids.iter().position(|x| *x == p.front) {
             let (top, bottom) = match p.ident {
                 Some(Ident::Army(a)) => (s.name(a).to_string(), format!("{} ↓", s.data.armies[a].value)),
-                Some(Ident::Dummy) => ("dummy".into(), "↓".into()),
+                // "D": a dummy's label fits the narrowest tile of a crowded front.
+                Some(Ident::Dummy) => ("D".into(), "↓".into()),
                 None => ("?".into(), p.faction.code().into()),
             };
             g.counters.push((k, counter(p.faction, top, bottom, super::pieces::text(s, p))));
@@ -503,7 +504,7 @@ pub fn picture(s: &State) -> Picture {
         if let Some(f) = d.front
             && let Some(k) = ids.iter().position(|x| *x == f)
         {
-            g.counters.push((k, counter(d.faction, "dummy".into(), d.faction.code().into(), format!("{} dummy", d.faction.code()))));
+            g.counters.push((k, counter(d.faction, "D".into(), d.faction.code().into(), format!("{} dummy", d.faction.code()))));
         }
     }
     let fl = |m: &std::collections::BTreeMap<Faction, u32>| {
