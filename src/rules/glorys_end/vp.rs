@@ -86,26 +86,35 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
 pub fn recompute_ledger(state: &State) -> (i32, i32) {
     let (mut de, mut al) = (0, 0);
     let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
-    // Hidden units count as their batch records them (GE 13.8; placeholders count nothing).
-    for u in state.units.iter().filter(|u| !super::counters::is_hidden(u)).chain(super::counters::unopened(state)) {
-        if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
-            continue;
-        }
-        // Replacement SL (GE-8.7) were lost again if they are gone now.
-        let lost_sl = match u.place {
-            Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
-            Place::Reinforcement(_) | Place::Unplaced => 0,
-        };
+    for (u, lost_sl, eliminations) in ledger_units(state) {
         for (side, pts) in sl_vp(state, &u.nation) {
             add(side, pts * lost_sl);
         }
-        // Rebuilt corps (GE-8.7) keep the VP of their earlier eliminations.
-        let eliminations = u.rebuilt as i32 + (u.place == Place::Eliminated) as i32;
         for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
             add(side, pts * eliminations);
         }
     }
     (de, al)
+}
+
+/// The units the elimination ledger counts, each with the SL it has lost and how often it
+/// was eliminated. Hidden units count as their batch records them (GE 13.8; placeholders
+/// count nothing); forts and siege guns never count here. Replacement SL (GE-8.7) were lost
+/// again if they are gone now; rebuilt corps (GE-8.7) keep their earlier eliminations.
+fn ledger_units(state: &State) -> impl Iterator<Item = (&super::state::Unit, i32, i32)> + '_ {
+    state
+        .units
+        .iter()
+        .filter(|u| !super::counters::is_hidden(u))
+        .chain(super::counters::unopened(state))
+        .filter(|u| !matches!(u.kind, Kind::Fortress | Kind::SiegeGun))
+        .map(|u| {
+            let lost_sl = match u.place {
+                Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
+                Place::Reinforcement(_) | Place::Unplaced => 0,
+            };
+            (u, lost_sl, u.rebuilt as i32 + (u.place == Place::Eliminated) as i32)
+        })
 }
 
 /// End-of-scenario points: Allied towns held; supplied German units south of the row (the
@@ -188,20 +197,12 @@ pub fn final_outcome(state: &State) -> Outcome {
 /// end-of-scenario points counted as if the game ended now (GE 16.4, GE 4).
 pub fn sources(state: &State) -> Vec<(SideId, String, i32)> {
     let mut out = Vec::new();
-    for u in state.units.iter().filter(|u| !super::counters::is_hidden(u)).chain(super::counters::unopened(state)) {
-        if matches!(u.kind, Kind::Fortress | Kind::SiegeGun) {
-            continue;
-        }
-        let lost_sl = match u.place {
-            Place::Eliminated | Place::OffMap | Place::Hex(_) => (u.start_sl + u.gained) as i32 - u.sl as i32,
-            Place::Reinforcement(_) | Place::Unplaced => 0,
-        };
+    for (u, lost_sl, eliminations) in ledger_units(state) {
         if lost_sl > 0 {
             for (side, pts) in sl_vp(state, &u.nation) {
                 out.push((side, format!("{} lost {lost_sl} SL", u.id), pts * lost_sl));
             }
         }
-        let eliminations = u.rebuilt as i32 + (u.place == Place::Eliminated) as i32;
         if eliminations > 0 {
             for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
                 let times = if eliminations > 1 { format!(" {eliminations} times") } else { String::new() };
