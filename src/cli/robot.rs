@@ -317,6 +317,26 @@ pub fn run(a: RobotArgs) -> Result<i32, CliError> {
     }
 }
 
+/// How long a `--notify` command may run: the robot waits for it, and a notifier that hangs
+/// (a dialog nobody closes) must not stop the robot answering the other games.
+const NOTIFY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Waits for `child` up to `limit`; past it the child is killed and `None` returned.
+fn wait_at_most(child: &mut std::process::Child, limit: Duration) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(Some(st));
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Tell the human through their own command; its failure is reported, never fatal.
 fn run_notify(cmd: &str, log: &Path, seat: &str, seq: u64, what: &str, line: &str) {
     use std::io::Write;
@@ -334,12 +354,36 @@ fn run_notify(cmd: &str, log: &Path, seat: &str, seq: u64, what: &str, line: &st
             if let Some(mut i) = c.stdin.take() {
                 let _ = writeln!(i, "{line}");
             }
-            match c.wait() {
-                Ok(st) if st.success() => {}
-                Ok(st) => say_err!("umpire robot: --notify command {cmd:?} exited with {st}"),
+            match wait_at_most(&mut c, NOTIFY_TIMEOUT) {
+                Ok(Some(st)) if st.success() => {}
+                Ok(Some(st)) => say_err!("umpire robot: --notify command {cmd:?} exited with {st}"),
+                Ok(None) => say_err!(
+                    "umpire robot: --notify command {cmd:?} still ran after {} s and was stopped (a notifier should return at once; put a long job in the background with &)",
+                    NOTIFY_TIMEOUT.as_secs()
+                ),
                 Err(e) => say_err!("umpire robot: --notify command {cmd:?}: {e}"),
             }
         }
         Err(e) => say_err!("umpire robot: --notify command {cmd:?}: cannot run it: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod notify_tests {
+    use super::*;
+
+    #[test]
+    fn a_hanging_notifier_is_stopped_and_reported_as_such() {
+        let mut child = std::process::Command::new("sh").arg("-c").arg("sleep 30").spawn().unwrap();
+        assert!(wait_at_most(&mut child, Duration::from_millis(100)).unwrap().is_none());
+        // Killed and reaped: nothing is left running.
+        assert!(child.try_wait().unwrap().is_some());
+    }
+
+    #[test]
+    fn a_quick_notifier_gives_its_status() {
+        let mut child = std::process::Command::new("sh").arg("-c").arg("exit 3").spawn().unwrap();
+        let st = wait_at_most(&mut child, Duration::from_secs(30)).unwrap().unwrap();
+        assert_eq!(st.code(), Some(3));
     }
 }

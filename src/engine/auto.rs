@@ -108,9 +108,9 @@ pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>, instructi
         Some(AutoReply::Standing { orders })
     };
     // What the entry meets after the dice it settles and the leading roll that opens it,
-    // which only the seat's own reveal tells.
-    let after_entry = |reveal: &Hash| -> Option<AutoReply> {
-        let (after, _) = view.state_before(seat, Some(reveal));
+    // which only the seat's own reveal tells. `after` is `view.state_before(seat, reveal)`,
+    // which the caller may already hold (a replay is the costly part).
+    let after_entry = |reveal: &Hash, after: AnyState| -> Option<AutoReply> {
         if awaited(&after) {
             return orders_for(&after);
         }
@@ -125,13 +125,16 @@ pub fn automatic_reply(view: &Game, seat: &str, reveal: Option<&Hash>, instructi
         let reveal = reveal?;
         let (after, _) = view.state_before(seat, Some(reveal));
         if awaited(&after) || view.lead_for(seat, Some(reveal)).is_some() {
-            return after_entry(reveal);
+            return after_entry(reveal, after);
         }
         return Some(AutoReply::DiceOwed { seq: p.seq, what: p.what.clone() });
     }
     match view.lead_due() {
         Some((s, what, None)) if s == seat => return Some(AutoReply::LeadByAck { what }),
-        Some((s, _, Some(_))) if s == seat => return after_entry(reveal?),
+        Some((s, _, Some(_))) if s == seat => {
+            let reveal = reveal?;
+            return after_entry(reveal, view.state_before(seat, Some(reveal)).0);
+        }
         _ => {}
     }
     if view.openings_owed() && view.waiting_for().first().is_some_and(|(s, _)| s == seat) {

@@ -152,11 +152,13 @@ fn first_legal_way(s: &State, seat: &str, i: &Instructions, actions: Vec<Action>
     let mut ways = super::chits::with_limit_return(s, seat, actions);
     if ways.len() > 1 {
         i.discard?;
-        let value = |w: &Vec<Action>| match w.first() {
-            Some(Action::Discard(id)) => s.data.chit(id).map(|c| s.data.chits[c].value),
-            _ => None,
+        // The weakest chit goes back; equal values fall back to the chit id, so the choice
+        // never depends on how an action happens to print.
+        let key = |w: &Vec<Action>| match w.first() {
+            Some(Action::Discard(id)) => (s.data.chit(id).map(|c| s.data.chits[c].value), Some(id.clone())),
+            _ => (None, None),
         };
-        ways.sort_by_key(|w| (value(w), format!("{w:?}")));
+        ways.sort_by_key(key);
     }
     ways.into_iter().find_map(|w| ok_as_written(s, seat, w))
 }
