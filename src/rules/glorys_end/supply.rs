@@ -23,6 +23,8 @@
 //! [`Supply::of`] traces once for a whole side (two floods over the board's dense index) and
 //! then answers per hex in constant time; [`SupplyAll`] does it for every kind at once.
 
+use std::cell::OnceCell;
+
 use super::campaign::{self, hx};
 use super::map::{Country, Edge};
 use super::state::{Kind, SideId, State, Unit};
@@ -227,49 +229,50 @@ pub enum Use {
     Attrition,
 }
 
-/// Every kind of supply of both sides, traced once.
+/// Every kind of supply of both sides, each traced once, when first asked for: most callers
+/// ask about one side only (the phasing side's units at the start of movement, in attrition),
+/// and a trace is the costly part of replaying an entry.
 pub struct SupplyAll<'a> {
     state: &'a State,
-    german: Supply<'a>,
-    allied: Supply<'a>,
-    belgian: Option<Supply<'a>>,
+    german: OnceCell<Supply<'a>>,
+    allied: OnceCell<Supply<'a>>,
+    belgian: OnceCell<Option<Supply<'a>>>,
     /// Per dense hex: within a line of a friendly port (7.9); empty outside campaigns.
-    port: Vec<bool>,
+    port: OnceCell<Vec<bool>>,
 }
 
 impl<'a> SupplyAll<'a> {
     /// Trace everything now.
     pub fn of(state: &'a State) -> SupplyAll<'a> {
-        let campaign = state.campaign.is_some();
-        let port = if campaign {
+        SupplyAll { state, german: OnceCell::new(), allied: OnceCell::new(), belgian: OnceCell::new(), port: OnceCell::new() }
+    }
+    /// The general supply of a side (for hexes, whatever the nationality).
+    pub fn side(&self, side: SideId) -> &Supply<'a> {
+        let cell = if side == SideId::German { &self.german } else { &self.allied };
+        cell.get_or_init(|| Supply::of(self.state, side))
+    }
+    fn belgian(&self) -> Option<&Supply<'a>> {
+        self.belgian.get_or_init(|| self.state.campaign.is_some().then(|| Supply::belgian(self.state))).as_ref()
+    }
+    fn port_at(&self, h: HexId) -> bool {
+        let port = self.port.get_or_init(|| {
+            let state = self.state;
+            if state.campaign.is_none() {
+                return Vec::new();
+            }
             let enemy = enemy_mask(state, SideId::Allied);
             let b = &state.board;
             let source: Vec<bool> = b.hex_ids().iter().enumerate().map(|(i, h)| !enemy[i] && friendly_port(state, *h)).collect();
             lines(state, &source, &enemy, &vec![false; b.len()]).into_iter().map(|d| d <= LINE).collect()
-        } else {
-            Vec::new()
-        };
-        SupplyAll {
-            state,
-            german: Supply::of(state, SideId::German),
-            allied: Supply::of(state, SideId::Allied),
-            belgian: campaign.then(|| Supply::belgian(state)),
-            port,
-        }
-    }
-    /// The general supply of a side (for hexes, whatever the nationality).
-    pub fn side(&self, side: SideId) -> &Supply<'a> {
-        if side == SideId::German { &self.german } else { &self.allied }
-    }
-    fn port_at(&self, h: HexId) -> bool {
-        self.state.board.index(h).is_some_and(|i| self.port.get(i).copied().unwrap_or(false))
+        });
+        self.state.board.index(h).is_some_and(|i| port.get(i).copied().unwrap_or(false))
     }
     /// Whether the unit is supplied for `use_` where it stands (false off the map).
     pub fn unit(&self, u: &Unit, use_: Use) -> bool {
         let Some(h) = u.hex() else { return false };
-        let general = match (u.nation.as_str(), &self.belgian) {
-            ("BE", Some(b)) => b.at(h),
-            _ => self.side(u.side).at(h),
+        let general = match (u.nation.as_str() == "BE").then(|| self.belgian()).flatten() {
+            Some(b) => b.at(h),
+            None => self.side(u.side).at(h),
         };
         if general || use_ == Use::General {
             return general;
