@@ -11,6 +11,8 @@
 //!     - {id: DE-11, turn: 3}     # on the turn track
 //!   control: {"2419": central}   # control changed before the case
 //!   fallen_forts: ["2617"]
+//!   pools: {RU: 3}               # replacement SL on hand (10.8)
+//!   # a unit eliminated before the case: {id: RU-4, eliminated: true}
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,6 +39,9 @@ struct CaseState {
     control: BTreeMap<HexId, Side>,
     #[serde(default)]
     fallen_forts: Vec<HexId>,
+    /// Replacement SL on hand by pool (`DE`, `AH`, `RU`).
+    #[serde(default)]
+    pools: BTreeMap<super::state::Nat, u32>,
 }
 
 #[derive(Deserialize)]
@@ -49,6 +54,9 @@ struct CaseUnit {
     turn: Option<u8>,
     #[serde(default)]
     sl: Option<u8>,
+    /// Eliminated before the case (for rebuilds).
+    #[serde(default)]
+    eliminated: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -73,6 +81,7 @@ impl CaseRuleset for WhenEaglesFight {
             for cu in units {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
                 u.place = match (cu.hex, cu.turn) {
+                    (None, None) if cu.eliminated => Place::Eliminated,
                     (Some(h), None) => Place::Hex(h),
                     (None, Some(t)) => Place::Track(t),
                     _ => return Err(format!("case state: unit {} needs a hex or a turn", cu.id)),
@@ -80,10 +89,14 @@ impl CaseRuleset for WhenEaglesFight {
                 if let Some(sl) = cu.sl {
                     u.sl = sl;
                 }
+                if cu.eliminated {
+                    u.sl = 0;
+                }
             }
         }
         s.control.extend(c.control);
         s.fallen_forts.extend(c.fallen_forts);
+        s.logistics.pools.extend(c.pools);
         WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)
     }

@@ -1,9 +1,9 @@
 //! Legal orders generated from the state: the bot's random play (`umpire demo`, soak tests)
 //! and the search for an A-H attack that 3.6 still demands.
 
-use super::orders::{Action, Attack, Enter, Move, Orders};
+use super::orders::{Action, Attack, Enter, Move, Orders, Rail, Rebuild, Restore, Withdraw};
 use super::state::{Kind, Nat, Phase, Side, State, Unit};
-use super::{combat, crt, reinforce, turn};
+use super::{combat, crt, reinforce, replacements, strategic, turn, withdrawals};
 use crate::dice::Dice;
 use crate::geo::hex::HexId;
 
@@ -15,6 +15,7 @@ fn available_against(s: &State, side: Side, t: HexId) -> Vec<&Unit> {
         .filter(|u| u.side() == side && !s.attacked.contains(&u.id))
         .filter(|u| u.hex().is_some_and(|h| h.is_adjacent(t) && !s.board.lake(h, t) && !s.board.sea_side(h, t)))
         .filter(|u| !(s.turn == 1 && u.nat == Nat::AH && u.army == Some(2)))
+        .filter(|u| !s.logistics.off_map.contains(&u.id))
         .collect()
 }
 
@@ -94,6 +95,18 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 let hex = opts[ch.roll(opts.len() as u32) as usize];
                 push(&mut work, Action::Enter(Enter { unit: id, hex }), &mut actions);
             }
+            new_units(&mut work, side, ch, &mut actions);
+        }
+        Phase::RussianStrategic | Phase::CentralStrategic => {
+            for _ in 0..3 {
+                let opts = strategic::options(&work, side);
+                if opts.is_empty() || ch.roll(2) == 0 {
+                    break;
+                }
+                let (unit, tos) = &opts[ch.roll(opts.len() as u32) as usize];
+                let to = tos[ch.roll(tos.len() as u32) as usize];
+                push(&mut work, Action::Rail(Rail { unit: unit.clone(), to }), &mut actions);
+            }
         }
         Phase::RussianMovement | Phase::CentralMovement => {
             let mut ids: Vec<String> =
@@ -135,4 +148,55 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     }
     actions.push(Action::EndPhase);
     Some(Orders { actions })
+}
+
+/// The bot's replacements and withdrawals (10.8–10.17): now and then a restoration or a
+/// rebuild while SL last, then every withdrawal due, with units picked at random.
+fn new_units(work: &mut State, side: Side, ch: &mut Dice, actions: &mut Vec<Action>) {
+    let push = |work: &mut State, a: Action, actions: &mut Vec<Action>| {
+        if turn::step(work, side, &a).is_ok() {
+            actions.push(a);
+        }
+    };
+    let mut reduced: Vec<String> = work
+        .units
+        .iter()
+        .filter(|u| u.side() == side && u.hex().is_some() && u.max_sl() == 2 && u.sl == 1 && !u.star)
+        .map(|u| u.id.clone())
+        .collect();
+    ch.shuffle(&mut reduced);
+    for id in reduced.into_iter().take(3) {
+        if ch.roll(2) == 0 {
+            push(work, Action::Restore(Restore { unit: id }), actions);
+        }
+    }
+    let mut dead: Vec<String> = work
+        .units
+        .iter()
+        .filter(|u| u.side() == side && u.place == super::state::Place::Eliminated && !u.star)
+        .map(|u| u.id.clone())
+        .collect();
+    ch.shuffle(&mut dead);
+    for id in dead.into_iter().take(2) {
+        let sl = work.unit(&id).map(|u| u.max_sl()).unwrap_or(1);
+        let sl = if sl == 2 && ch.roll(2) == 0 { 1 } else { sl };
+        let hexes = replacements::rebuild_hexes(work, &id, sl);
+        if hexes.is_empty() {
+            continue;
+        }
+        let hex = hexes[ch.roll(hexes.len() as u32) as usize];
+        push(work, Action::Rebuild(Rebuild { unit: id, hex, sl }), actions);
+    }
+    while let Some((nat, _)) = withdrawals::outstanding(work, side).into_iter().next() {
+        let c: Vec<String> = withdrawals::candidates(work, side, nat).iter().map(|u| u.id.clone()).collect();
+        if c.is_empty() {
+            break;
+        }
+        let unit = c[ch.roll(c.len() as u32) as usize].clone();
+        let before = actions.len();
+        push(work, Action::Withdraw(Withdraw { unit }), actions);
+        if actions.len() == before {
+            break;
+        }
+    }
 }

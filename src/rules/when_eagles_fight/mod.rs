@@ -3,7 +3,8 @@
 //! The second game of the 1914 box: its own map, counters, CRT and sequence of play. Rules
 //! by section: `setup` (3.1–3.8), `turn` (5.2 sequence, 3.6), `movement` (12, 6.3, 3.2, 3.5),
 //! `stacking` (8), `combat` (13, 6.4, 3.3), `crt` (13.8–13.12, 13.20), `reinforce` (10.1,
-//! 10.2, 10.6), `supply` (9.3–9.7), `control` (3.8, 4.2), `victory` (4). The data file (`scenario`, `board`) holds
+//! 10.2, 10.6), `supply` (9.3–9.7), `control` (3.8, 4.2), `victory` (4), `strategic` (11, 9.2,
+//! 10.7), `replacements` (10.8–10.14), `withdrawals` (10.15–10.19), `logistics` (their record). The data file (`scenario`, `board`) holds
 //! the representative map, roster and charts. The odds procedure and the concentric
 //! geometry are the ones Glory's End uses (`engine::odds`, `geo::hex::concentric`).
 //!
@@ -16,17 +17,21 @@ pub mod combat;
 pub mod control;
 pub mod crt;
 pub mod legal;
+pub mod logistics;
 pub mod movement;
 pub mod orders;
 pub mod reinforce;
+pub mod replacements;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;
 pub mod state;
+pub mod strategic;
 pub mod supply;
 pub mod turn;
 pub mod victory;
 pub mod view;
+pub mod withdrawals;
 
 use crate::dice::Dice;
 use crate::engine::{Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};

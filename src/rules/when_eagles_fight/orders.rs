@@ -5,6 +5,10 @@
 //!   - enter: {unit: RU-1S, hex: "3112"}        # a reinforcement (WEF 10.2)
 //!   - move: {units: [DE-1, DE-17], path: ["2515", "2616"]}   # one unit or a stacked group (12.x)
 //!   - attack: {target: "2617", units: [DE-1, DE-17]}         # ends the entry: the roll follows (13.20)
+//!   - rail: {unit: DE-GR, to: "2314"}                       # strategic movement (WEF 11)
+//!   - restore: {unit: RU-3}                                  # 1 replacement SL (WEF 10.11)
+//!   - rebuild: {unit: RU-4, hex: "3112", sl: 2}              # 1 or 2 SL (WEF 10.12)
+//!   - withdraw: {unit: DE-FR}                                # a withdrawal due (WEF 10.15)
 //!   - end_phase
 //! ```
 
@@ -35,6 +39,48 @@ pub enum Action {
     Attack(Attack),
     /// Finish the current phase (5.1: a finished phase is not taken back).
     EndPhase,
+    /// Strategic movement by rail to a friendly town or city (11.2–11.6), in the side's SM phase.
+    Rail(Rail),
+    /// Spend 1 replacement SL to bring a reduced 2-SL unit on the map back to full strength (10.11).
+    Restore(Restore),
+    /// Spend 1 or 2 replacement SL to bring an eliminated unit back as a reinforcement (10.12).
+    Rebuild(Rebuild),
+    /// Set a unit aside for a withdrawal due this turn (10.15–10.17).
+    Withdraw(Withdraw),
+}
+
+/// A strategic move: the engine finds the railroad route (11.2), off the map and back along
+/// the same friendly edge if need be (11.6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rail {
+    pub unit: String,
+    /// The friendly town or city where the move ends.
+    pub to: HexId,
+}
+
+/// A restoration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Restore {
+    pub unit: String,
+}
+
+/// A rebuild: the unit enters at `hex` as a reinforcement of its nation would (10.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rebuild {
+    pub unit: String,
+    pub hex: HexId,
+    /// Strength levels it returns with, each costing one replacement SL: 1 (reduced) or 2 (full).
+    pub sl: u8,
+}
+
+/// A withdrawal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Withdraw {
+    pub unit: String,
 }
 
 /// A reinforcement's entry.

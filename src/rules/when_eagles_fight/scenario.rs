@@ -46,6 +46,71 @@ pub struct Charts {
     pub random_events: RandomEvents,
     /// Ammunition shortage by modified roll and turn band (E.6). Kept for 9.9.
     pub ammunition: Vec<AmmoBand>,
+    /// Strategic movement limits by turn band (E.5, 11.3–11.5); the rules' figures when absent.
+    #[serde(default = "sm_limits_of_the_rules")]
+    pub sm_limits: Vec<SmBand>,
+    /// German fortress garrison conversions (10.14).
+    #[serde(default)]
+    pub conversions: Vec<ConversionData>,
+    /// Withdrawals printed on the turn track (10.16, 10.17).
+    #[serde(default)]
+    pub withdrawals: Vec<WithdrawalData>,
+}
+
+/// Units each nationality may move by SM in one game turn, for a band of turns (11.3–11.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(non_snake_case)]
+pub struct SmBand {
+    pub turns: [u8; 2],
+    pub DE: u32,
+    pub AH: u32,
+    pub RU: u32,
+    /// German SM units that may start or end in Russia or Russian Poland (11.3); no cap when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub DE_in_russia: Option<u32>,
+}
+
+/// The figures of 11.3–11.5 (E.5): Germans 6 in 1914–15 (3 of them in Russia), 5 from 1916;
+/// A-H 4; Russians 5, 4, then 3.
+pub fn sm_limits_of_the_rules() -> Vec<SmBand> {
+    vec![
+        SmBand { turns: [1, 4], DE: 6, AH: 4, RU: 5, DE_in_russia: Some(3) },
+        SmBand { turns: [5, 13], DE: 6, AH: 4, RU: 4, DE_in_russia: Some(3) },
+        SmBand { turns: [14, 24], DE: 5, AH: 4, RU: 3, DE_in_russia: None },
+    ]
+}
+
+/// A fortress garrison converted in place into new units on a turn (10.14).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConversionData {
+    pub turn: u8,
+    /// The fortress infantry unit replaced.
+    pub fortress: String,
+    /// The units that take its place (the new fortress infantry and the Landwehr corps).
+    pub into: Vec<String>,
+}
+
+/// A withdrawal of the turn track: either `sl` infantry SL of a nationality in whole units
+/// (10.17), or one named unit at full strength (10.16).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalData {
+    pub turn: u8,
+    pub nat: super::state::Nat,
+    /// Infantry SL to withdraw (whole units).
+    #[serde(default)]
+    pub sl: u32,
+    /// The one unit to withdraw, at full strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The turn the withdrawn units come back as reinforcements; never when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<u8>,
+    /// Units that never arrive when the named unit cannot be withdrawn (10.16).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancels: Vec<String>,
 }
 
 /// One box of the turn track.

@@ -122,6 +122,8 @@ pub enum Place {
     Out,
     /// A reinforcement that did not enter on its turn (10.6).
     Lost,
+    /// Withdrawn from the map for good (10.15, 10.16).
+    Withdrawn,
 }
 
 /// A unit.
@@ -145,6 +147,9 @@ pub struct Unit {
     pub place: Place,
     /// The conditional entry code, if any (`REG`, `B+1`…).
     pub when: Option<String>,
+    /// The back of an A-H unit: the factors it has for good once rebuilt (2.12).
+    #[serde(default)]
+    pub rebuilt: Option<[u8; 3]>,
 }
 
 impl Unit {
@@ -205,6 +210,10 @@ pub enum Phase {
     RussianNewUnits,
     /// II.B: CP reinforcements.
     CentralNewUnits,
+    /// III.A: Russian strategic movement (11).
+    RussianStrategic,
+    /// III.B: CP strategic movement (11).
+    CentralStrategic,
     /// IV.A.
     RussianMovement,
     /// IV.B.
@@ -222,6 +231,8 @@ impl Phase {
     pub fn side(self) -> Side {
         match self {
             Phase::RussianNewUnits | Phase::RussianMovement | Phase::RussianCombat => Side::Russian,
+            Phase::RussianStrategic => Side::Russian,
+            Phase::CentralStrategic => Side::Central,
             // The CP rolls the revolution die (digest G recommendation).
             Phase::CentralNewUnits | Phase::CentralMovement | Phase::CentralCombat | Phase::VictoryCheck => Side::Central,
         }
@@ -231,6 +242,8 @@ impl Phase {
         match self {
             Phase::RussianNewUnits => "II.A Russian New Units",
             Phase::CentralNewUnits => "II.B Central Powers New Units",
+            Phase::RussianStrategic => "III.A Russian Strategic Movement",
+            Phase::CentralStrategic => "III.B Central Powers Strategic Movement",
             Phase::RussianMovement => "IV.A Russian Regular Movement",
             Phase::RussianCombat => "IV.B Russian Combat",
             Phase::CentralMovement => "V.A Central Powers Regular Movement",
@@ -242,7 +255,9 @@ impl Phase {
     pub fn next(self) -> Option<Phase> {
         match self {
             Phase::RussianNewUnits => Some(Phase::CentralNewUnits),
-            Phase::CentralNewUnits => Some(Phase::RussianMovement),
+            Phase::CentralNewUnits => Some(Phase::RussianStrategic),
+            Phase::RussianStrategic => Some(Phase::CentralStrategic),
+            Phase::CentralStrategic => Some(Phase::RussianMovement),
             Phase::RussianMovement => Some(Phase::RussianCombat),
             Phase::RussianCombat => Some(Phase::CentralMovement),
             Phase::CentralMovement => Some(Phase::CentralCombat),
@@ -261,6 +276,10 @@ impl Phase {
     /// A new-units phase.
     pub fn new_units(self) -> bool {
         matches!(self, Phase::RussianNewUnits | Phase::CentralNewUnits)
+    }
+    /// A strategic movement phase (11).
+    pub fn strategic(self) -> bool {
+        matches!(self, Phase::RussianStrategic | Phase::CentralStrategic)
     }
 }
 
@@ -327,6 +346,9 @@ pub struct State {
     /// The game's result.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Replacement pools and the game turn's new-units and strategic-movement record (10, 11).
+    #[serde(default)]
+    pub logistics: super::logistics::Logistics,
 }
 
 impl State {

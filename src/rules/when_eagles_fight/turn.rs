@@ -6,9 +6,10 @@
 //! Phases not built yet (I Random Events, III Strategic Movement, V.C OberOst Combat) are
 //! passed over; the docs list them.
 
+use super::logistics::{self, Step};
 use super::orders::Action;
 use super::state::{Phase, Side, State};
-use super::{combat, movement, reinforce, victory};
+use super::{combat, movement, reinforce, replacements, strategic, victory, withdrawals};
 use crate::engine::{Await, Event, Expectation, Violation};
 
 /// Apply one action of `side`, or say why it is illegal (nothing changes then).
@@ -22,10 +23,20 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.phase.side() != side {
         return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", s.phase.side().title(), s.phase.title()))]);
     }
+    if let Some(v) = strategic::barred(s, a) {
+        return Err(vec![v]);
+    }
     match a {
         Action::Enter(e) => {
+            if let Some(v) = replacements::too_late(s, Step::Reinforcements).filter(|_| s.phase.new_units()) {
+                return Err(vec![v.unit(e.unit.clone())]);
+            }
             let errs = reinforce::check(s, side, e);
-            if errs.is_empty() { Ok(reinforce::apply(s, side, e)) } else { Err(errs) }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            s.logistics.entered.insert(e.unit.clone());
+            Ok(reinforce::apply(s, side, e))
         }
         Action::Move(m) => {
             let errs = movement::check(s, side, m);
@@ -36,6 +47,22 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             Ok(combat::start(s, b))
         }
         Action::EndPhase => end_phase(s, side),
+        Action::Rail(r) => {
+            let off_map = strategic::check(s, side, r)?;
+            Ok(strategic::apply(s, r, off_map))
+        }
+        Action::Restore(r) => {
+            let errs = replacements::check_restore(s, side, r);
+            if errs.is_empty() { Ok(replacements::restore(s, r)) } else { Err(errs) }
+        }
+        Action::Rebuild(r) => {
+            let errs = replacements::check_rebuild(s, side, r);
+            if errs.is_empty() { Ok(replacements::rebuild(s, side, r)) } else { Err(errs) }
+        }
+        Action::Withdraw(w) => {
+            let errs = withdrawals::check(s, side, w);
+            if errs.is_empty() { Ok(withdrawals::apply(s, w)) } else { Err(errs) }
+        }
     }
 }
 
@@ -47,9 +74,18 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     {
         return Err(vec![v]);
     }
+    if s.phase.new_units()
+        && let Some(v) = withdrawals::unmet(s, side)
+    {
+        return Err(vec![v]);
+    }
     let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
     if s.phase.new_units() {
         ev.extend(reinforce::lose_missed(s, side));
+        // 5.2: the steps left (the CP's conversions among them) are passed through in order.
+        ev.extend(replacements::reach(s, Step::Withdrawals));
+        ev.extend(withdrawals::finish(s, side));
+        ev.extend(replacements::carry_over(s, side));
     }
     // IV.C and V.D: the attrition of the side that just fought (9.4).
     if s.phase.combat() {
@@ -67,7 +103,10 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
                 ev.extend(next_turn(s));
             }
         }
-        Some(p) => s.phase = p,
+        Some(p) => {
+            s.phase = p;
+            ev.extend(logistics::phase_start(s));
+        }
         None => ev.extend(next_turn(s)),
     }
     Ok(ev)
@@ -78,7 +117,10 @@ pub fn next_turn(s: &mut State) -> Vec<Event> {
     s.turn += 1;
     s.phase = Phase::RussianNewUnits;
     s.ah_good_attacks = 0;
-    vec![Event::say(format!("{} begins", s.turn_text()))]
+    logistics::new_turn(s);
+    let mut ev = vec![Event::say(format!("{} begins", s.turn_text()))];
+    ev.extend(logistics::phase_start(s));
+    ev
 }
 
 /// 3.6: in the T1 CP combat phase the CP must make three A-H attacks at 2:1 or better. The
@@ -122,13 +164,18 @@ pub fn expect(s: &State) -> Expectation {
         let what = match s.phase {
             Phase::RussianNewUnits | Phase::CentralNewUnits => {
                 let due: Vec<String> = reinforce::due(s, side).iter().map(|u| u.id.clone()).collect();
-                if due.is_empty() {
+                let mut w = if due.is_empty() {
                     "end the phase (no reinforcements due)".to_string()
                 } else {
                     format!("enter reinforcements ({}), then end the phase", due.join(", "))
+                };
+                for (nat, left) in withdrawals::outstanding(s, side) {
+                    w.push_str(&format!("; withdraw {left} {nat:?} infantry SL (WEF 10.17)"));
                 }
+                w
             }
             Phase::RussianMovement | Phase::CentralMovement => "move units, then end the phase".into(),
+            Phase::RussianStrategic | Phase::CentralStrategic => "move units by rail (WEF 11), then end the phase".into(),
             _ => "attack, or end the phase".into(),
         };
         vec![Await { seat: s.seat(side).into(), what }]

@@ -28,6 +28,12 @@ pub fn describe(s: &State) -> String {
     if s.turn == 1 && s.ah_good_attacks > 0 {
         out.push(format!("rigid planning {} A-H attacks at 2:1 or better", s.ah_good_attacks));
     }
+    for (nat, n) in &s.logistics.pools {
+        out.push(format!("replacements {nat:?} {n} SL on hand"));
+    }
+    if !s.logistics.rail.is_empty() {
+        out.push(format!("strategic movement this turn: {}", s.logistics.rail.keys().cloned().collect::<Vec<_>>().join(", ")));
+    }
     // Counters outside this scenario say nothing about the game.
     for u in s.units.iter().filter(|u| u.place != Place::Out) {
         let [a, d, m] = u.factors();
@@ -38,6 +44,7 @@ pub fn describe(s: &State) -> String {
             Place::Eliminated => "eliminated".into(),
             Place::Lost => "lost (did not enter)".into(),
             Place::Out => "out of play".into(),
+            Place::Withdrawn => "withdrawn".into(),
         };
         out.push(format!("unit {} {} {a}-{d}-{m} {}/{} SL {at}", u.id, u.name, u.sl, u.max_sl()));
     }
@@ -83,6 +90,17 @@ pub fn template(s: &State, seat: &str) -> String {
             let opts = reinforce::options(s, u);
             let first = opts.first().map(|h| h.to_string()).unwrap_or_else(|| "????".into());
             t.push_str(&format!("  - enter: {{unit: {}, hex: \"{first}\"}}   # {} ({} entry hexes)\n", u.id, u.name, opts.len()));
+        }
+        for (nat, n) in s.logistics.pools.iter().filter(|(nat, _)| super::logistics::pool(**nat).side() == side) {
+            t.push_str(&format!("  # {n} {nat:?} replacement SL: - restore: {{unit: ID}} (1 SL, WEF 10.11); - rebuild: {{unit: ID, hex: \"HEX\", sl: 1}} (WEF 10.12)\n"));
+        }
+        for (nat, left) in super::withdrawals::outstanding(s, side) {
+            t.push_str(&format!("  # withdraw {left} {nat:?} infantry SL this turn (WEF 10.17): - withdraw: {{unit: ID}}\n"));
+        }
+    } else if s.phase.strategic() {
+        for (id, tos) in super::strategic::options(s, side).into_iter().take(12) {
+            let first = tos.first().map(|h| h.to_string()).unwrap_or_default();
+            t.push_str(&format!("  # - rail: {{unit: {id}, to: \"{first}\"}}   # {} towns or cities open (WEF 11)\n", tos.len()));
         }
     } else if s.phase.movement() {
         t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
