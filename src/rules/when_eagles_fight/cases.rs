@@ -11,6 +11,7 @@
 //!     - {id: DE-11, turn: 3}     # on the turn track
 //!   control: {"2419": central}   # control changed before the case
 //!   fallen_forts: ["2617"]
+//!   hq: {stavka: "2417", stavka_turn: 2}   # markers already placed (WEF 14)
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,6 +38,9 @@ struct CaseState {
     control: BTreeMap<HexId, Side>,
     #[serde(default)]
     fallen_forts: Vec<HexId>,
+    /// STAVKA and OberOst as placed before the case (`{stavka: "2417", stavka_turn: 2}`).
+    #[serde(default)]
+    hq: Option<super::command::Hq>,
 }
 
 #[derive(Deserialize)]
@@ -84,6 +88,9 @@ impl CaseRuleset for WhenEaglesFight {
         }
         s.control.extend(c.control);
         s.fallen_forts.extend(c.fallen_forts);
+        if let Some(hq) = c.hq {
+            s.hq = hq;
+        }
         WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)
     }
