@@ -279,7 +279,7 @@ fn defender_choice(s: &State, d: &Decision, lp: u32) -> bool {
     if forced_losses(s, &takers, lp).is_none() {
         return true;
     }
-    if !retreat_allowed(s, b) || lp == 0 || lp - 1 >= total_sl(s, &takers) {
+    if !retreat_allowed(s, b) || lp == 0 || lp > total_sl(s, &takers) {
         return false;
     }
     let all = live_at(s, &b.defenders, b.target);
