@@ -13,6 +13,7 @@
 //!   fallen_forts: ["2617"]
 //!   pools: {RU: 3}               # replacement SL on hand (10.8)
 //!   # a unit eliminated before the case: {id: RU-4, eliminated: true}
+//!   hq: {stavka: "2417", stavka_turn: 2}   # markers already placed (WEF 14)
 //! ```
 
 use std::collections::BTreeMap;
@@ -42,6 +43,9 @@ struct CaseState {
     /// Replacement SL on hand by pool (`DE`, `AH`, `RU`).
     #[serde(default)]
     pools: BTreeMap<super::state::Nat, u32>,
+    /// STAVKA and OberOst as placed before the case (`{stavka: "2417", stavka_turn: 2}`).
+    #[serde(default)]
+    hq: Option<super::command::Hq>,
 }
 
 #[derive(Deserialize)]
@@ -97,6 +101,9 @@ impl CaseRuleset for WhenEaglesFight {
         s.control.extend(c.control);
         s.fallen_forts.extend(c.fallen_forts);
         s.logistics.pools.extend(c.pools);
+        if let Some(hq) = c.hq {
+            s.hq = hq;
+        }
         WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)
     }

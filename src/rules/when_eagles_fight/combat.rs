@@ -1,13 +1,12 @@
-//! Combat (WEF 13): declaring a battle, its odds and DRMs, the roll on the CRT and the
-//! losses. What the rules leave to the players after the roll (the defender's retreat,
-//! 13.22; each side's choice of which steps to lose, 13.23; advance and breakthrough, 13.25,
-//! 13.26) is not built yet: losses are taken in the fixed order of [`take_steps`] and nobody
-//! retreats or advances (docs/when-eagles-fight/rules.md lists each as not implemented).
+//! Combat (WEF 13): declaring a battle, its odds and DRMs (with combat stacking, 8.6, and
+//! STAVKA, 14.2) and the roll on the CRT. What follows the roll (each side's steps, the
+//! defender's retreat, advance and breakthrough, 13.21-13.26) and the lone cavalry's retreat
+//! before it (13.27) are in `retreat` and `advance`.
 
 use std::collections::BTreeSet;
 
 use super::board::{Country, Terrain};
-use super::crt::{self, Loss};
+use super::crt;
 use super::orders::Attack;
 use super::state::{Battle, Kind, Nat, Place, Side, State, Unit};
 use crate::engine::odds::Odds;
@@ -85,6 +84,11 @@ pub fn declare(s: &State, side: Side, a: &Attack) -> Result<Battle, Vec<Violatio
         if s.turn == 1 && u.nat == Nat::AH && u.army == Some(2) {
             errs.push(Violation::new("WEF 3.5", "the A-H 2nd Army may not attack in turn 1").unit(id.clone()));
         }
+        if !super::command::may_attack(s, u) {
+            errs.push(
+                Violation::new("WEF 14.3", "in the OberOst Combat phase only the German units OberOst named attack").unit(id.clone()),
+            );
+        }
         attackers.push(u);
     }
     if !attackers.is_empty() && attackers.iter().all(|u| u.kind == Kind::Heavy) {
@@ -156,8 +160,16 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
         let short: u32 = units.iter().filter(|u| out(u)).map(|u| f(u)).sum();
         (full + short.div_ceil(2), short > 0)
     };
-    let (attack, a_short) = halved(attackers, &oos_attack, &|u| attack_factor(s, u));
-    let (defence, d_short) = halved(defenders, &oos_defence, &|u| defence_factor(s, u));
+    // 13.22: units that retreated into the hex earlier this phase add nothing; 8.6: from
+    // turn 12 two corps per hex contribute.
+    let fresh: Vec<&Unit> = defenders.iter().copied().filter(|u| !s.retreated.contains(&u.id)).collect();
+    let worth = |out: &dyn Fn(&&Unit) -> bool, f: u32, u: &Unit| if out(&u) { f } else { 2 * f };
+    let a_keep = super::contribution::contributors(s, attackers, &|u| worth(&oos_attack, attack_factor(s, u), u));
+    let d_keep = super::contribution::contributors(s, &fresh, &|u| worth(&oos_defence, defence_factor(s, u), u));
+    let a_in: Vec<&Unit> = attackers.iter().copied().filter(|u| a_keep.contains(&u.id)).collect();
+    let d_in: Vec<&Unit> = fresh.iter().copied().filter(|u| d_keep.contains(&u.id)).collect();
+    let (attack, a_short) = halved(&a_in, &oos_attack, &|u| attack_factor(s, u));
+    let (defence, d_short) = halved(&d_in, &oos_defence, &|u| defence_factor(s, u));
     let columns = crt::columns(&s.charts.crt).expect("the CRT was checked at setup");
     // A hex nobody defends with any factor (none in the roster can be) reads as the best column.
     let odds = if defence == 0 { Odds::Column { column: columns.len() - 1, extra_drm: 0 } } else { columns.odds(attack.max(1), defence) };
@@ -167,6 +179,19 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
     }
     if d_short {
         parts.push("defenders out of supply halved (9.3)".into());
+    }
+    let idle: Vec<&str> = attackers
+        .iter()
+        .chain(fresh.iter())
+        .filter(|u| !a_keep.contains(&u.id) && !d_keep.contains(&u.id))
+        .map(|u| u.id.as_str())
+        .collect();
+    if !idle.is_empty() {
+        parts.push(format!("{} take part without adding factors (8.6)", idle.join(", ")));
+    }
+    let late: Vec<&str> = defenders.iter().filter(|u| s.retreated.contains(&u.id)).map(|u| u.id.as_str()).collect();
+    if !late.is_empty() {
+        parts.push(format!("{} retreated here this phase and add nothing (13.22)", late.join(", ")));
     }
     let mut drm = 0i32;
     let mut add = |v: i32, why: &str, parts: &mut Vec<String>| {
@@ -218,6 +243,11 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
     if german_only && attackers.iter().any(|u| u.kind == Kind::Heavy) {
         add(3, "heavy artillery", &mut parts);
     }
+    // 14.2: STAVKA's favourable 1, lost when units in and out of its reach fight together.
+    match super::command::stavka_drm(s, side, attackers, defenders) {
+        (0, Some(note)) => parts.push(note.into()),
+        (v, _) => add(v, "STAVKA", &mut parts),
+    }
     let column = match odds {
         Odds::Automatic => None,
         Odds::Column { column, extra_drm } => {
@@ -235,6 +265,7 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
         column,
         drm,
         summary: parts.join(", "),
+        stood: false,
     }
 }
 
@@ -261,7 +292,19 @@ pub fn start(s: &mut State, b: Battle) -> Vec<Event> {
     if b.column.is_none() {
         let cell = crt::automatic(&s.charts.crt);
         ev.push(Event::rule("WEF 13.10", format!("odds worse than {}: automatic {cell}, no roll", s.charts.crt.columns[0])));
-        ev.extend(losses(s, &b, cell));
+        ev.extend(super::retreat::result(s, b, cell, false));
+    } else if let Some((cav, opts)) = super::retreat::cavalry_may_retreat(s, &b) {
+        let hexes: Vec<String> = opts.iter().map(HexId::to_string).collect();
+        ev.push(Event::rule(
+            "WEF 13.27",
+            format!(
+                "{} alone in {}, attacked by a force without cavalry, may retreat before combat ({})",
+                cav.join(", "),
+                b.target,
+                hexes.join(", ")
+            ),
+        ));
+        s.decision = Some(super::retreat::Decision { battle: b, stage: super::retreat::Stage::Cavalry, cell: None, withdrawn: false });
     } else {
         s.battle = Some(b);
     }
@@ -279,85 +322,12 @@ pub fn roll(s: &mut State, die: u32) -> Vec<Event> {
         Event::roll(format!("combat at {}: CRT roll", b.target), "d6", die),
         Event::rule("WEF 13.20", format!("modified roll {shown} on the {} column: {cell}", s.charts.crt.columns[column])),
     ];
-    ev.extend(losses(s, &b, cell));
+    ev.extend(super::retreat::result(s, b, cell, false));
     ev
 }
 
-/// Apply a result, the defender first (13.21).
-fn losses(s: &mut State, b: &Battle, cell: crt::Cell) -> Vec<Event> {
-    let mut ev = Vec::new();
-    let mut hexes: BTreeSet<HexId> = b.attackers.iter().filter_map(|id| s.unit(id)).filter_map(Unit::hex).collect();
-    hexes.insert(b.target);
-    let manned: Vec<HexId> = hexes.into_iter().filter(|&h| s.units_at(h).any(|u| u.kind != Kind::Heavy)).collect();
-    let fortress = s.fortress_at(b.target);
-    let field: Vec<String> =
-        b.defenders.iter().filter(|id| s.unit(id).is_some_and(|u| !matches!(u.kind, Kind::Fortress | Kind::Heavy))).cloned().collect();
-    match cell.defender {
-        Loss::Eliminated | Loss::Breakthrough => {
-            for id in &b.defenders {
-                ev.extend(eliminate(s, id, "WEF 13.24"));
-            }
-            if fortress {
-                s.fallen_forts.insert(b.target);
-                ev.push(Event::rule("WEF 13.15", format!("the fortress of {} is destroyed for good", b.target)));
-            }
-        }
-        Loss::Lp(0) => {}
-        Loss::Lp(n) if fortress && field.is_empty() => {
-            ev.push(Event::rule("WEF 13.15", format!("a fortress defending alone ignores the {n} LP: only E harms it")));
-        }
-        Loss::Lp(n) => {
-            // 13.15: with field units in a fortress, they absorb everything and the fortress
-            // is untouched; otherwise (retreat not built, 13.22) the defenders take steps.
-            ev.extend(take_steps(s, &field, n));
-        }
-    }
-    match cell.attacker {
-        Loss::Eliminated => {
-            for id in &b.attackers {
-                ev.extend(eliminate(s, id, "WEF 13.24"));
-            }
-        }
-        Loss::Lp(n) if n > 0 => {
-            let fighting: Vec<String> =
-                b.attackers.iter().filter(|id| s.unit(id).is_some_and(|u| u.kind != Kind::Heavy)).cloned().collect();
-            ev.extend(take_steps(s, &fighting, n));
-        }
-        Loss::Breakthrough => {
-            ev.push(Event::rule("WEF 13.26", "breakthrough: the attackers lose nothing (the breakthrough advance is not built)"))
-        }
-        Loss::Lp(_) => {}
-    }
-    for h in manned {
-        ev.extend(guns_follow(s, h));
-    }
-    ev
-}
-
-/// Take `lp` steps from `units` (13.23). Each player should choose his own (not built): the
-/// engine takes each step from the unit with the most SL left, then the strongest, then by id.
-pub fn take_steps(s: &mut State, units: &[String], lp: u32) -> Vec<Event> {
-    let mut ev = Vec::new();
-    for _ in 0..lp {
-        let pick = units
-            .iter()
-            .filter_map(|id| s.unit(id))
-            .filter(|u| matches!(u.place, Place::Hex(_)))
-            .max_by(|a, b| (a.sl, a.factors()[1], std::cmp::Reverse(&a.id)).cmp(&(b.sl, b.factors()[1], std::cmp::Reverse(&b.id))))
-            .map(|u| u.id.clone());
-        let Some(id) = pick else { break };
-        let u = s.unit_mut(&id).expect("picked");
-        if u.sl > 1 {
-            u.sl -= 1;
-            ev.push(Event::rule("WEF 13.23", format!("{} loses a step", u.label())));
-        } else {
-            ev.extend(eliminate(s, &id, "WEF 13.23"));
-        }
-    }
-    ev
-}
-
-fn eliminate(s: &mut State, id: &str, rule: &str) -> Vec<Event> {
+/// Eliminate a unit on the map (13.23, 13.24), with its event.
+pub fn eliminate(s: &mut State, id: &str, rule: &str) -> Vec<Event> {
     match s.unit_mut(id) {
         Some(u) if matches!(u.place, Place::Hex(_)) => {
             u.place = Place::Eliminated;
@@ -370,7 +340,7 @@ fn eliminate(s: &mut State, id: &str, rule: &str) -> Vec<Event> {
 
 /// 13.18: heavy artillery shares the fate of the last CP step in its hex (called for hexes
 /// that held other units before the battle).
-fn guns_follow(s: &mut State, h: HexId) -> Vec<Event> {
+pub fn guns_follow(s: &mut State, h: HexId) -> Vec<Event> {
     let alone = s.units_at(h).all(|u| u.kind == Kind::Heavy);
     if !alone {
         return vec![];

@@ -21,7 +21,7 @@ pub fn tracked(s: &State, h: HexId) -> bool {
 /// passes at once (3.8), except that cavalry takes a hex in an enemy country only while it
 /// stays there.
 pub fn enter(s: &mut State, h: HexId, side: Side, cavalry_only: bool) -> Vec<Event> {
-    let mut ev = Vec::new();
+    let mut ev = super::command::entered(s, h, side);
     if !tracked(s, h) {
         return ev;
     }

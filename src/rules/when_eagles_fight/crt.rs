@@ -9,7 +9,8 @@ use crate::engine::odds::Columns;
 pub const ROLLS: std::ops::RangeInclusive<i32> = 1..=9;
 
 /// One side's part of a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Loss {
     /// Loss points (13.21).
     Lp(u32),
@@ -20,7 +21,7 @@ pub enum Loss {
 }
 
 /// A CRT cell: attacker / defender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     pub attacker: Loss,
     pub defender: Loss,

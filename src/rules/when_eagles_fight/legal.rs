@@ -1,7 +1,7 @@
 //! Legal orders generated from the state: the bot's random play (`umpire demo`, soak tests)
 //! and the search for an A-H attack that 3.6 still demands.
 
-use super::orders::{Action, Attack, Enter, Move, Orders, Rail, Rebuild, Restore, Withdraw};
+use super::orders::{Action, Attack, Decide, Enter, Move, Orders, Rail, Rebuild, Restore, Withdraw};
 use super::state::{Kind, Nat, Phase, Side, State, Unit};
 use super::{combat, crt, reinforce, replacements, strategic, turn, withdrawals};
 use crate::dice::Dice;
@@ -16,6 +16,7 @@ fn available_against(s: &State, side: Side, t: HexId) -> Vec<&Unit> {
         .filter(|u| u.hex().is_some_and(|h| h.is_adjacent(t) && !s.board.lake(h, t) && !s.board.sea_side(h, t)))
         .filter(|u| !(s.turn == 1 && u.nat == Nat::AH && u.army == Some(2)))
         .filter(|u| !s.logistics.off_map.contains(&u.id))
+        .filter(|u| super::command::may_attack(s, u))
         .collect()
 }
 
@@ -73,6 +74,15 @@ fn random_attack(s: &State, side: Side, ch: &mut Dice) -> Option<Attack> {
 /// Random legal orders for `seat`, or `None` when nothing is expected of it.
 pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     let side = s.side_of(seat)?;
+    if s.outcome.is_none() && s.battle.is_none() {
+        if let Some(d) = &s.decision {
+            return (d.decider() == side).then(|| Orders { actions: vec![Action::Decide(random_decision(s, side, ch))] });
+        }
+        if let Some((h, who)) = super::overstack::pending(s) {
+            let ids = super::overstack::minimum(s, h).1;
+            return (who == side).then_some(Orders { actions: vec![Action::RemoveOverstack(ids)] });
+        }
+    }
     if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || s.phase.side() != side {
         return None;
     }
@@ -137,11 +147,27 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 }
             }
         }
-        Phase::RussianCombat | Phase::CentralCombat => {
+        Phase::RussianCombat | Phase::CentralCombat | Phase::OberOstCombat => {
+            // 14.2, 14.3: now and then a headquarters marker opens the phase.
+            if s.attacked.is_empty() && s.targets.is_empty() && ch.roll(2) == 0 {
+                let mut hexes: Vec<HexId> = s.units.iter().filter(|u| u.side() == side).filter_map(Unit::hex).collect();
+                hexes.sort();
+                hexes.dedup();
+                ch.shuffle(&mut hexes);
+                for h in hexes.into_iter().take(12) {
+                    let a = if side == Side::Russian { Action::Stavka(h) } else { Action::Oberost(h) };
+                    if turn::step(&mut work.clone(), side, &a).is_ok() {
+                        push(&mut work, a, &mut actions);
+                        break;
+                    }
+                }
+            }
+            let s = &work;
             let attack = if s.turn == 1 && side == Side::Central && s.ah_good_attacks < 3 { ah_qualifying_attack(s) } else { None };
             let attack = attack.or_else(|| if ch.roll(2) == 0 { random_attack(s, side, ch) } else { None });
             if let Some(a) = attack {
-                return Some(Orders { actions: vec![Action::Attack(a)] });
+                actions.push(Action::Attack(a));
+                return Some(Orders { actions });
             }
         }
         Phase::VictoryCheck => return None,
@@ -199,4 +225,95 @@ fn new_units(work: &mut State, side: Side, ch: &mut Dice, actions: &mut Vec<Acti
             break;
         }
     }
+}
+
+/// A random allocation of `lp` steps among `units` (13.23).
+fn random_losses(s: &State, units: &[String], lp: u32, ch: &mut Dice) -> Vec<String> {
+    let mut left: Vec<(String, u8)> = units.iter().filter_map(|id| s.unit(id)).map(|u| (u.id.clone(), u.sl)).collect();
+    let mut out = Vec::new();
+    for _ in 0..lp {
+        let open: Vec<usize> = (0..left.len()).filter(|&i| left[i].1 > 0).collect();
+        if open.is_empty() {
+            break;
+        }
+        let i = open[ch.roll(open.len() as u32) as usize];
+        left[i].1 -= 1;
+        out.push(left[i].0.clone());
+    }
+    out
+}
+
+/// A random legal decision of `side` in the waiting battle (13.22-13.27); the plainest one
+/// (no retreat, no advance, steps in a fixed order) when the random tries fail.
+fn random_decision(s: &State, side: Side, ch: &mut Dice) -> Decide {
+    use super::retreat::{self, Stage};
+    let Some(d) = &s.decision else { return Decide::default() };
+    let t = d.battle.target;
+    let ok = |dc: &Decide| retreat::decide(&mut s.clone(), side, dc).is_ok();
+    let mut tries: Vec<Decide> = Vec::new();
+    let plain = match d.stage {
+        Stage::Cavalry => {
+            if let Some((_, opts)) = retreat::cavalry_may_retreat(s, &d.battle)
+                && ch.roll(2) == 0
+            {
+                tries.push(Decide { retreat: Some(opts[ch.roll(opts.len() as u32) as usize]), ..Decide::default() });
+            }
+            Decide::default()
+        }
+        Stage::Defender { lp } => {
+            let takers = retreat::step_takers(
+                s,
+                &d.battle.defenders.iter().filter(|id| s.unit(id).is_some_and(|u| u.at(t))).cloned().collect::<Vec<_>>(),
+            );
+            if lp > 0 && ch.roll(2) == 0 {
+                let losses = random_losses(s, &takers, lp - 1, ch);
+                let mut probe = s.clone();
+                for id in &losses {
+                    if let Some(u) = probe.unit_mut(id) {
+                        u.sl = u.sl.saturating_sub(1);
+                        if u.sl == 0 {
+                            u.place = super::state::Place::Eliminated;
+                        }
+                    }
+                }
+                let going: Vec<String> = d.battle.defenders.iter().filter(|id| probe.unit(id).is_some_and(|u| u.at(t))).cloned().collect();
+                let opts = retreat::retreat_options(&probe, side, t, &going);
+                if !opts.is_empty() {
+                    tries.push(Decide { losses, retreat: Some(opts[ch.roll(opts.len() as u32) as usize]), advance: vec![] });
+                }
+            }
+            tries.push(Decide { losses: random_losses(s, &takers, lp, ch), ..Decide::default() });
+            Decide { losses: retreat::default_losses(s, &takers, lp), ..Decide::default() }
+        }
+        Stage::Attacker { lp, breakthrough } => {
+            let live: Vec<String> = d.battle.attackers.iter().filter(|id| s.unit(id).is_some_and(|u| u.hex().is_some())).cloned().collect();
+            let takers = retreat::step_takers(s, &live);
+            let losses = random_losses(s, &takers, lp, ch);
+            let going: Vec<String> = live.iter().filter(|_| ch.roll(2) == 0).cloned().collect();
+            if !going.is_empty() && ch.roll(3) != 0 {
+                let mut path = vec![t];
+                if breakthrough {
+                    let mut at = t;
+                    for _ in 0..ch.roll(3) {
+                        let nbrs: Vec<HexId> = at.neighbours().into_iter().map(|(_, h)| h).filter(|h| s.board.get(*h).is_some()).collect();
+                        at = nbrs[ch.roll(nbrs.len() as u32) as usize];
+                        path.push(at);
+                    }
+                }
+                let mut advance = vec![Move { units: going.clone(), path: path.clone() }];
+                if breakthrough {
+                    let hexes = live.iter().filter_map(|id| s.unit(id)).filter_map(Unit::hex).collect();
+                    let extra = super::advance::neighbours(s, d, &hexes);
+                    if let Some(n) = extra.first() {
+                        advance.push(Move { units: vec![n.clone()], path: vec![t] });
+                    }
+                }
+                tries.push(Decide { losses: losses.clone(), advance, ..Decide::default() });
+                tries.push(Decide { losses: losses.clone(), advance: vec![Move { units: going, path: vec![t] }], ..Decide::default() });
+            }
+            tries.push(Decide { losses, ..Decide::default() });
+            Decide { losses: retreat::default_losses(s, &takers, lp), ..Decide::default() }
+        }
+    };
+    tries.into_iter().find(|dc| ok(dc)).unwrap_or(plain)
 }

@@ -11,17 +11,22 @@
 //! Much of the game is not built yet; `docs/when-eagles-fight/rules.md` lists every rule of
 //! the digest's checklist with its case or the reason it is missing.
 
+pub mod advance;
 pub mod board;
 pub mod cases;
 pub mod combat;
+pub mod command;
+pub mod contribution;
 pub mod control;
 pub mod crt;
 pub mod legal;
 pub mod logistics;
 pub mod movement;
 pub mod orders;
+pub mod overstack;
 pub mod reinforce;
 pub mod replacements;
+pub mod retreat;
 pub mod scenario;
 pub mod setup;
 pub mod stacking;
@@ -61,10 +66,10 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             errs.push(Violation::new("WEF 4.1", format!("action {} comes after the end of the game", i + 1)));
             break;
         }
-        if w.phase.side() != side {
+        if turn::actor(&w) != side {
             errs.push(Violation::new(
                 "WEF 5.2",
-                format!("action {}: the phase has passed to the {} player", i + 1, w.phase.side().title()),
+                format!("action {}: the phase has passed to the {} player", i + 1, turn::actor(&w).title()),
             ));
             break;
         }

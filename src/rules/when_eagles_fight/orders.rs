@@ -47,6 +47,16 @@ pub enum Action {
     Rebuild(Rebuild),
     /// Set a unit aside for a withdrawal due this turn (10.15–10.17).
     Withdraw(Withdraw),
+    /// A battle's decision, by the side whose turn it is to decide (13.22-13.27).
+    Decide(Decide),
+    /// Place STAVKA on a supplied Russian unit's hex at the start of the Russian Combat
+    /// phase (14.2).
+    Stavka(HexId),
+    /// Place OberOst on a hex of supplied German units at the start of the CP Combat phase
+    /// (14.3).
+    Oberost(HexId),
+    /// Remove these units of the opponent's overstacked hex (8.3).
+    RemoveOverstack(Vec<String>),
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along
@@ -81,6 +91,25 @@ pub struct Rebuild {
 #[serde(deny_unknown_fields)]
 pub struct Withdraw {
     pub unit: String,
+}
+
+/// A decision in a battle (13.22-13.27). The defender may list his step losses and retreat;
+/// the attacker lists his step losses and advances; lone cavalry retreats before the roll
+/// (`retreat`) or stands (no `retreat`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Decide {
+    /// One entry per step lost (a 2-SL unit listed twice loses both). May be left out when
+    /// only one allocation is possible.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<String>,
+    /// The defender's retreat hex (13.22, 13.27).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat: Option<HexId>,
+    /// The attacker's advances (13.25) or breakthrough moves (13.26), each a group with the
+    /// hexes it enters, the attacked hex first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advance: Vec<Move>,
 }
 
 /// A reinforcement's entry.

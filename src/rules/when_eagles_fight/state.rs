@@ -222,6 +222,10 @@ pub enum Phase {
     CentralMovement,
     /// V.B.
     CentralCombat,
+    /// V.C: German units OberOst commands attack again (14.3); played only in a turn OberOst
+    /// was placed.
+    #[serde(rename = "oberost_combat")]
+    OberOstCombat,
     /// VI: the victory check, waiting for its revolution roll (4.4).
     VictoryCheck,
 }
@@ -235,6 +239,7 @@ impl Phase {
             Phase::CentralStrategic => Side::Central,
             // The CP rolls the revolution die (digest G recommendation).
             Phase::CentralNewUnits | Phase::CentralMovement | Phase::CentralCombat | Phase::VictoryCheck => Side::Central,
+            Phase::OberOstCombat => Side::Central,
         }
     }
     /// For players: `"IV.A Russian Regular Movement"`.
@@ -248,6 +253,7 @@ impl Phase {
             Phase::RussianCombat => "IV.B Russian Combat",
             Phase::CentralMovement => "V.A Central Powers Regular Movement",
             Phase::CentralCombat => "V.B Central Powers Combat",
+            Phase::OberOstCombat => "V.C German OberOst Combat",
             Phase::VictoryCheck => "VI Victory Check",
         }
     }
@@ -262,6 +268,7 @@ impl Phase {
             Phase::RussianCombat => Some(Phase::CentralMovement),
             Phase::CentralMovement => Some(Phase::CentralCombat),
             Phase::CentralCombat => Some(Phase::VictoryCheck),
+            Phase::OberOstCombat => Some(Phase::VictoryCheck),
             Phase::VictoryCheck => None,
         }
     }
@@ -271,7 +278,7 @@ impl Phase {
     }
     /// A combat phase.
     pub fn combat(self) -> bool {
-        matches!(self, Phase::RussianCombat | Phase::CentralCombat)
+        matches!(self, Phase::RussianCombat | Phase::CentralCombat | Phase::OberOstCombat)
     }
     /// A new-units phase.
     pub fn new_units(self) -> bool {
@@ -298,6 +305,10 @@ pub struct Battle {
     pub drm: i32,
     /// How odds and DRM were reached, for the record.
     pub summary: String,
+    /// The defending lone cavalry chose to stand (13.27) in its own entry, so the roll is
+    /// that entry's, settled by the attacker's next one.
+    #[serde(default)]
+    pub stood: bool,
 }
 
 /// The whole state.
@@ -349,6 +360,18 @@ pub struct State {
     /// Replacement pools and the game turn's new-units and strategic-movement record (10, 11).
     #[serde(default)]
     pub logistics: super::logistics::Logistics,
+    /// A battle between declaration and its end waiting for a player's decision: the lone
+    /// cavalry's retreat before combat (13.27), or each side's losses, retreat and advance
+    /// after the roll (13.22-13.26) (`retreat`).
+    #[serde(default)]
+    pub decision: Option<super::retreat::Decision>,
+    /// Units that retreated this combat phase into a hex holding other friendly units: they
+    /// add nothing to its defence and die if it takes losses (13.22).
+    #[serde(default)]
+    pub retreated: BTreeSet<String>,
+    /// The headquarters markers: STAVKA (14.2) and OberOst (14.3) (`command`).
+    #[serde(default)]
+    pub hq: super::command::Hq,
 }
 
 impl State {

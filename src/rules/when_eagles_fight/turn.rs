@@ -20,6 +20,21 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.battle.is_some() || s.phase == Phase::VictoryCheck {
         return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
     }
+    // A battle's decision (13.21-13.27), then an overstacked hex (8.3), come before all else.
+    if let Some(d) = &s.decision {
+        return match a {
+            Action::Decide(dc) if d.decider() == side => super::retreat::decide(s, side, dc),
+            _ => Err(vec![Violation::new("WEF 13.21", format!("first the {} player's decision: {}", d.decider().title(), d.words()))]),
+        };
+    }
+    if let Some((h, who)) = super::overstack::pending(s) {
+        return match a {
+            Action::RemoveOverstack(ids) if who == side => super::overstack::remove(s, side, ids),
+            _ => {
+                Err(vec![Violation::new("WEF 8.3", format!("{h} is overstacked: first the {} player removes units from it", who.title()))])
+            }
+        };
+    }
     if s.phase.side() != side {
         return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", s.phase.side().title(), s.phase.title()))]);
     }
@@ -63,7 +78,17 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             let errs = withdrawals::check(s, side, w);
             if errs.is_empty() { Ok(withdrawals::apply(s, w)) } else { Err(errs) }
         }
+        Action::Decide(_) => Err(vec![Violation::new("WEF 13.21", "no battle waits for a decision")]),
+        Action::RemoveOverstack(_) => Err(vec![Violation::new("WEF 8.3", "no hex is overstacked")]),
+        Action::Stavka(h) => super::command::place_stavka(s, side, *h),
+        Action::Oberost(h) => super::command::place_oberost(s, side, *h),
     }
+}
+
+/// The side whose action is due: the one deciding for a battle (13.21-13.27), the one
+/// removing from an overstacked hex (8.3), else the phasing side.
+pub fn actor(s: &State) -> Side {
+    super::retreat::decider(s).or_else(|| super::overstack::pending(s).map(|(_, who)| who)).unwrap_or(s.phase.side())
 }
 
 /// Finish the current phase and move to the next one the rules play.
@@ -78,6 +103,10 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
         && let Some(v) = withdrawals::unmet(s, side)
     {
         return Err(vec![v]);
+    }
+    // 14.3: after the CP Combat phase of a turn OberOst was placed, the OberOst Combat phase.
+    if let Some(e) = super::command::oberost_phase(s) {
+        return Ok(e);
     }
     let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
     if s.phase.new_units() {
@@ -95,6 +124,8 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     s.moving.clear();
     s.attacked.clear();
     s.targets.clear();
+    s.retreated.clear();
+    super::command::oberost_done(s);
     match s.phase.next() {
         Some(Phase::VictoryCheck) => {
             let (e, rolling) = victory::end_of_turn(s);
@@ -148,8 +179,15 @@ pub fn expect(s: &State) -> Expectation {
     if s.outcome.is_some() {
         return Expectation { when, awaits: vec![] };
     }
-    let awaits = if let Some(b) = &s.battle {
-        let d = b.attacker.other();
+    let awaits = if let Some(d) = &s.decision {
+        vec![Await { seat: s.seat(d.decider()).into(), what: d.words() }]
+    } else if s.battle.is_none()
+        && let Some((h, who)) = super::overstack::pending(s)
+    {
+        vec![Await { seat: s.seat(who).into(), what: format!("remove the fewest units from the overstacked {h} (WEF 8.3)") }]
+    } else if let Some(b) = &s.battle {
+        // The roll is the entry's that made it: the attack's, or the standing cavalry's (13.27).
+        let d = if b.stood { b.attacker } else { b.attacker.other() };
         vec![Await {
             seat: s.seat(d).into(),
             what: format!("acknowledge: your entry rolls the die of the attack on {} (WEF 13.20)", b.target),

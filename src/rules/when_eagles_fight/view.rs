@@ -19,6 +19,21 @@ pub fn describe(s: &State) -> String {
     if let Some(b) = &s.battle {
         out.push(format!("battle at {}: {} against {}; {}", b.target, b.attackers.join(", "), b.defenders.join(", "), b.summary));
     }
+    if let Some(d) = &s.decision {
+        out.push(format!("decision {}", d.words()));
+    }
+    if let Some(h) = super::command::stavka(s) {
+        out.push(format!("stavka at {h}"));
+    }
+    if let Some(h) = s.hq.oberost {
+        out.push(format!("oberost at {h}"));
+    }
+    if !s.hq.oberost_units.is_empty() {
+        out.push(format!("oberost commands {}", s.hq.oberost_units.iter().cloned().collect::<Vec<_>>().join(", ")));
+    }
+    if !s.retreated.is_empty() {
+        out.push(format!("retreated this phase {}", s.retreated.iter().cloned().collect::<Vec<_>>().join(", ")));
+    }
     out.push(format!(
         "victory russian holds {} German cities and {} A-H victory hexes; central holds {} Russian cities",
         victory::german_cities(s),
@@ -82,6 +97,19 @@ pub fn template(s: &State, seat: &str) -> String {
         t.push_str(&format!("#   {:<8} {h}  {a}-{d}-{m}  {}/{} SL  {sup}\n", u.id, u.sl, u.max_sl()));
     }
     t.push_str("actions:\n");
+    if s.decision.is_some() {
+        t.push_str("  - decide: {losses: [ID, ...], retreat: \"HEX\", advance: [{units: [ID, ...], path: [\"HEX\", ...]}]}   # keep what applies\n");
+        return t;
+    }
+    if s.battle.is_none()
+        && let Some((h, _)) = super::overstack::pending(s)
+    {
+        t.push_str(&format!(
+            "  - remove_overstack: [{}]   # the fewest units of {h} (WEF 8.3)\n",
+            super::overstack::minimum(s, h).1.join(", ")
+        ));
+        return t;
+    }
     if s.battle.is_some() || s.phase == super::state::Phase::VictoryCheck {
         return format!("{}# {}: send `umpire apply --ack`\n", t.trim_end_matches("actions:\n"), w.what);
     }
@@ -105,6 +133,7 @@ pub fn template(s: &State, seat: &str) -> String {
     } else if s.phase.movement() {
         t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
     } else if s.phase.combat() {
+        t.push_str("  # - stavka: \"HEX\"     # Russian, before any attack (WEF 14.2)   # - oberost: \"HEX\"   # CP (WEF 14.3)\n");
         t.push_str("  # - attack: {target: \"HEX\", units: [ID, ...]}    # the entry ends with the attack's roll (WEF 13.20)\n");
     }
     t.push_str("  - end_phase\n");
@@ -113,7 +142,11 @@ pub fn template(s: &State, seat: &str) -> String {
 
 /// Internal consistency.
 pub fn check_invariants(s: &State) -> Result<(), String> {
-    if let Some(h) = stacking::overstacked(s) {
+    // 8.3: an overstack is answered by the opponent's removal, due before anything else;
+    // never while a battle is still being fought.
+    if let Some(h) = stacking::overstacked(s)
+        && (s.battle.is_some() || s.decision.is_some())
+    {
         return Err(format!("{h} is overstacked"));
     }
     for u in &s.units {
