@@ -35,6 +35,11 @@ pub enum Action {
     Attack(Attack),
     /// Finish the current phase (5.1: a finished phase is not taken back).
     EndPhase,
+    /// CP: turn units of one stack face down under counters (13.7; `fog.rs`).
+    Hide(super::fog::Hide),
+    /// CP: the entry that opens a stack the Russian attacked (13.7); the openings travel
+    /// with the entry, added by the author's tool.
+    Reveal,
 }
 
 /// A reinforcement's entry.

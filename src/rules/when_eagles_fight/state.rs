@@ -327,6 +327,9 @@ pub struct State {
     /// The game's result.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// The CP's hidden stacks (13.7, `fog.rs`).
+    #[serde(default, skip_serializing_if = "super::fog::Fog::is_unused")]
+    pub fog: super::fog::Fog,
 }
 
 impl State {
