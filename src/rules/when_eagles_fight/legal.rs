@@ -172,6 +172,10 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         }
         Phase::VictoryCheck => return None,
     }
+    // 13.7: the CP turns some of his stacks face down before leaving a movement phase.
+    if s.phase == Phase::CentralMovement {
+        actions.extend(super::fog::bot_hides(&work, ch));
+    }
     actions.push(Action::EndPhase);
     Some(Orders { actions })
 }

@@ -4,7 +4,8 @@
 //! by section: `setup` (3.1–3.8), `turn` (5.2 sequence, 3.6), `movement` (12, 6.3, 3.2, 3.5),
 //! `stacking` (8), `combat` (13, 6.4, 3.3), `crt` (13.8–13.12, 13.20), `reinforce` (10.1,
 //! 10.2, 10.6), `supply` (9.3–9.7), `control` (3.8, 4.2), `victory` (4), `strategic` (11, 9.2,
-//! 10.7), `replacements` (10.8–10.14), `withdrawals` (10.15–10.19), `logistics` (their record). The data file (`scenario`, `board`) holds
+//! 10.7), `replacements` (10.8–10.14), `withdrawals` (10.15–10.19), `logistics` (their record),
+//! `fog` (13.7, the CP's hidden stacks as DESIGN §2.6 commitments). The data file (`scenario`, `board`) holds
 //! the representative map, roster and charts. The odds procedure and the concentric
 //! geometry are the ones Glory's End uses (`engine::odds`, `geo::hex::concentric`).
 //!
@@ -19,6 +20,7 @@ pub mod command;
 pub mod contribution;
 pub mod control;
 pub mod crt;
+pub mod fog;
 pub mod legal;
 pub mod logistics;
 pub mod movement;
@@ -55,9 +57,27 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     if orders.actions.is_empty() {
         return vec![Violation::new("WEF 5.2", "the orders hold no action")];
     }
-    let mut w = s.clone();
+    // 13.7: legality is judged with the counters this replay knows as their real units.
+    let mut w = fog::unmasked(s);
     let mut errs = Vec::new();
     for (i, a) in orders.actions.iter().enumerate() {
+        // 13.7: the fog's own conditions; `reveal` answers in the Russian's phase.
+        let fogged = if matches!(a, orders::Action::Reveal) {
+            turn::step(&mut w, side, a).err().unwrap_or_default()
+        } else {
+            fog::check_action(&w, side, a)
+        };
+        if !fogged.is_empty() || matches!(a, orders::Action::Reveal) {
+            let stop = !fogged.is_empty() && fog::blind_pending(&w);
+            errs.extend(fogged.into_iter().map(|mut v| {
+                v.message = format!("action {}: {}", i + 1, v.message);
+                v
+            }));
+            if stop {
+                break;
+            }
+            continue;
+        }
         if w.battle.is_some() || w.phase == Phase::VictoryCheck {
             errs.push(Violation::new("WEF 13.20", format!("action {} comes after a roll: the entry must end there", i + 1)));
             break;
@@ -93,7 +113,7 @@ impl Ruleset for WhenEaglesFight {
         setup::from_text(text, options, seats)
     }
     fn expect(state: &State) -> Expectation {
-        turn::expect(state)
+        fog::expect(state).unwrap_or_else(|| turn::expect(state))
     }
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
         let errs = check(state, seat, &orders);
@@ -111,6 +131,9 @@ impl Ruleset for WhenEaglesFight {
         ev
     }
     fn pending_roll(state: &State) -> Option<String> {
+        if fog::blind_pending(state) {
+            return fog::pending_roll(state);
+        }
         if let Some(b) = &state.battle {
             return Some(format!("combat at {}: CRT roll ({} column, DRM {:+})", b.target, combat::column_label(state, b), b.drm));
         }
@@ -118,6 +141,10 @@ impl Ruleset for WhenEaglesFight {
             .then(|| format!("revolution roll at the victory check of turn {} (WEF 4.4)", state.turn))
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if fog::pending_roll(state).is_some() {
+            let die = dice.d6();
+            return fog::keep_die(state, die);
+        }
         if state.battle.is_some() {
             let die = dice.d6();
             return combat::roll(state, die);
@@ -138,12 +165,38 @@ impl Ruleset for WhenEaglesFight {
     fn game_turn(state: &State) -> u32 {
         u32::from(state.turn)
     }
-    /// Nothing is hidden yet: the CP's concealed stacks (13.7) are not built (docs).
-    fn view(state: &State, _seat: &str) -> State {
-        state.clone()
+    /// 13.7: the Russian never sees what the CP's counters are (`fog.rs`).
+    fn view(state: &State, seat: &str) -> State {
+        let mut v = state.clone();
+        fog::view(&mut v, seat);
+        v
     }
+    /// The bot plays on its counters as the units they are (its own view knows them).
     fn random_orders(state: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
-        legal::random_orders(state, seat, chooser)
+        if let Some(o) = fog::automatic_orders(state, seat) {
+            return Some(o);
+        }
+        if fog::blind_pending(state) {
+            return None;
+        }
+        legal::random_orders(&fog::unmasked(state), seat, chooser)
+    }
+    fn automatic_orders(state: &State, seat: &str) -> Option<Orders> {
+        fog::automatic_orders(state, seat)
+    }
+    fn hidden(state: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        fog::hidden(state, seat, acts)
+    }
+    fn conceal(
+        state: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        Ok(fog::conceal(state, seat, orders, order))
+    }
+    fn committed_value_bound(_state: &State, id: &str) -> usize {
+        fog::value_bound(id)
     }
     fn template(state: &State, seat: &str) -> String {
         view::template(state, seat)

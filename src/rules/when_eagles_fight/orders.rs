@@ -57,6 +57,11 @@ pub enum Action {
     Oberost(HexId),
     /// Remove these units of the opponent's overstacked hex (8.3).
     RemoveOverstack(Vec<String>),
+    /// CP: turn units of one stack face down under counters (13.7; `fog.rs`).
+    Hide(super::fog::Hide),
+    /// CP: the entry that opens a stack the Russian attacked (13.7); the openings travel
+    /// with the entry, added by the author's tool.
+    Reveal,
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along

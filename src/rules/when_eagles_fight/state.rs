@@ -372,6 +372,9 @@ pub struct State {
     /// The headquarters markers: STAVKA (14.2) and OberOst (14.3) (`command`).
     #[serde(default)]
     pub hq: super::command::Hq,
+    /// The CP's hidden stacks (13.7, `fog.rs`).
+    #[serde(default, skip_serializing_if = "super::fog::Fog::is_unused")]
+    pub fog: super::fog::Fog,
 }
 
 impl State {

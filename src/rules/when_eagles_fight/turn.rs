@@ -14,6 +14,10 @@ use crate::engine::{Await, Event, Expectation, Violation};
 
 /// Apply one action of `side`, or say why it is illegal (nothing changes then).
 pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
+    // 13.7: the CP's answer to an attack on a hidden stack comes in the Russian's phase.
+    if let Action::Reveal = a {
+        return super::fog::step_reveal(s, side);
+    }
     if s.outcome.is_some() {
         return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
     }
@@ -57,6 +61,7 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             let errs = movement::check(s, side, m);
             if errs.is_empty() { Ok(movement::apply(s, side, m)) } else { Err(errs) }
         }
+        Action::Attack(at) if !super::fog::counters_at(s, at.target).is_empty() => super::fog::declare_blind(s, side, at),
         Action::Attack(at) => {
             let b = combat::declare(s, side, at)?;
             Ok(combat::start(s, b))
@@ -82,6 +87,8 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
         Action::RemoveOverstack(_) => Err(vec![Violation::new("WEF 8.3", "no hex is overstacked")]),
         Action::Stavka(h) => super::command::place_stavka(s, side, *h),
         Action::Oberost(h) => super::command::place_oberost(s, side, *h),
+        Action::Hide(h) => super::fog::step_hide(s, side, h),
+        Action::Reveal => super::fog::step_reveal(s, side),
     }
 }
 

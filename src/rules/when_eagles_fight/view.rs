@@ -74,6 +74,7 @@ pub fn describe(s: &State) -> String {
     for h in &s.fallen_forts {
         out.push(format!("fallen fortress {h}"));
     }
+    out.extend(super::fog::describe(s));
     out.join("\n")
 }
 
