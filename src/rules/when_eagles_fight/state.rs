@@ -201,7 +201,7 @@ impl Unit {
 }
 
 /// The phases this ruleset plays (WEF 5.2), in order within a game turn. Phases the rules
-/// built so far do not play (random events, strategic movement, attrition, OberOst) are
+/// built so far do not play (random events, OberOst) are
 /// listed in the docs as not implemented; the sequence passes over them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

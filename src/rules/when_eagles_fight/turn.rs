@@ -1,9 +1,10 @@
 //! The sequence of play (WEF 5.2) as far as it is built, and the action dispatcher.
 //!
-//! A game turn here: II.A Russian New Units, II.B CP New Units, IV.A Russian Regular
+//! A game turn here: II.A Russian New Units, II.B CP New Units, III.A Russian and III.B CP
+//! Strategic Movement, IV.A Russian Regular
 //! Movement, IV.B Russian Combat, V.A CP Regular Movement, V.B CP Combat, VI Victory Check
 //! (check turns only); the Attrition phases IV.C and V.D close each side's combat phase.
-//! Phases not built yet (I Random Events, III Strategic Movement, V.C OberOst Combat) are
+//! Phases not built yet (I Random Events, V.C OberOst Combat) are
 //! passed over; the docs list them.
 
 use super::logistics::{self, Step};
