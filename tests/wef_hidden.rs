@@ -94,7 +94,7 @@ fn public(s: &State) -> String {
 const STACK: &str = "  - {id: DE-20, hex: \"2316\"}\n  - {id: DE-FR, hex: \"2316\"}\n  - {id: DE-1, hex: \"2316\"}\n  - {id: RU-1, hex: \"2317\"}\n  - {id: RU-2, hex: \"2417\"}\n";
 
 /// Hide DE-FR and DE-1 under c1, c2 (c1 = DE-1, c2 = DE-FR), end the CP turn, and bring the
-/// Russian to his combat phase.
+/// Russian to his combat phase (through both strategic movement phases).
 fn hidden_stack(r: &mut [Replay; 2]) {
     both(
         r,
@@ -104,6 +104,9 @@ fn hidden_stack(r: &mut [Replay; 2]) {
         &[("c1", "unit:DE-1:2"), ("c2", "unit:DE-FR:2")],
         &[],
     );
+    both(r, "russian", None, "actions: [end_phase]", &[], &[]);
+    both(r, "central", None, "actions: [end_phase]", &[], &[]);
+    // III.A and III.B, strategic movement.
     both(r, "russian", None, "actions: [end_phase]", &[], &[]);
     both(r, "central", None, "actions: [end_phase]", &[], &[]);
     both(r, "russian", None, "actions: [end_phase]", &[], &[]);

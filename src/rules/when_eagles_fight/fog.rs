@@ -267,7 +267,9 @@ fn rename(s: &mut State, old: &str, new: &str) {
     }
     // Every per-unit record the other rules keep: the OberOst phase's named units (14.3),
     // retreats this phase (13.22), this turn's entries, rail moves and off-map units (10, 11).
-    for set in [&mut s.moving, &mut s.attacked, &mut s.hq.oberost_units, &mut s.retreated, &mut s.logistics.entered, &mut s.logistics.off_map] {
+    for set in
+        [&mut s.moving, &mut s.attacked, &mut s.hq.oberost_units, &mut s.retreated, &mut s.logistics.entered, &mut s.logistics.off_map]
+    {
         if set.remove(old) {
             set.insert(new.to_string());
         }
