@@ -72,8 +72,11 @@ fn random_attack(s: &State, side: Side, ch: &mut Dice) -> Option<Attack> {
 /// Random legal orders for `seat`, or `None` when nothing is expected of it.
 pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     let side = s.side_of(seat)?;
-    if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || s.phase.side() != side {
+    if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(s) || turn::acting_side(s) != side {
         return None;
+    }
+    if super::ammunition::placing(s) == Some(side) {
+        return Some(Orders { actions: vec![super::ammunition::bot_place(s, side, ch)] });
     }
     let mut work = s.clone();
     let mut actions = Vec::new();
@@ -93,6 +96,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 }
                 let hex = opts[ch.roll(opts.len() as u32) as usize];
                 push(&mut work, Action::Enter(Enter { unit: id, hex }), &mut actions);
+            }
+            for a in super::events::bot_withdrawals(&work, side, ch) {
+                push(&mut work, a, &mut actions);
             }
         }
         Phase::RussianMovement | Phase::CentralMovement => {

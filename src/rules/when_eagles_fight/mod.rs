@@ -10,11 +10,13 @@
 //! Much of the game is not built yet; `docs/when-eagles-fight/rules.md` lists every rule of
 //! the digest's checklist with its case or the reason it is missing.
 
+pub mod ammunition;
 pub mod board;
 pub mod cases;
 pub mod combat;
 pub mod control;
 pub mod crt;
+pub mod events;
 pub mod legal;
 pub mod movement;
 pub mod orders;
@@ -48,7 +50,7 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
     let mut w = s.clone();
     let mut errs = Vec::new();
     for (i, a) in orders.actions.iter().enumerate() {
-        if w.battle.is_some() || w.phase == Phase::VictoryCheck {
+        if w.battle.is_some() || w.phase == Phase::VictoryCheck || turn::rolling(&w) {
             errs.push(Violation::new("WEF 13.20", format!("action {} comes after a roll: the entry must end there", i + 1)));
             break;
         }
@@ -56,10 +58,14 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             errs.push(Violation::new("WEF 4.1", format!("action {} comes after the end of the game", i + 1)));
             break;
         }
-        if w.phase.side() != side {
+        if let Some(p) = ammunition::placing(&w).filter(|&p| p != side) {
+            errs.push(Violation::new("WEF 9.11", format!("action {}: the {} player places his ammunition markers now", i + 1, p.title())));
+            break;
+        }
+        if turn::acting_side(&w) != side {
             errs.push(Violation::new(
                 "WEF 5.2",
-                format!("action {}: the phase has passed to the {} player", i + 1, w.phase.side().title()),
+                format!("action {}: the phase has passed to the {} player", i + 1, turn::acting_side(&w).title()),
             ));
             break;
         }
@@ -106,6 +112,8 @@ impl Ruleset for WhenEaglesFight {
         }
         (state.phase == Phase::VictoryCheck && state.outcome.is_none())
             .then(|| format!("revolution roll at the victory check of turn {} (WEF 4.4)", state.turn))
+            .or_else(|| events::roll_due(state))
+            .or_else(|| ammunition::roll_due(state))
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
         if state.battle.is_some() {
@@ -117,8 +125,17 @@ impl Ruleset for WhenEaglesFight {
             let mut ev = victory::revolution(state, die);
             if state.outcome.is_none() {
                 ev.extend(turn::next_turn(state));
+                // The turn that begins may open with its events roll: the same dice (7.1).
+                ev.extend(events::roll(state, dice));
             }
             return ev;
+        }
+        if events::roll_due(state).is_some() {
+            return events::roll(state, dice);
+        }
+        if ammunition::roll_due(state).is_some() {
+            let die = dice.d6();
+            return ammunition::roll(state, die);
         }
         vec![]
     }
@@ -143,7 +160,7 @@ impl Ruleset for WhenEaglesFight {
         let mut s = state.clone();
         let mut out = Vec::new();
         for a in &orders.actions {
-            if s.battle.is_some() || s.phase == Phase::VictoryCheck {
+            if s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(&s) {
                 out.push("then the dice decide".into());
                 break;
             }

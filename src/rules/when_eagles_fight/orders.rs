@@ -6,6 +6,8 @@
 //!   - move: {units: [DE-1, DE-17], path: ["2515", "2616"]}   # one unit or a stacked group (12.x)
 //!   - attack: {target: "2617", units: [DE-1, DE-17]}         # ends the entry: the roll follows (13.20)
 //!   - end_phase
+//!   - event_withdraw: {event: D, units: [DE-17]}          # an event's withdrawal (WEF 7.2)
+//!   - ammunition: {units: [RU-3, RU-4]}                    # ammunition markers (WEF 9.11)
 //! ```
 
 use schemars::JsonSchema;
@@ -35,6 +37,26 @@ pub enum Action {
     Attack(Attack),
     /// Finish the current phase (5.1: a finished phase is not taken back).
     EndPhase,
+    /// Withdraw the units a random event demands, in the side's New Units phase (7.2, 10.18).
+    EventWithdraw(EventWithdraw),
+    /// Place this side's ammunition-shortage markers on Russian units (9.11).
+    Ammunition(AmmoMarkers),
+}
+
+/// The units withdrawn for one event (7.2 D, F, J, K).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventWithdraw {
+    /// The event letter.
+    pub event: char,
+    pub units: Vec<String>,
+}
+
+/// Ammunition-shortage markers, one per unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmmoMarkers {
+    pub units: Vec<String>,
 }
 
 /// A reinforcement's entry.

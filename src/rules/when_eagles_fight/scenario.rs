@@ -46,6 +46,9 @@ pub struct Charts {
     pub random_events: RandomEvents,
     /// Ammunition shortage by modified roll and turn band (E.6). Kept for 9.9.
     pub ammunition: Vec<AmmoBand>,
+    /// The Guards (G) units, by id: they never take an ammunition marker (9.11).
+    #[serde(default)]
+    pub guards: Vec<String>,
 }
 
 /// One box of the turn track.

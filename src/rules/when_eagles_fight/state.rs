@@ -327,6 +327,12 @@ pub struct State {
     /// The game's result.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Random events and what they left in force (7).
+    #[serde(default)]
+    pub events: super::events::Events,
+    /// The Russian ammunition shortage of this game turn (9.9–9.13).
+    #[serde(default)]
+    pub ammo: super::ammunition::Ammo,
 }
 
 impl State {

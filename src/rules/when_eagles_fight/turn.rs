@@ -8,7 +8,7 @@
 
 use super::orders::Action;
 use super::state::{Phase, Side, State};
-use super::{combat, movement, reinforce, victory};
+use super::{ammunition, combat, events, movement, reinforce, victory};
 use crate::engine::{Await, Event, Expectation, Violation};
 
 /// Apply one action of `side`, or say why it is illegal (nothing changes then).
@@ -16,11 +16,14 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.outcome.is_some() {
         return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
     }
-    if s.battle.is_some() || s.phase == Phase::VictoryCheck {
+    if s.battle.is_some() || s.phase == Phase::VictoryCheck || rolling(s) {
         return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
     }
-    if s.phase.side() != side {
-        return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", s.phase.side().title(), s.phase.title()))]);
+    if acting_side(s) != side {
+        return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", acting_side(s).title(), s.phase.title()))]);
+    }
+    if ammunition::placing(s) == Some(side) && !matches!(a, Action::Ammunition(_)) {
+        return Err(vec![Violation::new("WEF 9.11", "place the ammunition-shortage markers first")]);
     }
     match a {
         Action::Enter(e) => {
@@ -36,6 +39,14 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             Ok(combat::start(s, b))
         }
         Action::EndPhase => end_phase(s, side),
+        Action::EventWithdraw(w) => {
+            let errs = events::check_withdraw(s, side, w);
+            if errs.is_empty() { Ok(events::apply_withdraw(s, side, w)) } else { Err(errs) }
+        }
+        Action::Ammunition(p) => {
+            let errs = ammunition::check(s, side, p);
+            if errs.is_empty() { Ok(ammunition::apply(s, side, p)) } else { Err(errs) }
+        }
     }
 }
 
@@ -49,6 +60,11 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     }
     let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
     if s.phase.new_units() {
+        // 7.2, 10.19: an event's withdrawal comes before the end of the phase.
+        ev.extend(events::end_new_units(s, side)?);
+        if s.outcome.is_some() {
+            return Ok(ev);
+        }
         ev.extend(reinforce::lose_missed(s, side));
     }
     // IV.C and V.D: the attrition of the side that just fought (9.4).
@@ -67,7 +83,13 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
                 ev.extend(next_turn(s));
             }
         }
-        Some(p) => s.phase = p,
+        Some(p) => {
+            s.phase = p;
+            // 9.9: the ammunition roll opens the Russian Combat phase.
+            if p == Phase::RussianCombat {
+                ammunition::begin(s);
+            }
+        }
         None => ev.extend(next_turn(s)),
     }
     Ok(ev)
@@ -78,7 +100,10 @@ pub fn next_turn(s: &mut State) -> Vec<Event> {
     s.turn += 1;
     s.phase = Phase::RussianNewUnits;
     s.ah_good_attacks = 0;
-    vec![Event::say(format!("{} begins", s.turn_text()))]
+    ammunition::new_turn(s);
+    let mut ev = vec![Event::say(format!("{} begins", s.turn_text()))];
+    ev.extend(events::new_turn(s));
+    ev
 }
 
 /// 3.6: in the T1 CP combat phase the CP must make three A-H attacks at 2:1 or better. The
@@ -117,15 +142,31 @@ pub fn expect(s: &State) -> Expectation {
             seat: s.seat(Side::Russian).into(),
             what: format!("acknowledge: your entry rolls the revolution die of turn {} (WEF 4.4)", s.turn),
         }]
+    } else if events::roll_due(s).is_some() {
+        // The Russian's next entry fixes the CP's events roll and then plays II.A with the
+        // event known (7.1).
+        vec![Await {
+            seat: s.seat(Side::Russian).into(),
+            what: format!("your entry rolls the random events of turn {} (WEF 7.1); then your New Units phase", s.turn),
+        }]
+    } else if ammunition::roll_due(s).is_some() {
+        vec![Await {
+            seat: s.seat(Side::Central).into(),
+            what: format!("acknowledge: your entry rolls the Russian ammunition shortage of turn {} (WEF 9.9)", s.turn),
+        }]
+    } else if let Some(side) = ammunition::placing(s) {
+        vec![Await { seat: s.seat(side).into(), what: "place your ammunition-shortage markers on Russian units (WEF 9.11)".into() }]
     } else {
         let side = s.phase.side();
         let what = match s.phase {
             Phase::RussianNewUnits | Phase::CentralNewUnits => {
                 let due: Vec<String> = reinforce::due(s, side).iter().map(|u| u.id.clone()).collect();
+                let owed: Vec<String> = events::due(s, side).iter().map(|o| format!("event {}", o.event)).collect();
+                let withdraw = if owed.is_empty() { String::new() } else { format!("withdraw for {}, ", owed.join(", ")) };
                 if due.is_empty() {
-                    "end the phase (no reinforcements due)".to_string()
+                    format!("{withdraw}end the phase (no reinforcements due)")
                 } else {
-                    format!("enter reinforcements ({}), then end the phase", due.join(", "))
+                    format!("{withdraw}enter reinforcements ({}), then end the phase", due.join(", "))
                 }
             }
             Phase::RussianMovement | Phase::CentralMovement => "move units, then end the phase".into(),
@@ -134,4 +175,16 @@ pub fn expect(s: &State) -> Expectation {
         vec![Await { seat: s.seat(side).into(), what }]
     };
     Expectation { when, awaits }
+}
+
+/// A roll that ends the entry is waiting: the events roll (7.1) or the ammunition roll (9.9),
+/// besides a battle's and the revolution's.
+pub fn rolling(s: &State) -> bool {
+    events::roll_due(s).is_some() || ammunition::roll_due(s).is_some()
+}
+
+/// The side that acts now: the phase's, except while the CP places its ammunition markers
+/// in the Russian Combat phase (9.11).
+pub fn acting_side(s: &State) -> Side {
+    ammunition::placing(s).unwrap_or(s.phase.side())
 }

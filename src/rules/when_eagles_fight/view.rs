@@ -52,6 +52,8 @@ pub fn describe(s: &State) -> String {
     for h in &s.fallen_forts {
         out.push(format!("fallen fortress {h}"));
     }
+    out.extend(super::events::describe(s));
+    out.extend(super::ammunition::describe(s));
     out.join("\n")
 }
 
