@@ -91,7 +91,7 @@ fn public(s: &State) -> String {
     serde_json::to_string(&v).expect("state serialises")
 }
 
-const STACK: &str = "  - {id: DE-20, hex: \"2316\"}\n  - {id: DE-FR, hex: \"2316\"}\n  - {id: DE-1, hex: \"2316\"}\n  - {id: RU-1, hex: \"2317\"}\n  - {id: RU-2, hex: \"2417\"}\n";
+const STACK: &str = "  - {id: DE-20, hex: \"2316\"}\n  - {id: DE-FR, hex: \"2316\"}\n  - {id: DE-1, hex: \"2316\"}\n  - {id: RU-1, hex: \"2317\"}\n  - {id: RU-2, hex: \"2417\"}\n  - {id: RU-20, hex: \"4213\"}\n";
 
 /// Hide DE-FR and DE-1 under c1, c2 (c1 = DE-1, c2 = DE-FR), end the CP turn, and bring the
 /// Russian to his combat phase (through both strategic movement phases).
@@ -110,6 +110,10 @@ fn hidden_stack(r: &mut [Replay; 2]) {
     both(r, "russian", None, "actions: [end_phase]", &[], &[]);
     both(r, "central", None, "actions: [end_phase]", &[], &[]);
     both(r, "russian", None, "actions: [end_phase]", &[], &[]);
+    // IV.B opens with the ammunition roll (9.9; the CP's ack settles it, here the die is
+    // simply resolved): a 1 is one marker, the Russian's to place, on a unit away from the
+    // battle.
+    both(r, "russian", Some(1), "actions: [{ammunition: {units: [RU-20]}}]", &[], &[]);
 }
 
 /// Lengths: every value a counter can hold fits the declared bound, and a sealed note

@@ -46,6 +46,15 @@ struct CaseState {
     /// STAVKA and OberOst as placed before the case (`{stavka: "2417", stavka_turn: 2}`).
     #[serde(default)]
     hq: Option<super::command::Hq>,
+    /// The last turn, when the No Verdun marker brought it forward (7.3).
+    #[serde(default)]
+    last_turn: Option<u8>,
+    /// What random events left in force (7.2), as the state holds it.
+    #[serde(default)]
+    events: Option<super::events::Events>,
+    /// Units already short of ammunition this turn (9.10).
+    #[serde(default)]
+    short: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +113,13 @@ impl CaseRuleset for WhenEaglesFight {
         if let Some(hq) = c.hq {
             s.hq = hq;
         }
+        if let Some(t) = c.last_turn {
+            s.last_turn = t;
+        }
+        if let Some(e) = c.events {
+            s.events = e;
+        }
+        s.ammo.short.extend(c.short);
         WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)
     }

@@ -153,8 +153,9 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
     // 9.3, 9.7: factors of units out of supply are summed, then halved once, rounded up; a
     // fortress or capital supplies its units for defence only.
     let (own, enemy) = (super::supply::sources(s, side), super::supply::sources(s, side.other()));
-    let oos_attack = |u: &&Unit| super::supply::status(s, u, &own) != super::supply::Status::Supplied;
-    let oos_defence = |u: &&Unit| super::supply::status(s, u, &enemy) == super::supply::Status::Out;
+    // 9.10: a unit short of ammunition is halved too, pooled with the rest and only once.
+    let oos_attack = |u: &&Unit| super::supply::status(s, u, &own) != super::supply::Status::Supplied || super::ammunition::short(s, u);
+    let oos_defence = |u: &&Unit| super::supply::status(s, u, &enemy) == super::supply::Status::Out || super::ammunition::short(s, u);
     let halved = |units: &[&Unit], out: &dyn Fn(&&Unit) -> bool, f: &dyn Fn(&Unit) -> u32| {
         let full: u32 = units.iter().filter(|u| !out(u)).map(|u| f(u)).sum();
         let short: u32 = units.iter().filter(|u| out(u)).map(|u| f(u)).sum();
@@ -192,6 +193,9 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
     let late: Vec<&str> = defenders.iter().filter(|u| s.retreated.contains(&u.id)).map(|u| u.id.as_str()).collect();
     if !late.is_empty() {
         parts.push(format!("{} retreated here this phase and add nothing (13.22)", late.join(", ")));
+    }
+    if attackers.iter().chain(defenders).any(|u| super::ammunition::short(s, u)) {
+        parts.push("units short of ammunition halved with them (9.10)".into());
     }
     let mut drm = 0i32;
     let mut add = |v: i32, why: &str, parts: &mut Vec<String>| {

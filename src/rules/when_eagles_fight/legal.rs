@@ -83,8 +83,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             return (who == side).then_some(Orders { actions: vec![Action::RemoveOverstack(ids)] });
         }
     }
-    if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || s.phase.side() != side {
+    if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(s) || turn::actor(s) != side {
         return None;
+    }
+    if super::ammunition::placing(s) == Some(side) {
+        return Some(Orders { actions: vec![super::ammunition::bot_place(s, side, ch)] });
     }
     let mut work = s.clone();
     let mut actions = Vec::new();
@@ -106,6 +109,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 push(&mut work, Action::Enter(Enter { unit: id, hex }), &mut actions);
             }
             new_units(&mut work, side, ch, &mut actions);
+            for a in super::events::bot_withdrawals(&work, side, ch) {
+                push(&mut work, a, &mut actions);
+            }
         }
         Phase::RussianStrategic | Phase::CentralStrategic => {
             for _ in 0..3 {

@@ -13,6 +13,7 @@
 //! the digest's checklist with its case or the reason it is missing.
 
 pub mod advance;
+pub mod ammunition;
 pub mod board;
 pub mod cases;
 pub mod combat;
@@ -20,6 +21,7 @@ pub mod command;
 pub mod contribution;
 pub mod control;
 pub mod crt;
+pub mod events;
 pub mod fog;
 pub mod legal;
 pub mod logistics;
@@ -78,12 +80,16 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             }
             continue;
         }
-        if w.battle.is_some() || w.phase == Phase::VictoryCheck {
+        if w.battle.is_some() || w.phase == Phase::VictoryCheck || turn::rolling(&w) {
             errs.push(Violation::new("WEF 13.20", format!("action {} comes after a roll: the entry must end there", i + 1)));
             break;
         }
         if w.outcome.is_some() {
             errs.push(Violation::new("WEF 4.1", format!("action {} comes after the end of the game", i + 1)));
+            break;
+        }
+        if let Some(p) = ammunition::placing(&w).filter(|&p| p != side) {
+            errs.push(Violation::new("WEF 9.11", format!("action {}: the {} player places his ammunition markers now", i + 1, p.title())));
             break;
         }
         if turn::actor(&w) != side {
@@ -139,6 +145,8 @@ impl Ruleset for WhenEaglesFight {
         }
         (state.phase == Phase::VictoryCheck && state.outcome.is_none())
             .then(|| format!("revolution roll at the victory check of turn {} (WEF 4.4)", state.turn))
+            .or_else(|| events::roll_due(state))
+            .or_else(|| ammunition::roll_due(state))
     }
     fn resolve(state: &mut State, dice: &mut Dice) -> Vec<Event> {
         if fog::pending_roll(state).is_some() {
@@ -154,8 +162,17 @@ impl Ruleset for WhenEaglesFight {
             let mut ev = victory::revolution(state, die);
             if state.outcome.is_none() {
                 ev.extend(turn::next_turn(state));
+                // The turn that begins may open with its events roll: the same dice (7.1).
+                ev.extend(events::roll(state, dice));
             }
             return ev;
+        }
+        if events::roll_due(state).is_some() {
+            return events::roll(state, dice);
+        }
+        if ammunition::roll_due(state).is_some() {
+            let die = dice.d6();
+            return ammunition::roll(state, die);
         }
         vec![]
     }
@@ -206,7 +223,7 @@ impl Ruleset for WhenEaglesFight {
         let mut s = state.clone();
         let mut out = Vec::new();
         for a in &orders.actions {
-            if s.battle.is_some() || s.phase == Phase::VictoryCheck {
+            if s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(&s) {
                 out.push("then the dice decide".into());
                 break;
             }

@@ -10,6 +10,8 @@
 //!   - rebuild: {unit: RU-4, hex: "3112", sl: 2}              # 1 or 2 SL (WEF 10.12)
 //!   - withdraw: {unit: DE-FR}                                # a withdrawal due (WEF 10.15)
 //!   - end_phase
+//!   - event_withdraw: {event: D, units: [DE-17]}          # an event's withdrawal (WEF 7.2)
+//!   - ammunition: {units: [RU-3, RU-4]}                    # ammunition markers (WEF 9.11)
 //! ```
 
 use schemars::JsonSchema;
@@ -62,6 +64,10 @@ pub enum Action {
     /// CP: the entry that opens a stack the Russian attacked (13.7); the openings travel
     /// with the entry, added by the author's tool.
     Reveal,
+    /// Withdraw the units a random event demands, in the side's New Units phase (7.2, 10.18).
+    EventWithdraw(EventWithdraw),
+    /// Place this side's ammunition-shortage markers on Russian units (9.11).
+    Ammunition(AmmoMarkers),
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along
@@ -115,6 +121,22 @@ pub struct Decide {
     /// hexes it enters, the attacked hex first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub advance: Vec<Move>,
+}
+
+/// The units withdrawn for one event (7.2 D, F, J, K).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventWithdraw {
+    /// The event letter.
+    pub event: char,
+    pub units: Vec<String>,
+}
+
+/// Ammunition-shortage markers, one per unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmmoMarkers {
+    pub units: Vec<String>,
 }
 
 /// A reinforcement's entry.

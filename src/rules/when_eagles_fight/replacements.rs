@@ -42,7 +42,8 @@ pub fn schedule(s: &State, nat: Nat) -> u32 {
 pub fn grant(s: &mut State, side: Side) -> Vec<Event> {
     let mut ev = Vec::new();
     for &nat in pools_of(side) {
-        let n = schedule(s, nat);
+        // 7.2 C, D, E, J, K: this turn's event may halve or cancel the receipts.
+        let n = super::events::replacements(s, nat, schedule(s, nat));
         if n == 0 {
             continue;
         }
@@ -57,14 +58,16 @@ pub fn grant(s: &mut State, side: Side) -> Vec<Event> {
 pub fn carry_over(s: &mut State, side: Side) -> Vec<Event> {
     let mut ev = Vec::new();
     for &nat in pools_of(side) {
+        // 7.2 K: after Verdun the German pool carries nothing over.
+        let carry = if nat.german() && !super::events::german_accumulation_allowed(s) { 0 } else { CARRY };
         if let Some(p) = s.logistics.pools.get_mut(&nat)
-            && *p > CARRY
+            && *p > carry
         {
             ev.push(Event::rule(
-                "WEF 10.9",
-                format!("{nat:?} replacements: {} SL unspent beyond the {CARRY} carried over are lost", *p - CARRY),
+                if carry == CARRY { "WEF 10.9" } else { "WEF 7.2" },
+                format!("{nat:?} replacements: {} SL unspent beyond the {carry} carried over are lost", *p - carry),
             ));
-            *p = CARRY;
+            *p = carry;
         }
     }
     ev

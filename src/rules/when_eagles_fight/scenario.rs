@@ -55,6 +55,9 @@ pub struct Charts {
     /// Withdrawals printed on the turn track (10.16, 10.17).
     #[serde(default)]
     pub withdrawals: Vec<WithdrawalData>,
+    /// The Guards (G) units, by id: they never take an ammunition marker (9.11).
+    #[serde(default)]
+    pub guards: Vec<String>,
 }
 
 /// Units each nationality may move by SM in one game turn, for a band of turns (11.3–11.5).

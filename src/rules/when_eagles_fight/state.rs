@@ -375,6 +375,12 @@ pub struct State {
     /// The CP's hidden stacks (13.7, `fog.rs`).
     #[serde(default, skip_serializing_if = "super::fog::Fog::is_unused")]
     pub fog: super::fog::Fog,
+    /// Random events and what they left in force (7).
+    #[serde(default)]
+    pub events: super::events::Events,
+    /// The Russian ammunition shortage of this game turn (9.9–9.13).
+    #[serde(default)]
+    pub ammo: super::ammunition::Ammo,
 }
 
 impl State {

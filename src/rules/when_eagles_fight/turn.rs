@@ -10,7 +10,7 @@
 use super::logistics::{self, Step};
 use super::orders::Action;
 use super::state::{Phase, Side, State};
-use super::{combat, movement, reinforce, replacements, strategic, victory, withdrawals};
+use super::{ammunition, combat, events, movement, reinforce, replacements, strategic, victory, withdrawals};
 use crate::engine::{Await, Event, Expectation, Violation};
 
 /// Apply one action of `side`, or say why it is illegal (nothing changes then).
@@ -22,7 +22,7 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.outcome.is_some() {
         return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
     }
-    if s.battle.is_some() || s.phase == Phase::VictoryCheck {
+    if s.battle.is_some() || s.phase == Phase::VictoryCheck || rolling(s) {
         return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
     }
     // A battle's decision (13.21-13.27), then an overstacked hex (8.3), come before all else.
@@ -40,8 +40,11 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             }
         };
     }
-    if s.phase.side() != side {
-        return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", s.phase.side().title(), s.phase.title()))]);
+    if acting_side(s) != side {
+        return Err(vec![Violation::new("WEF 5.2", format!("it is the {} player's {}", acting_side(s).title(), s.phase.title()))]);
+    }
+    if ammunition::placing(s) == Some(side) && !matches!(a, Action::Ammunition(_)) {
+        return Err(vec![Violation::new("WEF 9.11", "place the ammunition-shortage markers first")]);
     }
     if let Some(v) = strategic::barred(s, a) {
         return Err(vec![v]);
@@ -90,13 +93,22 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
         Action::Oberost(h) => super::command::place_oberost(s, side, *h),
         Action::Hide(h) => super::fog::step_hide(s, side, h),
         Action::Reveal => super::fog::step_reveal(s, side),
+        Action::EventWithdraw(w) => {
+            let errs = events::check_withdraw(s, side, w);
+            if errs.is_empty() { Ok(events::apply_withdraw(s, side, w)) } else { Err(errs) }
+        }
+        Action::Ammunition(p) => {
+            let errs = ammunition::check(s, side, p);
+            if errs.is_empty() { Ok(ammunition::apply(s, side, p)) } else { Err(errs) }
+        }
     }
 }
 
 /// The side whose action is due: the one deciding for a battle (13.21-13.27), the one
-/// removing from an overstacked hex (8.3), else the phasing side.
+/// removing from an overstacked hex (8.3), else the one placing ammunition markers (9.11),
+/// else the phasing side.
 pub fn actor(s: &State) -> Side {
-    super::retreat::decider(s).or_else(|| super::overstack::pending(s).map(|(_, who)| who)).unwrap_or(s.phase.side())
+    super::retreat::decider(s).or_else(|| super::overstack::pending(s).map(|(_, who)| who)).unwrap_or_else(|| acting_side(s))
 }
 
 /// Finish the current phase and move to the next one the rules play.
@@ -118,6 +130,11 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     }
     let mut ev = vec![Event::say(format!("{} ends {}", side.title(), s.phase.title()))];
     if s.phase.new_units() {
+        // 7.2, 10.19: an event's withdrawal comes before the end of the phase.
+        ev.extend(events::end_new_units(s, side)?);
+        if s.outcome.is_some() {
+            return Ok(ev);
+        }
         ev.extend(reinforce::lose_missed(s, side));
         // 5.2: the steps left (the CP's conversions among them) are passed through in order.
         ev.extend(replacements::reach(s, Step::Withdrawals));
@@ -145,6 +162,10 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
         Some(p) => {
             s.phase = p;
             ev.extend(logistics::phase_start(s));
+            // 9.9: the ammunition roll opens the Russian Combat phase.
+            if p == Phase::RussianCombat {
+                ammunition::begin(s);
+            }
         }
         None => ev.extend(next_turn(s)),
     }
@@ -157,7 +178,9 @@ pub fn next_turn(s: &mut State) -> Vec<Event> {
     s.phase = Phase::RussianNewUnits;
     s.ah_good_attacks = 0;
     logistics::new_turn(s);
+    ammunition::new_turn(s);
     let mut ev = vec![Event::say(format!("{} begins", s.turn_text()))];
+    ev.extend(events::new_turn(s));
     ev.extend(logistics::phase_start(s));
     ev
 }
@@ -205,15 +228,31 @@ pub fn expect(s: &State) -> Expectation {
             seat: s.seat(Side::Russian).into(),
             what: format!("acknowledge: your entry rolls the revolution die of turn {} (WEF 4.4)", s.turn),
         }]
+    } else if events::roll_due(s).is_some() {
+        // The Russian's next entry fixes the CP's events roll and then plays II.A with the
+        // event known (7.1).
+        vec![Await {
+            seat: s.seat(Side::Russian).into(),
+            what: format!("your entry rolls the random events of turn {} (WEF 7.1); then your New Units phase", s.turn),
+        }]
+    } else if ammunition::roll_due(s).is_some() {
+        vec![Await {
+            seat: s.seat(Side::Central).into(),
+            what: format!("acknowledge: your entry rolls the Russian ammunition shortage of turn {} (WEF 9.9)", s.turn),
+        }]
+    } else if let Some(side) = ammunition::placing(s) {
+        vec![Await { seat: s.seat(side).into(), what: "place your ammunition-shortage markers on Russian units (WEF 9.11)".into() }]
     } else {
         let side = s.phase.side();
         let what = match s.phase {
             Phase::RussianNewUnits | Phase::CentralNewUnits => {
                 let due: Vec<String> = reinforce::due(s, side).iter().map(|u| u.id.clone()).collect();
+                let owed: Vec<String> = events::due(s, side).iter().map(|o| format!("event {}", o.event)).collect();
+                let withdraw = if owed.is_empty() { String::new() } else { format!("withdraw for {}, ", owed.join(", ")) };
                 let mut w = if due.is_empty() {
-                    "end the phase (no reinforcements due)".to_string()
+                    format!("{withdraw}end the phase (no reinforcements due)")
                 } else {
-                    format!("enter reinforcements ({}), then end the phase", due.join(", "))
+                    format!("{withdraw}enter reinforcements ({}), then end the phase", due.join(", "))
                 };
                 for (nat, left) in withdrawals::outstanding(s, side) {
                     w.push_str(&format!("; withdraw {left} {nat:?} infantry SL (WEF 10.17)"));
@@ -227,4 +266,16 @@ pub fn expect(s: &State) -> Expectation {
         vec![Await { seat: s.seat(side).into(), what }]
     };
     Expectation { when, awaits }
+}
+
+/// A roll that ends the entry is waiting: the events roll (7.1) or the ammunition roll (9.9),
+/// besides a battle's and the revolution's.
+pub fn rolling(s: &State) -> bool {
+    events::roll_due(s).is_some() || ammunition::roll_due(s).is_some()
+}
+
+/// The side that acts now: the phase's, except while the CP places its ammunition markers
+/// in the Russian Combat phase (9.11).
+pub fn acting_side(s: &State) -> Side {
+    ammunition::placing(s).unwrap_or(s.phase.side())
 }

@@ -30,7 +30,7 @@ pub fn russian_cities_held(s: &State) -> u32 {
 /// revolution roll pending; any other turn goes on. Returns the events and whether a roll
 /// is pending.
 pub fn end_of_turn(s: &mut State) -> (Vec<Event>, bool) {
-    let Some(check) = s.turn_box().and_then(|b| b.check) else { return (vec![], false) };
+    let Some(check) = check_box(s) else { return (vec![], false) };
     let mut ev = Vec::new();
     let (gc, ah) = (german_cities(s), ah_victory_hexes(s));
     ev.push(Event::rule(
@@ -57,14 +57,17 @@ pub fn end_of_turn(s: &mut State) -> (Vec<Event>, bool) {
 /// The revolution roll (4.4): d6 + CP-held Russian cities ≥ the Rev number wins for the CP;
 /// otherwise the game goes on, or ends with the Tsar standing after T24 (4.3.3).
 pub fn revolution(s: &mut State, die: u32) -> Vec<Event> {
-    let Some(check) = s.turn_box().and_then(|b| b.check) else { return vec![] };
+    let Some(check) = check_box(s) else { return vec![] };
     let cities = russian_cities_held(s);
-    let total = die + cities;
+    // 4.5: the modifiers events (and Brusilov) leave in force.
+    let drm = super::events::revolution_drm(s);
+    let total = (die + cities) as i32 + drm.iter().map(|(m, _)| m).sum::<i32>();
+    let mods: String = drm.iter().map(|(m, why)| format!(" {m:+} ({why})")).collect();
     let mut ev = vec![
         Event::roll(format!("victory check of turn {}: revolution roll", s.turn), "d6", die),
-        Event::rule("WEF 4.4", format!("{die} + {cities} Russian cities held by the CP = {total} against Rev {}", check.rev)),
+        Event::rule("WEF 4.4", format!("{die} + {cities} Russian cities held by the CP{mods} = {total} against Rev {}", check.rev)),
     ];
-    if total >= check.rev {
+    if total >= check.rev as i32 {
         let o = Outcome::Win {
             side: Side::Central.id().into(),
             reason: format!("revolution in Russia at the end of turn {}: the Tsar falls (WEF 4.4)", s.turn),
@@ -80,6 +83,20 @@ pub fn revolution(s: &mut State, die: u32) -> Vec<Event> {
         s.outcome = Some(o);
     } else {
         ev.push(Event::rule("WEF 4.4", "the Tsar survives"));
+        ev.extend(super::events::tsar_survives(s));
     }
     ev
+}
+
+/// The figures of the check held at the end of this turn: its own box, or on a last turn the
+/// No Verdun marker brought forward (7.3), the latest check box before it (reading: that
+/// turn prints none).
+pub fn check_box(s: &State) -> Option<super::scenario::CheckBox> {
+    if let Some(c) = s.turn_box().and_then(|b| b.check) {
+        return Some(c);
+    }
+    if s.turn != s.last_turn {
+        return None;
+    }
+    s.charts.turns.iter().filter(|b| b.turn < s.turn).filter_map(|b| b.check).next_back()
 }

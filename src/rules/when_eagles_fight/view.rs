@@ -75,6 +75,8 @@ pub fn describe(s: &State) -> String {
         out.push(format!("fallen fortress {h}"));
     }
     out.extend(super::fog::describe(s));
+    out.extend(super::events::describe(s));
+    out.extend(super::ammunition::describe(s));
     out.join("\n")
 }
 
