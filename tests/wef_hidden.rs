@@ -228,10 +228,15 @@ fn an_attack_on_counters_opens_them_and_resolves_with_the_kept_die() {
     for x in &r {
         assert!(x.state.fog.blind.is_some() && W::pending_roll(&x.state).is_some());
         assert_eq!(W::expect(&x.state).awaits[0].seat, "central");
+        // The CP's template says what is owed: first the die (an ack), never his combat phase's orders.
+        let t = W::template(&x.state, "central");
+        assert!(t.contains("umpire apply --ack") && !t.contains("end_phase"), "{t}");
     }
     // The CP's tool, on its own view after the die, opens both counters and sends `reveal`.
     let mut before = r[1].state.clone();
     W::resolve(&mut before, &mut Dice::forced(vec![2]));
+    let t = W::template(&before, "central");
+    assert!(t.contains("- reveal") && !t.contains("end_phase"), "{t}");
     let auto = W::automatic_orders(&W::view(&before, "central"), "central").expect("no choice");
     let c = W::conceal(&W::view(&before, "central"), "central", auto, &IdOrder::trial()).expect("conceal");
     assert_eq!(c.open, vec!["c1".to_string(), "c2".to_string()]);

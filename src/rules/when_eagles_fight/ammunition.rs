@@ -3,9 +3,9 @@
 //! the markers each player places (9.11, the Russian first) and their effect: the marked
 //! units fight at half their factors for the rest of the game turn (9.10).
 //!
-//! Turn flow. The roll follows the Russian's choices of his movement phase (and, once built,
-//! STAVKA's placement, which 9.9 puts before it), so it is an ordinary roll: the Russian entry
-//! that ends IV.A ends with it, and the CP's next entry (an acknowledgement: the Russian
+//! Turn flow. The roll follows the Russian's choices of his movement phase and STAVKA's
+//! placement, which 9.9 puts before it, so it is an ordinary roll: the Russian entry that ends
+//! IV.A ends with it (a `stavka` may follow that entry's `end_phase`: [`before_roll`]), and the CP's next entry (an acknowledgement: the Russian
 //! places first) fixes it. Then the Russian places his half, the CP his, and the Russian
 //! attacks; a side with nothing to place is passed over.
 //!
@@ -13,7 +13,7 @@
 //! nationality (not the Romanian army); a "supplied city in Russia proper" protects units
 //! that trace a 9.5 line to a 9.6 source there; halved factors are pooled with the
 //! out-of-supply ones (9.3) and halved once (`combat::compute`); a unit short and out of
-//! supply is halved once (9.10). The STAVKA exclusion waits for STAVKA (14.2): [`stavka_hex`].
+//! supply is halved once (9.10); units in or next to STAVKA take no marker (9.11, 14.2).
 
 use std::collections::BTreeSet;
 
@@ -32,6 +32,8 @@ use crate::geo::hex::HexId;
 pub struct Ammo {
     /// The roll of this Russian Combat phase is still to be made (9.9).
     pub roll_due: bool,
+    /// This game turn's roll was made: what 9.9 puts before it is closed.
+    pub rolled: bool,
     /// Markers the Russian still places (he places first, and the odd one, 9.11).
     pub russian_left: u32,
     /// Markers the CP still places.
@@ -40,9 +42,15 @@ pub struct Ammo {
     pub short: BTreeSet<String>,
 }
 
-/// STAVKA's hex, once STAVKA is built (14.2): units in or next to it get no marker (9.11).
-fn stavka_hex(_s: &State) -> Option<HexId> {
-    None
+/// STAVKA's hex (14.2): units in or next to it get no marker (9.11).
+fn stavka_hex(s: &State) -> Option<HexId> {
+    super::command::stavka(s)
+}
+
+/// Whether `a` may still be taken while the roll is due: 9.9 places STAVKA before the roll,
+/// so it rides on the Russian entry that ends his movement phase, after its `end_phase`.
+pub fn before_roll(s: &State, a: &Action) -> bool {
+    s.ammo.roll_due && matches!(a, Action::Stavka(_))
 }
 
 /// The start of the Russian Combat phase: the roll is due (9.9).
@@ -89,6 +97,7 @@ pub fn roll(s: &mut State, die: u32) -> Vec<Event> {
         return vec![];
     }
     s.ammo.roll_due = false;
+    s.ammo.rolled = true;
     let mods = modifiers(s);
     let modified = die as i32 + mods.iter().map(|(m, _)| m).sum::<i32>();
     let n = lookup(s, s.turn, modified).unwrap_or(0);

@@ -96,6 +96,12 @@ pub fn place_stavka(s: &mut State, side: Side, h: HexId) -> Result<Vec<Event>, V
     if side != Side::Russian || s.phase != Phase::RussianCombat || !phase_start(s) {
         return Err(vec![v("WEF 14.2", "STAVKA is placed by the Russian at the start of his Combat phase, before any attack")]);
     }
+    if super::events::stavka_removed(s) {
+        return Err(vec![v("WEF 7.2", "event A: the Tsar took command and STAVKA is gone for good")]);
+    }
+    if s.ammo.rolled {
+        return Err(vec![v("WEF 9.9", "STAVKA goes down before the ammunition roll, in the entry that ends the movement phase")]);
+    }
     if s.turn < STAVKA_FROM {
         errs.push(v("WEF 14.2", format!("STAVKA is available from turn {STAVKA_FROM}")));
     }

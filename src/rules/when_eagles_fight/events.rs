@@ -22,10 +22,10 @@
 //! * the heavy artillery "in play" of 7.3 is the one on the map, less any the roll's event
 //!   has just ordered withdrawn; the marker never moves before the current turn.
 //!
-//! Effects other rules apply when they are built: the replacement cuts of C, D, E, J and K
-//! ([`replacements`], [`german_accumulation_allowed`]) wait for the replacement rules (10.8),
-//! the STAVKA removal of A ([`stavka_removed`]) for STAVKA (14.2). Brusilov (15) is not built,
-//! so it counts as never declared ([`brusilov_declared`]).
+//! Effects other rules apply: the replacement cuts of C, D, E, J and K ([`replacements`],
+//! [`german_accumulation_allowed`]) in the replacement grant (10.8), the STAVKA removal of A
+//! ([`stavka_removed`]) in STAVKA's placement (14.2). Brusilov (15) is not built, so it counts
+//! as never declared ([`brusilov_declared`]).
 
 use std::collections::BTreeMap;
 
@@ -156,7 +156,7 @@ pub fn brusilov_declared(_s: &State) -> Option<u8> {
     None
 }
 
-/// A: STAVKA is gone for good once the Tsar takes command (for STAVKA, 14.2, when built).
+/// A: STAVKA is gone for good once the Tsar takes command (14.2 refuses it from then on).
 pub fn stavka_removed(s: &State) -> bool {
     s.events.tsar_command
 }

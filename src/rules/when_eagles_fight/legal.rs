@@ -156,17 +156,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         Phase::RussianCombat | Phase::CentralCombat | Phase::OberOstCombat => {
             // 14.2, 14.3: now and then a headquarters marker opens the phase.
             if s.attacked.is_empty() && s.targets.is_empty() && ch.roll(2) == 0 {
-                let mut hexes: Vec<HexId> = s.units.iter().filter(|u| u.side() == side).filter_map(Unit::hex).collect();
-                hexes.sort();
-                hexes.dedup();
-                ch.shuffle(&mut hexes);
-                for h in hexes.into_iter().take(12) {
-                    let a = if side == Side::Russian { Action::Stavka(h) } else { Action::Oberost(h) };
-                    if turn::step(&mut work.clone(), side, &a).is_ok() {
-                        push(&mut work, a, &mut actions);
-                        break;
-                    }
-                }
+                headquarters(&mut work, side, ch, &mut actions);
             }
             let s = &work;
             let attack = if s.turn == 1 && side == Side::Central && s.ah_good_attacks < 3 { ah_qualifying_attack(s) } else { None };
@@ -183,7 +173,26 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         actions.extend(super::fog::bot_hides(&work, ch));
     }
     actions.push(Action::EndPhase);
+    // 9.9: STAVKA goes down before the ammunition roll, so after the movement phase's end.
+    if s.phase == Phase::RussianMovement && turn::step(&mut work, side, &Action::EndPhase).is_ok() && ch.roll(2) == 0 {
+        headquarters(&mut work, side, ch, &mut actions);
+    }
     Some(Orders { actions })
+}
+
+/// Now and then STAVKA (14.2) or OberOst (14.3) on a hex of the side's where it may go.
+fn headquarters(work: &mut State, side: Side, ch: &mut Dice, actions: &mut Vec<Action>) {
+    let mut hexes: Vec<HexId> = work.units.iter().filter(|u| u.side() == side).filter_map(Unit::hex).collect();
+    hexes.sort();
+    hexes.dedup();
+    ch.shuffle(&mut hexes);
+    for h in hexes.into_iter().take(12) {
+        let a = if side == Side::Russian { Action::Stavka(h) } else { Action::Oberost(h) };
+        if turn::step(work, side, &a).is_ok() {
+            actions.push(a);
+            return;
+        }
+    }
 }
 
 /// The bot's replacements and withdrawals (10.8–10.17): now and then a restoration or a
@@ -306,6 +315,9 @@ fn random_decision(s: &State, side: Side, ch: &mut Dice) -> Decide {
                     let mut at = t;
                     for _ in 0..ch.roll(3) {
                         let nbrs: Vec<HexId> = at.neighbours().into_iter().map(|(_, h)| h).filter(|h| s.board.get(*h).is_some()).collect();
+                        if nbrs.is_empty() {
+                            break;
+                        }
                         at = nbrs[ch.roll(nbrs.len() as u32) as usize];
                         path.push(at);
                     }

@@ -80,7 +80,7 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             }
             continue;
         }
-        if w.battle.is_some() || w.phase == Phase::VictoryCheck || turn::rolling(&w) {
+        if turn::must_end(&w, a) {
             errs.push(Violation::new("WEF 13.20", format!("action {} comes after a roll: the entry must end there", i + 1)));
             break;
         }
@@ -223,7 +223,7 @@ impl Ruleset for WhenEaglesFight {
         let mut s = state.clone();
         let mut out = Vec::new();
         for a in &orders.actions {
-            if s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(&s) {
+            if turn::must_end(&s, a) {
                 out.push("then the dice decide".into());
                 break;
             }

@@ -22,7 +22,7 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.outcome.is_some() {
         return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
     }
-    if s.battle.is_some() || s.phase == Phase::VictoryCheck || rolling(s) {
+    if must_end(s, a) {
         return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
     }
     // A battle's decision (13.21-13.27), then an overstacked hex (8.3), come before all else.
@@ -266,6 +266,12 @@ pub fn expect(s: &State) -> Expectation {
         vec![Await { seat: s.seat(side).into(), what }]
     };
     Expectation { when, awaits }
+}
+
+/// Whether the entry must have ended before `a`: a roll is pending, unless `a` is one of the
+/// actions 9.9 puts before the ammunition roll.
+pub fn must_end(s: &State, a: &Action) -> bool {
+    s.battle.is_some() || s.phase == Phase::VictoryCheck || (rolling(s) && !ammunition::before_roll(s, a))
 }
 
 /// A roll that ends the entry is waiting: the events roll (7.1) or the ammunition roll (9.9),

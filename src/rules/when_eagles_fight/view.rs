@@ -82,7 +82,8 @@ pub fn describe(s: &State) -> String {
 
 /// A commented YAML skeleton of what `seat` may send now.
 pub fn template(s: &State, seat: &str) -> String {
-    let e = super::turn::expect(s);
+    // An attack on a hidden stack (13.7) waits on the CP before anything the phase expects.
+    let e = super::fog::expect(s).unwrap_or_else(|| super::turn::expect(s));
     let mine = e.awaits.iter().find(|a| a.seat == seat);
     let Some(w) = mine else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
     let Some(side) = s.side_of(seat) else { return format!("# {}\n# {}\nactions:\n", e.when, w.what) };
@@ -100,6 +101,13 @@ pub fn template(s: &State, seat: &str) -> String {
         t.push_str(&format!("#   {:<8} {h}  {a}-{d}-{m}  {}/{} SL  {sup}\n", u.id, u.sl, u.max_sl()));
     }
     t.push_str("actions:\n");
+    if s.fog.blind.is_some() {
+        if s.fog.kept.is_some() {
+            t.push_str("  - reveal   # opens the attacked counters (WEF 13.7)\n");
+            return t;
+        }
+        return format!("{}# {}: send `umpire apply --ack`\n", t.trim_end_matches("actions:\n"), w.what);
+    }
     if s.decision.is_some() {
         t.push_str("  - decide: {losses: [ID, ...], retreat: \"HEX\", advance: [{units: [ID, ...], path: [\"HEX\", ...]}]}   # keep what applies\n");
         return t;
@@ -135,8 +143,14 @@ pub fn template(s: &State, seat: &str) -> String {
         }
     } else if s.phase.movement() {
         t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
+        if s.phase == super::state::Phase::RussianMovement {
+            t.push_str("  - end_phase\n  # - stavka: \"HEX\"   # after end_phase, before the ammunition roll (WEF 9.9, 14.2)\n");
+            return t;
+        }
     } else if s.phase.combat() {
-        t.push_str("  # - stavka: \"HEX\"     # Russian, before any attack (WEF 14.2)   # - oberost: \"HEX\"   # CP (WEF 14.3)\n");
+        if side == Side::Central {
+            t.push_str("  # - oberost: \"HEX\"   # before any attack (WEF 14.3)\n");
+        }
         t.push_str("  # - attack: {target: \"HEX\", units: [ID, ...]}    # the entry ends with the attack's roll (WEF 13.20)\n");
     }
     t.push_str("  - end_phase\n");
