@@ -146,7 +146,7 @@ pub struct Events {
     pub no_german_accumulation: bool,
     /// Withdrawals still owed.
     pub owed: Vec<Owed>,
-    /// German units withdrawn by events, with the SL they took away (D's 12-SL limit).
+    /// German units withdrawn by events or by 10.17, with the SL they took away (D's 12-SL limit).
     pub away: BTreeMap<String, u8>,
 }
 
@@ -485,9 +485,15 @@ fn check_between(s: &State, from: u8, to: u8) -> bool {
     s.charts.turns.iter().any(|b| b.check.is_some() && b.turn >= from && b.turn < to)
 }
 
-/// German SL that events have taken off the map and that are not back (D's limit).
+/// German SL that withdrawals (events, and the Balkans of 10.17) have taken off the map and
+/// that are not back (D's limit: "for any reason"). A unit back and then lost is not away.
 pub fn withdrawn_german_sl(s: &State) -> u32 {
-    s.events.away.iter().filter(|(id, _)| s.unit(id).is_some_and(|u| u.hex().is_none())).map(|(_, &sl)| u32::from(sl)).sum()
+    s.events
+        .away
+        .iter()
+        .filter(|(id, _)| s.unit(id).is_some_and(|u| !matches!(u.place, Place::Hex(_) | Place::Eliminated | Place::Lost)))
+        .map(|(_, &sl)| u32::from(sl))
+        .sum()
 }
 
 /// German heavy artillery in play after this turn's roll (7.3): on the map, less the units

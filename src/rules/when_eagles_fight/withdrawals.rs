@@ -90,6 +90,10 @@ pub fn apply(s: &mut State, w: &Withdraw) -> Vec<Event> {
         u.place = returns.map(Place::Track).unwrap_or(Place::Withdrawn);
     }
     *s.logistics.withdrawn.entry(nat).or_insert(0) += u32::from(sl);
+    // Event D spares the Germans once 12 of their SL are away "for any reason" (7.2).
+    if nat.german() {
+        s.events.away.insert(w.unit.clone(), sl);
+    }
     let back = returns.map(|t| format!(", to return on turn {t}")).unwrap_or_default();
     ev.push(Event::rule("WEF 10.15", format!("{label} is withdrawn ({sl} {nat:?} SL){back}")));
     ev
