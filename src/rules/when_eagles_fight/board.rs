@@ -81,6 +81,8 @@ pub struct Board {
     rail_links: BTreeSet<(HexId, HexId)>,
     /// The first and last hex of every railroad line (where a line can leave the map, 9.6).
     rail_ends: BTreeSet<HexId>,
+    /// Place names to their hexes (the rules name a few: Warsaw, Odessa, Königsberg…).
+    names: BTreeMap<String, HexId>,
 }
 
 fn hex(s: &str) -> Result<HexId, String> {
@@ -174,7 +176,14 @@ impl TryFrom<MapData> for Board {
             }
         }
         let victory = data.victory_hexes.iter().map(|s| hex(s).and_then(|h| land(h, &hexes))).collect::<Result<_, _>>()?;
-        Ok(Board { data, hexes, lakes, seas, route_steps, victory, rail_links, rail_ends })
+        // The first hex of a name wins, as a search in hex order would find it.
+        let mut names = BTreeMap::new();
+        for (h, i) in &hexes {
+            if let Some((n, _)) = &i.place {
+                names.entry(n.clone()).or_insert(*h);
+            }
+        }
+        Ok(Board { data, hexes, lakes, seas, route_steps, victory, rail_links, rail_ends, names })
     }
 }
 
@@ -219,7 +228,11 @@ impl Board {
     }
     /// The hex of a named place.
     pub fn named(&self, name: &str) -> Option<HexId> {
-        self.hexes.iter().find(|(_, i)| i.place.as_ref().is_some_and(|(n, _)| n == name)).map(|(h, _)| *h)
+        self.names.get(name).copied()
+    }
+    /// Whether `h` is one of the listed victory hexes (4.3: the non-city ones).
+    pub fn listed_victory(&self, h: HexId) -> bool {
+        self.victory.contains(&h)
     }
     /// The A-H victory hexes (4.3): the A-H cities plus the listed ones.
     pub fn ah_victory_hexes(&self) -> BTreeSet<HexId> {

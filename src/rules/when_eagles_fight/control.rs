@@ -14,7 +14,7 @@ pub fn controller(s: &State, h: HexId) -> Option<Side> {
 
 /// Whether the rules track control of `h`.
 pub fn tracked(s: &State, h: HexId) -> bool {
-    s.board.place(h).is_some() || s.board.data().victory_hexes.iter().any(|v| v.parse::<HexId>().ok() == Some(h))
+    s.board.place(h).is_some() || s.board.listed_victory(h)
 }
 
 /// Units of `side` enter `h`; `cavalry_only` when every unit entering is cavalry. Control

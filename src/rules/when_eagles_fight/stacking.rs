@@ -39,13 +39,16 @@ impl std::fmt::Display for Halves {
     }
 }
 
-/// Every overstacked hex, for the invariants.
+/// The first overstacked hex, if any (for the invariants and 8.3).
 pub fn overstacked(s: &State) -> Option<HexId> {
-    let mut hexes: Vec<HexId> = s.units.iter().filter_map(Unit::hex).collect();
-    hexes.sort();
-    hexes.dedup();
-    hexes.into_iter().find(|&h| {
-        let here: Vec<&Unit> = s.units_at(h).collect();
-        here.iter().map(|u| u.stack_halves()).sum::<u32>() > LIMIT_HALVES || here.iter().filter(|u| u.kind == Kind::Heavy).count() > 1
-    })
+    // One pass over the units: (half-corps, heavy artillery) per hex.
+    let mut per_hex: std::collections::BTreeMap<HexId, (u32, u32)> = std::collections::BTreeMap::new();
+    for u in &s.units {
+        if let Some(h) = u.hex() {
+            let e = per_hex.entry(h).or_default();
+            e.0 += u.stack_halves();
+            e.1 += u32::from(u.kind == Kind::Heavy);
+        }
+    }
+    per_hex.into_iter().find(|(_, (halves, guns))| *halves > LIMIT_HALVES || *guns > 1).map(|(h, _)| h)
 }

@@ -16,15 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::board::Country;
-use super::control::{controller, tracked};
+use super::control::controller;
 use super::orders::{Action, Rail};
 use super::state::{Kind, Nat, Side, State, Unit};
-use super::supply::{self, friendly_edge};
+use super::supply::{self, Holders, ODESSA_EDGE, friendly_edge};
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
-
-/// The edge hexes by Odessa the Russian may not use as a railroad's end (9.6).
-const ODESSA_EDGE: [HexId; 3] = [HexId { row: 42, col: 31 }, HexId { row: 42, col: 32 }, HexId { row: 42, col: 33 }];
 
 /// Which friendly edge a hex lies on, if any (B.2): 0 the CP's west edge, 1 the CP's south
 /// edge in A-H, 2 the Russian east edge. Off-map SM returns by the same edge (11.6).
@@ -44,19 +41,16 @@ fn exit(s: &State, side: Side, h: HexId) -> bool {
     edge(s, side, h).is_some() && s.board.rail_end(h) && !(side == Side::Russian && ODESSA_EDGE.contains(&h))
 }
 
-/// A hex the enemy closes to rail: his units, or a town, city or victory hex he controls (9.6).
-fn closed(s: &State, side: Side, h: HexId) -> bool {
-    s.occupant(h) == Some(side.other()) || (tracked(s, h) && controller(s, h) == Some(side.other()))
-}
-
 /// Every railroad hex joined to a friendly map edge of `side` by railroad, the enemy's hexes
 /// avoided (9.6, 11.2).
 pub fn rail_net(s: &State, side: Side) -> BTreeSet<HexId> {
-    let mut seen: BTreeSet<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| exit(s, side, h) && !closed(s, side, h)).collect();
+    let held = Holders::new(s);
+    let mut seen: BTreeSet<HexId> =
+        s.board.hexes().map(|(h, _)| h).filter(|&h| exit(s, side, h) && !held.rail_blocked(side, h)).collect();
     let mut queue: VecDeque<HexId> = seen.iter().copied().collect();
     while let Some(h) = queue.pop_front() {
         for n in s.board.rail_next(h) {
-            if !seen.contains(&n) && !closed(s, side, n) {
+            if !seen.contains(&n) && !held.rail_blocked(side, n) {
                 seen.insert(n);
                 queue.push_back(n);
             }
@@ -120,15 +114,19 @@ fn country_ok(s: &State, nat: Nat, h: HexId) -> bool {
 pub fn reachable(s: &State, u: &Unit, net: &BTreeSet<HexId>) -> BTreeMap<HexId, bool> {
     let Some(start) = u.hex() else { return BTreeMap::new() };
     let side = u.side();
-    let ok = |h: HexId| net.contains(&h) && country_ok(s, u.nat, h) && !closed(s, side, h) && super::stacking::room(s, h, &[u]).is_ok();
+    let held = Holders::new(s);
+    let ok =
+        |h: HexId| net.contains(&h) && country_ok(s, u.nat, h) && !held.rail_blocked(side, h) && super::stacking::room(s, h, &[u]).is_ok();
+    // The net's exits and their edges, found once: off-map SM hops between them (11.6).
+    let exits: Vec<(HexId, u8)> = net.iter().filter(|&&o| exit(s, side, o)).filter_map(|&o| edge(s, side, o).map(|e| (o, e))).collect();
     let mut out = BTreeMap::new();
     for off_map in [false, true] {
         let mut seen = BTreeSet::from([start]);
         let mut queue = VecDeque::from([start]);
         while let Some(h) = queue.pop_front() {
             let mut next: Vec<HexId> = s.board.rail_next(h).collect();
-            if off_map && let Some(e) = edge(s, side, h).filter(|_| exit(s, side, h)) {
-                next.extend(net.iter().copied().filter(|&o| o != h && exit(s, side, o) && edge(s, side, o) == Some(e)));
+            if off_map && let Some(&(_, e)) = exits.iter().find(|(x, _)| *x == h) {
+                next.extend(exits.iter().filter(|&&(o, oe)| o != h && oe == e).map(|&(o, _)| o));
             }
             for n in next {
                 if seen.contains(&n) || !ok(n) {
@@ -136,7 +134,7 @@ pub fn reachable(s: &State, u: &Unit, net: &BTreeSet<HexId>) -> BTreeMap<HexId, 
                 }
                 seen.insert(n);
                 queue.push_back(n);
-                if s.board.place(n).is_some() && controller(s, n) == Some(side) {
+                if s.board.place(n).is_some() && held.controller(n) == Some(side) {
                     out.entry(n).or_insert(off_map);
                 }
             }

@@ -5,7 +5,7 @@
 //! Romania is never entered (3.2). Not built: the 9.2 bar on strategic movement (no SM yet),
 //! Jassy as a source (Romania never enters the war yet), voluntary OOS (9.8: nothing to do).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::board::Country;
 use super::control::{controller, tracked};
@@ -17,7 +17,7 @@ use crate::geo::hex::HexId;
 pub const LINE: u32 = 4;
 
 /// The edge hexes by Odessa the Russian may not use as a railroad's end (9.6).
-const ODESSA_EDGE: [HexId; 3] = [HexId { row: 42, col: 31 }, HexId { row: 42, col: 32 }, HexId { row: 42, col: 33 }];
+pub(super) const ODESSA_EDGE: [HexId; 3] = [HexId { row: 42, col: 31 }, HexId { row: 42, col: 32 }, HexId { row: 42, col: 33 }];
 
 /// A unit's supply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,37 +32,72 @@ pub enum Status {
 /// A friendly map-edge hex of `side` (B.2): the CP's west edge and the south edge in A-H, the
 /// Russian east edge; not while the enemy occupies it.
 pub fn friendly_edge(s: &State, side: Side, h: HexId) -> bool {
-    let Some(info) = s.board.get(h) else { return false };
-    let edge = match side {
-        Side::Central => h.row == s.board.west_column() || (h.col == s.board.south_row() && info.country == Country::AustriaHungary),
-        Side::Russian => h.row == s.board.east_column(),
-    };
-    edge && s.occupant(h) != Some(side.other())
+    on_edge(s, side, h) && s.occupant(h) != Some(side.other())
 }
 
-/// A hex the enemy blocks for rail tracing: his units, or a town, city or victory hex he
-/// controls (9.6).
-fn rail_blocked(s: &State, side: Side, h: HexId) -> bool {
-    s.occupant(h) == Some(side.other()) || (tracked(s, h) && controller(s, h) == Some(side.other()))
+/// Whether `h` lies on `side`'s map edge (the coordinates first: most hexes are not).
+fn on_edge(s: &State, side: Side, h: HexId) -> bool {
+    let country = |h| s.board.get(h).map(|i| i.country);
+    match side {
+        Side::Central => {
+            (h.row == s.board.west_column() && country(h).is_some())
+                || (h.col == s.board.south_row() && country(h) == Some(Country::AustriaHungary))
+        }
+        Side::Russian => h.row == s.board.east_column() && country(h).is_some(),
+    }
+}
+
+/// Who holds each hex now: the occupant, else the recorded control (3.8), looked up once per
+/// trace rather than by a walk over every unit per hex. Built anew for each trace, since the
+/// units move between them.
+pub(super) struct Holders<'a> {
+    s: &'a State,
+    occupied: BTreeMap<HexId, Side>,
+}
+
+impl<'a> Holders<'a> {
+    pub(super) fn new(s: &'a State) -> Self {
+        let mut occupied = BTreeMap::new();
+        for u in &s.units {
+            if let Some(h) = u.hex() {
+                occupied.entry(h).or_insert(u.side());
+            }
+        }
+        Holders { s, occupied }
+    }
+    pub(super) fn occupant(&self, h: HexId) -> Option<Side> {
+        self.occupied.get(&h).copied()
+    }
+    /// As [`controller`].
+    pub(super) fn controller(&self, h: HexId) -> Option<Side> {
+        self.occupant(h).or_else(|| self.s.control.get(&h).copied())
+    }
+    /// A hex the enemy blocks for rail tracing: his units, or a town, city or victory hex he
+    /// controls (9.6).
+    pub(super) fn rail_blocked(&self, side: Side, h: HexId) -> bool {
+        self.occupant(h) == Some(side.other()) || (tracked(self.s, h) && self.controller(h) == Some(side.other()))
+    }
 }
 
 /// Every supply source of `side` (9.6): its edge hexes, the towns and cities it controls that
 /// reach a friendly edge by railroad, and its sea link (Königsberg, Odessa) while it holds it.
 pub fn sources(s: &State, side: Side) -> BTreeSet<HexId> {
-    let mut out: BTreeSet<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| friendly_edge(s, side, h)).collect();
+    let held = Holders::new(s);
+    let mut out: BTreeSet<HexId> =
+        s.board.hexes().map(|(h, _)| h).filter(|&h| on_edge(s, side, h) && held.occupant(h) != Some(side.other())).collect();
     let mut seen = BTreeSet::new();
     let mut queue: VecDeque<HexId> = out
         .iter()
         .copied()
-        .filter(|&h| s.board.rail_end(h) && !(side == Side::Russian && ODESSA_EDGE.contains(&h)) && !rail_blocked(s, side, h))
+        .filter(|&h| s.board.rail_end(h) && !(side == Side::Russian && ODESSA_EDGE.contains(&h)) && !held.rail_blocked(side, h))
         .collect();
     seen.extend(queue.iter().copied());
     while let Some(h) = queue.pop_front() {
-        if s.board.place(h).is_some() && controller(s, h) == Some(side) {
+        if s.board.place(h).is_some() && held.controller(h) == Some(side) {
             out.insert(h);
         }
         for n in s.board.rail_next(h) {
-            if !seen.contains(&n) && !rail_blocked(s, side, n) {
+            if !seen.contains(&n) && !held.rail_blocked(side, n) {
                 seen.insert(n);
                 queue.push_back(n);
             }
