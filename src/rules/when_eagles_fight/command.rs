@@ -166,8 +166,10 @@ fn reach(s: &State, from: HexId) -> BTreeSet<HexId> {
         let mut next = Vec::new();
         for h in frontier {
             for (_, n) in h.neighbours() {
-                let Some(info) = s.board.get(n) else { continue };
-                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || info.country == super::board::Country::Romania {
+                if s.board.get(n).is_none() {
+                    continue;
+                }
+                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || super::brusilov::neutral(s, n) {
                     continue;
                 }
                 if s.occupant(n) == Some(Side::Russian) {

@@ -155,6 +155,10 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         }
         Phase::RussianCombat | Phase::CentralCombat | Phase::OberOstCombat => {
             // 14.2, 14.3: now and then a headquarters marker opens the phase.
+            // 15.1: now and then the Russian declares the Brusilov offensive.
+            if super::brusilov::check(s, side).is_empty() && ch.roll(3) == 0 {
+                push(&mut work, Action::Brusilov, &mut actions);
+            }
             if s.attacked.is_empty() && s.targets.is_empty() && ch.roll(2) == 0 {
                 let mut hexes: Vec<HexId> = s.units.iter().filter(|u| u.side() == side).filter_map(Unit::hex).collect();
                 hexes.sort();

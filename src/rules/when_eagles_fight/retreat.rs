@@ -215,7 +215,8 @@ pub fn retreat_options(s: &State, side: Side, from: HexId, ids: &[String]) -> Ve
             let country = s.board.get(h).map(|i| i.country);
             movement::step_cost(s, from, h).is_ok()
                 && s.occupant(h) != Some(side.other())
-                && country != Some(Country::Romania)
+                && !super::brusilov::neutral(s, h)
+                && !group.iter().any(|u| super::brusilov::romanian_too_far_north(u, h))
                 && !(ah && country == Some(Country::Germany))
                 && !(ah && h.col < AH_NORTH_LIMIT && !german)
         })

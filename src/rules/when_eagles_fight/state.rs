@@ -381,6 +381,9 @@ pub struct State {
     /// The Russian ammunition shortage of this game turn (9.9–9.13).
     #[serde(default)]
     pub ammo: super::ammunition::Ammo,
+    /// The Brusilov offensive (15).
+    #[serde(default)]
+    pub brusilov: super::brusilov::Brusilov,
 }
 
 impl State {

@@ -31,6 +31,9 @@ pub fn describe(s: &State) -> String {
     if !s.hq.oberost_units.is_empty() {
         out.push(format!("oberost commands {}", s.hq.oberost_units.iter().cloned().collect::<Vec<_>>().join(", ")));
     }
+    if let Some(b) = s.brusilov.declared {
+        out.push(format!("brusilov declared in turn {b}, runs through turn {}", b + 2));
+    }
     if !s.retreated.is_empty() {
         out.push(format!("retreated this phase {}", s.retreated.iter().cloned().collect::<Vec<_>>().join(", ")));
     }
@@ -137,6 +140,9 @@ pub fn template(s: &State, seat: &str) -> String {
         t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
     } else if s.phase.combat() {
         t.push_str("  # - stavka: \"HEX\"     # Russian, before any attack (WEF 14.2)   # - oberost: \"HEX\"   # CP (WEF 14.3)\n");
+        if super::brusilov::check(s, side).is_empty() {
+            t.push_str("  # - brusilov          # declare the Brusilov offensive, once, turns 15-18 (WEF 15.1)\n");
+        }
         t.push_str("  # - attack: {target: \"HEX\", units: [ID, ...]}    # the entry ends with the attack's roll (WEF 13.20)\n");
     }
     t.push_str("  - end_phase\n");
