@@ -227,3 +227,34 @@ pub fn new_turn(s: &mut State) -> Vec<Event> {
     }
     ev
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::WhenEaglesFight;
+    use super::super::cases::case_seats;
+    use super::super::orders::Action;
+    use super::super::scenario::HISTORICAL_YAML;
+    use super::super::state::Phase;
+    use crate::dice::Dice;
+    use crate::engine::Ruleset;
+
+    /// The bot declares the offensive now and then, so self-play reaches these rules.
+    #[test]
+    fn bot_declares_sometimes() {
+        let mut s = WhenEaglesFight::setup(HISTORICAL_YAML, None, &case_seats()).expect("setup");
+        s.turn = 16;
+        s.phase = Phase::RussianCombat;
+        let declared = (0u8..40)
+            .filter(|i| {
+                let mut ch = Dice::from_seed(&crate::crypto::Hash([*i; 32]));
+                let o = super::super::legal::random_orders(&s, "russian", &mut ch);
+                o.is_some_and(|o| o.actions.contains(&Action::Brusilov))
+            })
+            .count();
+        assert!(declared > 0 && declared < 40, "declared in {declared} of 40");
+        s.brusilov.declared = Some(15);
+        let mut ch = Dice::from_seed(&crate::crypto::Hash([1; 32]));
+        let o = super::super::legal::random_orders(&s, "russian", &mut ch);
+        assert!(o.is_none_or(|o| !o.actions.contains(&Action::Brusilov)));
+    }
+}

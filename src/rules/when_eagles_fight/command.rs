@@ -158,7 +158,7 @@ pub fn place_oberost(s: &mut State, side: Side, h: HexId) -> Result<Vec<Event>, 
 }
 
 /// Hexes within [`OBEROST_RANGE`] of `from`, traced like a supply line (9.5): land
-/// hexsides, never into enemy units, never into Romania.
+/// hexsides, never into enemy units, never into neutral Romania (3.2).
 fn reach(s: &State, from: HexId) -> BTreeSet<HexId> {
     let mut seen = BTreeSet::from([from]);
     let mut frontier = vec![from];

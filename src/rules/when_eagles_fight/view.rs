@@ -158,6 +158,12 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
     {
         return Err(format!("{h} is overstacked"));
     }
+    // 15.1: the offensive is declared in T15-T18 only.
+    if let Some(b) = s.brusilov.declared
+        && !super::brusilov::TURNS.contains(&b)
+    {
+        return Err(format!("Brusilov declared in turn {b}"));
+    }
     for u in &s.units {
         if u.sl > u.max_sl() {
             return Err(format!("{} has {} SL of {}", u.id, u.sl, u.max_sl()));
