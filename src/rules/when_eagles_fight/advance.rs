@@ -150,8 +150,11 @@ pub fn advance(w: &mut State, d: &Decision, attacker_hexes: &BTreeSet<HexId>, gr
                 return Err(vec![v("WEF 12.4", format!("{to} holds enemy units")).hex(to.to_string())]);
             }
             let country = w.board.get(to).map(|i| i.country);
-            if country == Some(Country::Romania) {
-                return Err(vec![v("WEF 3.2", format!("{to} is in Romania, neutral until it enters the war")).hex(to.to_string())]);
+            if super::brusilov::neutral(w, to) {
+                return Err(vec![super::brusilov::neutral_violation(to)]);
+            }
+            if let Some(u) = group.iter().find(|u| super::brusilov::romanian_too_far_north(u, to)) {
+                return Err(vec![super::brusilov::north_violation(u, to)]);
             }
             if ah && country == Some(Country::Germany) {
                 return Err(vec![v("WEF 6.3", format!("A-H units never enter Germany ({to})")).hex(to.to_string())]);

@@ -5,7 +5,8 @@
 //!
 //! Turn flow. The roll follows the Russian's choices of his movement phase and STAVKA's
 //! placement, which 9.9 puts before it, so it is an ordinary roll: the Russian entry that ends
-//! IV.A ends with it (a `stavka` may follow that entry's `end_phase`: [`before_roll`]), and the CP's next entry (an acknowledgement: the Russian
+//! IV.A ends with it (`brusilov` and `stavka` may follow that entry's `end_phase`:
+//! [`before_roll`]), and the CP's next entry (an acknowledgement: the Russian
 //! places first) fixes it. Then the Russian places his half, the CP his, and the Russian
 //! attacks; a side with nothing to place is passed over.
 //!
@@ -47,10 +48,11 @@ fn stavka_hex(s: &State) -> Option<HexId> {
     super::command::stavka(s)
 }
 
-/// Whether `a` may still be taken while the roll is due: 9.9 places STAVKA before the roll,
-/// so it rides on the Russian entry that ends his movement phase, after its `end_phase`.
+/// Whether `a` may still be taken while the roll is due: the Brusilov declaration (15.1) and
+/// STAVKA (9.9) open the Combat phase before the roll, so they ride on the Russian entry that
+/// ends his movement phase, after its `end_phase`.
 pub fn before_roll(s: &State, a: &Action) -> bool {
-    s.ammo.roll_due && matches!(a, Action::Stavka(_))
+    s.ammo.roll_due && matches!(a, Action::Stavka(_) | Action::Brusilov)
 }
 
 /// The start of the Russian Combat phase: the roll is due (9.9).

@@ -9,11 +9,13 @@
 //!   units:                       # when given, only these units are in play
 //!     - {id: DE-1, hex: "2616"}  # sl: 1 for a reduced 2-SL unit
 //!     - {id: DE-11, turn: 3}     # on the turn track
+//!     - {id: AH-1, when: "B+1"}  # waiting for a conditional entry (10.5)
 //!   control: {"2419": central}   # control changed before the case
 //!   fallen_forts: ["2617"]
 //!   pools: {RU: 3}               # replacement SL on hand (10.8)
 //!   # a unit eliminated before the case: {id: RU-4, eliminated: true}
 //!   hq: {stavka: "2417", stavka_turn: 2}   # markers already placed (WEF 14)
+//!   brusilov: {declared: 15}     # the offensive declared before the case (WEF 15.1)
 //! ```
 
 use std::collections::BTreeMap;
@@ -55,6 +57,9 @@ struct CaseState {
     /// Units already short of ammunition this turn (9.10).
     #[serde(default)]
     short: Vec<String>,
+    /// The Brusilov offensive as declared before the case (`{declared: 15}`, 15.1).
+    #[serde(default)]
+    brusilov: Option<super::brusilov::Brusilov>,
 }
 
 #[derive(Deserialize)]
@@ -70,6 +75,9 @@ struct CaseUnit {
     /// Eliminated before the case (for rebuilds).
     #[serde(default)]
     eliminated: bool,
+    /// Waiting for a conditional entry (`B+1`, `REG`; 10.3-10.5).
+    #[serde(default)]
+    when: Option<String>,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -95,6 +103,7 @@ impl CaseRuleset for WhenEaglesFight {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
                 u.place = match (cu.hex, cu.turn) {
                     (None, None) if cu.eliminated => Place::Eliminated,
+                    (None, None) if cu.when.is_some() => Place::Waiting,
                     (Some(h), None) => Place::Hex(h),
                     (None, Some(t)) => Place::Track(t),
                     _ => return Err(format!("case state: unit {} needs a hex or a turn", cu.id)),
@@ -104,6 +113,9 @@ impl CaseRuleset for WhenEaglesFight {
                 }
                 if cu.eliminated {
                     u.sl = 0;
+                }
+                if cu.when.is_some() {
+                    u.when = cu.when;
                 }
             }
         }
@@ -120,6 +132,9 @@ impl CaseRuleset for WhenEaglesFight {
             s.events = e;
         }
         s.ammo.short.extend(c.short);
+        if let Some(b) = c.brusilov {
+            s.brusilov = b;
+        }
         WhenEaglesFight::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)
     }

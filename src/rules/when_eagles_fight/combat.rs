@@ -30,9 +30,9 @@ pub fn defence_factor(s: &State, u: &Unit) -> u32 {
 }
 
 /// The German units allowed in combined German/A-H stacks at any time (6.4): 1 in 1914
-/// (T1–T4), 3 from T5. (The Brusilov increase is not built.)
+/// (T1–T4), 3 from T5, one more a turn after the Brusilov declaration up to 6 (15.4).
 pub fn combined_limit(s: &State) -> usize {
-    if s.turn <= 4 { 1 } else { 3 }
+    if s.turn <= 4 { 1 } else { (3 + super::brusilov::combined_bonus(s)).min(6) }
 }
 
 /// Check an attack and work out its odds and DRM.
@@ -95,6 +95,7 @@ pub fn declare(s: &State, side: Side, a: &Attack) -> Result<Battle, Vec<Violatio
         errs.push(Violation::new("WEF 13.18", "heavy artillery never attacks alone"));
     }
     errs.extend(cooperation(s, &attackers));
+    errs.extend(super::brusilov::tsar_limit(s, side, t));
     if !errs.is_empty() {
         return Err(errs);
     }
@@ -247,10 +248,19 @@ pub fn compute(s: &State, side: Side, t: HexId, attackers: &[&Unit], defenders: 
     if german_only && attackers.iter().any(|u| u.kind == Kind::Heavy) {
         add(3, "heavy artillery", &mut parts);
     }
+    // 15.2: the Brusilov DRM, which STAVKA's is never added to.
+    let brusilov = match odds {
+        Odds::Column { column, .. } => super::brusilov::drm(s, side, defenders, Some(column)),
+        Odds::Automatic => None,
+    };
     // 14.2: STAVKA's favourable 1, lost when units in and out of its reach fight together.
     match super::command::stavka_drm(s, side, attackers, defenders) {
+        (_, Some(_)) if brusilov.is_some() => parts.push("STAVKA not added to a Brusilov attack (15.2)".into()),
         (0, Some(note)) => parts.push(note.into()),
         (v, _) => add(v, "STAVKA", &mut parts),
+    }
+    if let Some(v) = brusilov {
+        add(v, "Brusilov", &mut parts);
     }
     let column = match odds {
         Odds::Automatic => None,
@@ -287,6 +297,7 @@ pub fn start(s: &mut State, b: Battle) -> Vec<Event> {
     let mut ev = vec![Event::rule("WEF 13.3", format!("{} attack {}: {}", b.attackers.join(", "), b.target, b.summary))];
     s.attacked.extend(b.attackers.iter().cloned());
     s.targets.insert(b.target);
+    super::brusilov::record(s, &b);
     let ah = b.attackers.iter().any(|id| s.unit(id).is_some_and(|u| u.nat == Nat::AH));
     let two_to_one = crt::columns(&s.charts.crt).map(|c| c.worst as usize).unwrap_or(usize::MAX);
     if s.turn == 1 && b.attacker == Side::Central && ah && b.column.is_some_and(|c| c >= two_to_one) {

@@ -164,7 +164,7 @@ pub fn place_oberost(s: &mut State, side: Side, h: HexId) -> Result<Vec<Event>, 
 }
 
 /// Hexes within [`OBEROST_RANGE`] of `from`, traced like a supply line (9.5): land
-/// hexsides, never into enemy units, never into Romania.
+/// hexsides, never into enemy units, never into neutral Romania (3.2).
 fn reach(s: &State, from: HexId) -> BTreeSet<HexId> {
     let mut seen = BTreeSet::from([from]);
     let mut frontier = vec![from];
@@ -172,8 +172,10 @@ fn reach(s: &State, from: HexId) -> BTreeSet<HexId> {
         let mut next = Vec::new();
         for h in frontier {
             for (_, n) in h.neighbours() {
-                let Some(info) = s.board.get(n) else { continue };
-                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || info.country == super::board::Country::Romania {
+                if s.board.get(n).is_none() {
+                    continue;
+                }
+                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || super::brusilov::neutral(s, n) {
                     continue;
                 }
                 if s.occupant(n) == Some(Side::Russian) {

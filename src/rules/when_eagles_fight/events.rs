@@ -24,8 +24,8 @@
 //!
 //! Effects other rules apply: the replacement cuts of C, D, E, J and K ([`replacements`],
 //! [`german_accumulation_allowed`]) in the replacement grant (10.8), the STAVKA removal of A
-//! ([`stavka_removed`]) in STAVKA's placement (14.2). Brusilov (15) is not built, so it counts
-//! as never declared ([`brusilov_declared`]).
+//! ([`stavka_removed`]) in STAVKA's placement (14.2). The Brusilov declaration (15.1,
+//! `brusilov`) is read through [`brusilov_declared`].
 
 use std::collections::BTreeMap;
 
@@ -150,10 +150,10 @@ pub struct Events {
     pub away: BTreeMap<String, u8>,
 }
 
-/// Brusilov (15) is not built: never declared. The conditions that name it (J, 4.5, 9.12,
-/// 15.9) read it from here.
-pub fn brusilov_declared(_s: &State) -> Option<u8> {
-    None
+/// The turn the Brusilov offensive was declared (15.1), for the conditions that name it (J,
+/// 4.5, 9.12, 15.9).
+pub fn brusilov_declared(s: &State) -> Option<u8> {
+    super::brusilov::declared(s)
 }
 
 /// A: STAVKA is gone for good once the Tsar takes command (14.2 refuses it from then on).
@@ -533,7 +533,7 @@ fn no_verdun(s: &mut State) -> Vec<Event> {
 }
 
 /// The 4.5 modifiers the events give a revolution roll, with their reasons. Brusilov's +1
-/// counts once the offensive is declared (never, while it is not built).
+/// counts from the turn of the declaration: that turn's roll comes after it (15.7).
 pub fn revolution_drm(s: &State) -> Vec<(i32, &'static str)> {
     let mut v = Vec::new();
     if s.events.tsar_command {

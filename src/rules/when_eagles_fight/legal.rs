@@ -174,8 +174,15 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     }
     actions.push(Action::EndPhase);
     // 9.9: STAVKA goes down before the ammunition roll, so after the movement phase's end.
-    if s.phase == Phase::RussianMovement && turn::step(&mut work, side, &Action::EndPhase).is_ok() && ch.roll(2) == 0 {
-        headquarters(&mut work, side, ch, &mut actions);
+    // 15.1 and 9.9: the Brusilov declaration and then STAVKA open the Combat phase before the
+    // ammunition roll, so they follow the movement phase's end in the same entry.
+    if s.phase == Phase::RussianMovement && turn::step(&mut work, side, &Action::EndPhase).is_ok() {
+        if super::brusilov::check(&work, side).is_empty() && ch.roll(3) == 0 {
+            push(&mut work, Action::Brusilov, &mut actions);
+        }
+        if ch.roll(2) == 0 {
+            headquarters(&mut work, side, ch, &mut actions);
+        }
     }
     Some(Orders { actions })
 }

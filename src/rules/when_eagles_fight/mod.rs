@@ -15,6 +15,7 @@
 pub mod advance;
 pub mod ammunition;
 pub mod board;
+pub mod brusilov;
 pub mod cases;
 pub mod combat;
 pub mod command;

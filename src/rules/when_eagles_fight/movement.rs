@@ -153,8 +153,12 @@ pub fn check(s: &State, side: Side, m: &Move) -> Vec<Violation> {
             }
         }
         let country = s.board.get(to).map(|i| i.country);
-        if country == Some(Country::Romania) {
-            errs.push(Violation::new("WEF 3.2", format!("{to} is in Romania, neutral until it enters the war")).hex(to.to_string()));
+        if super::brusilov::neutral(s, to) {
+            errs.push(super::brusilov::neutral_violation(to));
+            break;
+        }
+        if let Some(u) = group.iter().find(|u| super::brusilov::romanian_too_far_north(u, to)) {
+            errs.push(super::brusilov::north_violation(u, to));
             break;
         }
         if let Some(u) = ah.first().filter(|_| country == Some(Country::Germany)) {

@@ -12,6 +12,7 @@
 //!   - end_phase
 //!   - event_withdraw: {event: D, units: [DE-17]}          # an event's withdrawal (WEF 7.2)
 //!   - ammunition: {units: [RU-3, RU-4]}                    # ammunition markers (WEF 9.11)
+//!   - brusilov                                             # declare the offensive (WEF 15.1)
 //! ```
 
 use schemars::JsonSchema;
@@ -68,6 +69,9 @@ pub enum Action {
     EventWithdraw(EventWithdraw),
     /// Place this side's ammunition-shortage markers on Russian units (9.11).
     Ammunition(AmmoMarkers),
+    /// Russian: declare the Brusilov offensive at the start of his Combat phase, once, in
+    /// turns 15-18 (15.1).
+    Brusilov,
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along

@@ -1,7 +1,8 @@
 //! Reinforcements (WEF 10.1, 10.2, 10.6): units of the turn track enter in their side's New
 //! Units phase at their nation's entry hexes; one not entered in its turn is lost.
 //!
-//! Not built yet (docs): replacements, rebuilds, conversions and withdrawals (10.8–10.19), conditional entries.
+//! The conditional units (REG, B+n) are put on the track by what triggers them (events G,
+//! `brusilov`); the Romanian army enters at Jassy only (10.4).
 
 use super::board::Country;
 use super::orders::Enter;
@@ -18,7 +19,13 @@ pub fn entry_hex(s: &State, u: &Unit, h: HexId) -> Result<(), String> {
     }
     let ours = control::controller(s, h) == Some(u.side());
     match u.nat {
-        Nat::RU | Nat::RO => {
+        // 10.4, 15.6: the Romanian army enters at Jassy only, Romania's own source.
+        Nat::RO => {
+            if s.board.named("Jassy") != Some(h) {
+                return Err(format!("the Romanian army enters at Jassy 3532 (10.4, 15.6); {h} is not Jassy"));
+            }
+        }
+        Nat::RU => {
             if !(s.board.city(h) && info.country == Country::Russia && ours) {
                 return Err(format!("Russians enter at a Russian-controlled city of Russia proper (not Russian Poland); {h} is not one"));
             }
@@ -68,7 +75,8 @@ pub fn check(s: &State, side: Side, e: &Enter) -> Vec<Violation> {
     }
     let mut errs = Vec::new();
     if let Err(m) = entry_hex(s, u, e.hex) {
-        errs.push(Violation::new("WEF 10.2", m).unit(e.unit.clone()).hex(e.hex.to_string()));
+        let rule = if u.nat == Nat::RO { "WEF 10.4" } else { "WEF 10.2" };
+        errs.push(Violation::new(rule, m).unit(e.unit.clone()).hex(e.hex.to_string()));
     } else if let Err(v) = stacking::room(s, e.hex, &[u]) {
         errs.push(v.unit(e.unit.clone()));
     } else if super::combat::combined_germans(s, std::slice::from_ref(&e.unit), Some(e.hex))

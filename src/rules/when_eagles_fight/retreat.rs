@@ -196,8 +196,9 @@ fn edge_distance(s: &State, side: Side, h: HexId) -> u32 {
 }
 
 /// The hexes `ids` of `side` may retreat to from `from` (13.22): an adjacent hex they could
-/// enter by movement (no all-sea hexside, a lake only in Jan/Feb, no enemy, not Romania, the
-/// A-H limits of 6.3); an empty one if there is any, else one holding friendly units with
+/// enter by movement (no all-sea hexside, a lake only in Jan/Feb, no enemy, not neutral
+/// Romania, never north of xx29 for the Romanian army (15.6), the A-H limits of 6.3); an
+/// empty one if there is any, else one holding friendly units with
 /// room for them (8.1, 8.5); and among those, the ones nearer the friendly map edge than
 /// `from` when any is (reading: "choose one that brings it closer"; when none does, any).
 pub fn retreat_options(s: &State, side: Side, from: HexId, ids: &[String]) -> Vec<HexId> {
@@ -215,7 +216,8 @@ pub fn retreat_options(s: &State, side: Side, from: HexId, ids: &[String]) -> Ve
             let country = s.board.get(h).map(|i| i.country);
             movement::step_cost(s, from, h).is_ok()
                 && s.occupant(h) != Some(side.other())
-                && country != Some(Country::Romania)
+                && !super::brusilov::neutral(s, h)
+                && !group.iter().any(|u| super::brusilov::romanian_too_far_north(u, h))
                 && !(ah && country == Some(Country::Germany))
                 && !(ah && h.col < AH_NORTH_LIMIT && !german)
         })

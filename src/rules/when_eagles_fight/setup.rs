@@ -121,6 +121,7 @@ pub fn build(sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, Scena
         fog: Default::default(),
         events: Default::default(),
         ammo: Default::default(),
+        brusilov: Default::default(),
     };
     // 3.8: each side controls the towns, cities and victory hexes of its own countries.
     let tracked: Vec<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| control::tracked(&s, h)).collect();

@@ -115,7 +115,8 @@ pub enum Place {
     Hex(HexId),
     /// On the turn track: enters on that turn (3.1).
     Track(u8),
-    /// Waits for a condition the rules built so far never meet (REG, B+n): see the docs.
+    /// Waits for its condition (REG: event G; B+n: the Brusilov declaration), which puts it
+    /// on the turn track.
     Waiting,
     Eliminated,
     /// Not part of this scenario (Free Setup or Schlieffen East counters).
@@ -381,6 +382,9 @@ pub struct State {
     /// The Russian ammunition shortage of this game turn (9.9–9.13).
     #[serde(default)]
     pub ammo: super::ammunition::Ammo,
+    /// The Brusilov offensive (15).
+    #[serde(default)]
+    pub brusilov: super::brusilov::Brusilov,
 }
 
 impl State {

@@ -104,8 +104,10 @@ fn country_ok(s: &State, nat: Nat, h: HexId) -> bool {
     let Some(c) = s.board.get(h).map(|i| i.country) else { return false };
     match nat {
         Nat::AH => c == Country::AustriaHungary,
-        Nat::RU | Nat::RO => c.russian(),
-        Nat::DE | Nat::TU => c != Country::Romania,
+        Nat::RU => c.russian(),
+        // 15.6: the Romanian army in Russia or Romania, never north of xx29.
+        Nat::RO => (c.russian() || c == Country::Romania) && h.col >= super::brusilov::ROMANIA_NORTH_LIMIT,
+        Nat::DE | Nat::TU => !super::brusilov::neutral(s, h),
     }
 }
 

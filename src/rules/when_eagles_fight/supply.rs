@@ -2,8 +2,8 @@
 //! combat, and attrition.
 //!
 //! Readings: a lake hexside carries no supply line (9.5 asks for hexsides "containing land");
-//! Romania is never entered (3.2). Not built: the 9.2 bar on strategic movement (no SM yet),
-//! Jassy as a source (Romania never enters the war yet), voluntary OOS (9.8: nothing to do).
+//! neutral Romania carries no line (3.2); Jassy is a Russian source once Romania is at war
+//! (15.6). Not built: voluntary OOS (9.8: nothing to do).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -110,6 +110,12 @@ pub fn sources(s: &State, side: Side) -> BTreeSet<HexId> {
     if let Some(h) = s.board.named(sea).filter(|&h| controller(s, h) == Some(side)) {
         out.insert(h);
     }
+    // 9.6, 15.6: Jassy once Romania is at war.
+    if side == Side::Russian
+        && let Some(j) = super::brusilov::jassy_source(s)
+    {
+        out.insert(j);
+    }
     out
 }
 
@@ -126,8 +132,10 @@ pub fn traced(s: &State, side: Side, from: HexId, sources: &BTreeSet<HexId>) -> 
         let mut next = Vec::new();
         for h in frontier {
             for (_, n) in h.neighbours() {
-                let Some(info) = s.board.get(n) else { continue };
-                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || info.country == Country::Romania {
+                if s.board.get(n).is_none() {
+                    continue;
+                }
+                if seen.contains(&n) || s.board.sea_side(h, n) || s.board.lake(h, n) || super::brusilov::neutral(s, n) {
                     continue;
                 }
                 if s.occupant(n) == Some(side.other()) {

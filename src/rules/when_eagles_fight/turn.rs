@@ -97,6 +97,7 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             let errs = events::check_withdraw(s, side, w);
             if errs.is_empty() { Ok(events::apply_withdraw(s, side, w)) } else { Err(errs) }
         }
+        Action::Brusilov => super::brusilov::declare(s, side),
         Action::Ammunition(p) => {
             let errs = ammunition::check(s, side, p);
             if errs.is_empty() { Ok(ammunition::apply(s, side, p)) } else { Err(errs) }
@@ -181,6 +182,7 @@ pub fn next_turn(s: &mut State) -> Vec<Event> {
     ammunition::new_turn(s);
     let mut ev = vec![Event::say(format!("{} begins", s.turn_text()))];
     ev.extend(events::new_turn(s));
+    ev.extend(super::brusilov::new_turn(s));
     ev.extend(logistics::phase_start(s));
     ev
 }

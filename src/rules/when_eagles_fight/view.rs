@@ -31,6 +31,9 @@ pub fn describe(s: &State) -> String {
     if !s.hq.oberost_units.is_empty() {
         out.push(format!("oberost commands {}", s.hq.oberost_units.iter().cloned().collect::<Vec<_>>().join(", ")));
     }
+    if let Some(b) = s.brusilov.declared {
+        out.push(format!("brusilov declared in turn {b}, runs through turn {}", b + 2));
+    }
     if !s.retreated.is_empty() {
         out.push(format!("retreated this phase {}", s.retreated.iter().cloned().collect::<Vec<_>>().join(", ")));
     }
@@ -144,7 +147,11 @@ pub fn template(s: &State, seat: &str) -> String {
     } else if s.phase.movement() {
         t.push_str("  # - move: {units: [ID, ...], path: [\"HEX\", ...]}   # a group starts stacked (WEF 12.5)\n");
         if s.phase == super::state::Phase::RussianMovement {
-            t.push_str("  - end_phase\n  # - stavka: \"HEX\"   # after end_phase, before the ammunition roll (WEF 9.9, 14.2)\n");
+            t.push_str("  - end_phase\n");
+            if super::brusilov::TURNS.contains(&s.turn) && super::brusilov::declared(s).is_none() {
+                t.push_str("  # - brusilov         # after end_phase: declare the Brusilov offensive, once, turns 15-18 (WEF 15.1)\n");
+            }
+            t.push_str("  # - stavka: \"HEX\"   # after end_phase, before the ammunition roll (WEF 9.9, 14.2)\n");
             return t;
         }
     } else if s.phase.combat() {
@@ -165,6 +172,12 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         && (s.battle.is_some() || s.decision.is_some())
     {
         return Err(format!("{h} is overstacked"));
+    }
+    // 15.1: the offensive is declared in T15-T18 only.
+    if let Some(b) = s.brusilov.declared
+        && !super::brusilov::TURNS.contains(&b)
+    {
+        return Err(format!("Brusilov declared in turn {b}"));
     }
     for u in &s.units {
         if u.sl > u.max_sl() {
