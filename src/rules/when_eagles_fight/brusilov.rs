@@ -249,7 +249,8 @@ mod tests {
     fn bot_declares_sometimes() {
         let mut s = WhenEaglesFight::setup(HISTORICAL_YAML, None, &case_seats()).expect("setup");
         s.turn = 16;
-        s.phase = Phase::RussianCombat;
+        // The bot declares after ending its movement phase, before the ammunition roll.
+        s.phase = Phase::RussianMovement;
         let declared = (0u8..40)
             .filter(|i| {
                 let mut ch = Dice::from_seed(&crate::crypto::Hash([*i; 32]));
