@@ -2,8 +2,8 @@
 //! Russian conditions first (4.3), then the revolution roll (4.4); the capitals (4.2) are in
 //! `control`.
 //!
-//! Not built yet (docs): the revolution DRMs of 4.5 (they come from events and Brusilov),
-//! the No Verdun shortening of 7.3.
+//! The revolution DRMs of 4.5 come from the events (A, B, L) and the Brusilov offensive;
+//! the No Verdun shortening of 7.3 is placed by the events module.
 
 use super::board::Country;
 use super::control::controller;
