@@ -12,6 +12,7 @@
 //!   - end_phase
 //!   - event_withdraw: {event: D, units: [DE-17]}          # an event's withdrawal (WEF 7.2)
 //!   - ammunition: {units: [RU-3, RU-4]}                    # ammunition markers (WEF 9.11)
+//!   - deploy: {units: {RU-3: "2712"}}                     # Free Setup deployment (WEF 3.9)
 //! ```
 
 use schemars::JsonSchema;
@@ -68,6 +69,8 @@ pub enum Action {
     EventWithdraw(EventWithdraw),
     /// Place this side's ammunition-shortage markers on Russian units (9.11).
     Ammunition(AmmoMarkers),
+    /// Free Setup: place this side's starting units before turn 1 (3.9; `deploy.rs`).
+    Deploy(super::deploy::Deploy),
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along

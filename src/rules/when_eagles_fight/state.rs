@@ -381,6 +381,9 @@ pub struct State {
     /// The Russian ammunition shortage of this game turn (9.9–9.13).
     #[serde(default)]
     pub ammo: super::ammunition::Ammo,
+    /// Free Setup, Plan 19, Schlieffen East and the deployment (3.9, 16, 17; `variants.rs`).
+    #[serde(default, skip_serializing_if = "super::variants::Variant::is_historical")]
+    pub variant: super::variants::Variant,
 }
 
 impl State {
