@@ -405,3 +405,37 @@ pub fn conceal(s: &State, d: &mut Deploy, order: &IdOrder, next: &mut u32, commi
     }
     d.hidden = hidden;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crypto::Hash;
+    use crate::engine::Ruleset;
+
+    /// The bot deploys both sides of the bundled Free Setup game; the CP's face-down units
+    /// become commitments and counters (13.7), and turn 1 opens at II.A.
+    #[test]
+    fn bot_deploys_both_sides_with_hidden_stacks() {
+        let text = crate::scenarios::find("when-eagles-fight/free-setup").expect("bundled").text;
+        let mut s = super::super::WhenEaglesFight::setup(text, None, &super::super::cases::case_seats()).expect("setup");
+        let mut ch = crate::dice::Dice::from_seed(&Hash([7; 32]));
+        let ru = bot_orders(&s, Side::Russian, &mut ch).expect("russian orders");
+        for a in &ru.actions {
+            super::super::turn::step(&mut s, Side::Russian, a).expect("russian deployment");
+        }
+        assert_eq!(s.variant.deploying, Some(Side::Central));
+        let cp = bot_orders(&s, Side::Central, &mut ch).expect("cp orders");
+        let c = fog::conceal(&s, "central", cp, &IdOrder::trial());
+        assert!(!c.commit.is_empty(), "the bot hides some CP stacks");
+        s.fog.fresh = c.commit.iter().map(|(id, v)| (id.clone(), Some(v.clone()))).collect();
+        for a in &c.orders.actions {
+            super::super::turn::step(&mut s, Side::Central, a).expect("cp deployment");
+        }
+        assert_eq!((s.variant.deploying, s.turn, s.phase), (None, 1, Phase::RussianNewUnits));
+        assert_eq!(s.fog.counters.len(), c.commit.len());
+        // The FS counters are in play: shown, or under a counter of their batch.
+        let shown = |id: &str| s.unit(id).is_some_and(|u| u.hex().is_some());
+        let hidden = |id: &str| s.fog.batches.iter().flatten().any(|u| u.id == id);
+        assert!(["AH-FS1", "RU-SWF"].iter().all(|id| shown(id) || hidden(id)));
+    }
+}
