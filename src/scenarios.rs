@@ -51,6 +51,24 @@ pub const ALL: &[Bundled] = &[
         about: "When Eagles Fight, the Historical game (WEF 3.1-3.8): 24 turns, Aug 1914 to Mar/Apr 1917, on a representative map and roster; part of the rules built (docs/when-eagles-fight/rules.md)",
         text: include_str!("../scenarios/when-eagles-fight/historical.yaml"),
     },
+    Bundled {
+        name: "when-eagles-fight/free-setup",
+        ruleset: "when-eagles-fight",
+        about: "When Eagles Fight, Free Setup (WEF 3.9): the Russian deploys in the open, then the CP with hidden stacks; turn 1 played in full; option plan_19 (WEF 16)",
+        text: include_str!("../scenarios/when-eagles-fight/free-setup.yaml"),
+    },
+    Bundled {
+        name: "when-eagles-fight/plan-19",
+        ruleset: "when-eagles-fight",
+        about: "When Eagles Fight, Russian Plan 19 (WEF 16) on a Free Setup: four Russian fortresses, +2 replacements and -1 ammunition T2-T6, STAVKA every turn to T6",
+        text: include_str!("../scenarios/when-eagles-fight/plan-19.yaml"),
+    },
+    Bundled {
+        name: "when-eagles-fight/schlieffen-east",
+        ruleset: "when-eagles-fight",
+        about: "When Eagles Fight, Schlieffen East (WEF 17): a Free Setup with Germany turned east, CP first each turn, 3 turns, the CP loses unless the Tsar falls",
+        text: include_str!("../scenarios/when-eagles-fight/schlieffen-east.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.

@@ -47,7 +47,7 @@ pub fn neighbours(s: &State, d: &Decision, attacker_hexes: &BTreeSet<HexId>) -> 
     s.units
         .iter()
         .filter(|u| u.side() == b.attacker && !b.attackers.contains(&u.id) && !s.attacked.contains(&u.id) && u.factors()[2] > 0)
-        .filter(|u| !(s.turn == 1 && u.nat == Nat::AH && u.army == Some(2)))
+        .filter(|u| !super::variants::frozen(s, u))
         .filter(|u| u.hex().is_some_and(|h| attacker_hexes.iter().any(|&a| a == h || a.is_adjacent(h))))
         .map(|u| u.id.clone())
         .collect()

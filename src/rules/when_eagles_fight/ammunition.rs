@@ -81,6 +81,7 @@ pub fn modifiers(s: &State) -> Vec<(i32, &'static str)> {
     if super::events::brusilov_declared(s).is_some_and(|b| s.turn >= b + 3) {
         v.push((1, "the Brusilov offensive is over (15.8)"));
     }
+    v.extend(super::variants::ammunition_modifier(s));
     v
 }
 

@@ -16,6 +16,8 @@
 //!   # a unit eliminated before the case: {id: RU-4, eliminated: true}
 //!   hq: {stavka: "2417", stavka_turn: 2}   # markers already placed (WEF 14)
 //!   brusilov: {declared: 15}     # the offensive declared before the case (WEF 15.1)
+//!   scenario: free-setup         # another bundled scenario (3.9, 16, 17); default historical
+//!   # in a deployment, a unit still to place: {id: RU-3, deploy: true}
 //! ```
 
 use std::collections::BTreeMap;
@@ -32,6 +34,9 @@ use crate::geo::hex::HexId;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CaseState {
+    /// A bundled scenario of this ruleset by its short name (`free-setup`).
+    #[serde(default)]
+    scenario: Option<String>,
     #[serde(default)]
     turn: Option<u8>,
     #[serde(default)]
@@ -78,6 +83,9 @@ struct CaseUnit {
     /// Waiting for a conditional entry (`B+1`, `REG`; 10.3-10.5).
     #[serde(default)]
     when: Option<String>,
+    /// Still to be placed in the Free Setup deployment (3.9).
+    #[serde(default)]
+    deploy: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -88,20 +96,34 @@ pub fn case_seats() -> Vec<SeatInfo> {
 impl CaseRuleset for WhenEaglesFight {
     fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
         let c: CaseState = yaml_serde::from_value(value.clone()).map_err(|e| format!("case state: {e}"))?;
-        let mut s = WhenEaglesFight::setup(HISTORICAL_YAML, None, &case_seats()).map_err(|e| e.to_string())?;
+        let text = match &c.scenario {
+            None => HISTORICAL_YAML,
+            Some(n) => {
+                crate::scenarios::find(&format!("when-eagles-fight/{n}"))
+                    .ok_or_else(|| format!("case state: no bundled scenario {n}"))?
+                    .text
+            }
+        };
+        let mut s = WhenEaglesFight::setup(text, None, &case_seats()).map_err(|e| e.to_string())?;
         if let Some(t) = c.turn {
             s.turn = t;
         }
         if let Some(p) = c.phase {
             s.phase = p;
+            // A case set in a phase of play is past the Free Setup deployment (3.9).
+            s.variant.deploying = None;
+            s.variant.to_deploy.clear();
         }
         if let Some(units) = c.units {
             for u in &mut s.units {
                 u.place = Place::Out;
             }
+            let deploy: Vec<String> = units.iter().filter(|u| u.deploy).map(|u| u.id.clone()).collect();
+            s.variant.to_deploy.retain(|id, _| deploy.contains(id));
             for cu in units {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
                 u.place = match (cu.hex, cu.turn) {
+                    (None, None) if cu.deploy => Place::Out,
                     (None, None) if cu.eliminated => Place::Eliminated,
                     (None, None) if cu.when.is_some() => Place::Waiting,
                     (Some(h), None) => Place::Hex(h),

@@ -81,7 +81,7 @@ pub fn declare(s: &State, side: Side, a: &Attack) -> Result<Battle, Vec<Violatio
         if s.attacked.contains(id) {
             errs.push(Violation::new("WEF 13.4", "the unit has already attacked this combat phase").unit(id.clone()));
         }
-        if s.turn == 1 && u.nat == Nat::AH && u.army == Some(2) {
+        if super::variants::frozen(s, u) {
             errs.push(Violation::new("WEF 3.5", "the A-H 2nd Army may not attack in turn 1").unit(id.clone()));
         }
         if !super::command::may_attack(s, u) {
@@ -300,7 +300,7 @@ pub fn start(s: &mut State, b: Battle) -> Vec<Event> {
     super::brusilov::record(s, &b);
     let ah = b.attackers.iter().any(|id| s.unit(id).is_some_and(|u| u.nat == Nat::AH));
     let two_to_one = crt::columns(&s.charts.crt).map(|c| c.worst as usize).unwrap_or(usize::MAX);
-    if s.turn == 1 && b.attacker == Side::Central && ah && b.column.is_some_and(|c| c >= two_to_one) {
+    if super::variants::rigid_planning(s) && b.attacker == Side::Central && ah && b.column.is_some_and(|c| c >= two_to_one) {
         s.ah_good_attacks += 1;
         ev.push(Event::rule("WEF 3.6", format!("A-H attack at 2:1 or better: {} of 3 this turn", s.ah_good_attacks)));
     }

@@ -102,13 +102,15 @@ pub fn place_stavka(s: &mut State, side: Side, h: HexId) -> Result<Vec<Event>, V
     if s.ammo.rolled {
         return Err(vec![v("WEF 9.9", "STAVKA goes down before the ammunition roll, in the entry that ends the movement phase")]);
     }
-    if s.turn < STAVKA_FROM {
-        errs.push(v("WEF 14.2", format!("STAVKA is available from turn {STAVKA_FROM}")));
+    // 16.4: Plan 19 brings STAVKA in from turn 1 and lets it be used every turn to turn 6.
+    let (from, rule) = (super::variants::stavka_from(s), if s.variant.plan_19 { "WEF 16" } else { "WEF 14.2" });
+    if s.turn < from {
+        errs.push(v(rule, format!("STAVKA is available from turn {from}")));
     }
     if s.hq.stavka_turn == Some(s.turn) {
         errs.push(v("WEF 14.2", "STAVKA is already placed this turn"));
-    } else if s.hq.stavka_turn.is_some_and(|t| t + 1 == s.turn) {
-        errs.push(v("WEF 14.2", format!("STAVKA was used in turn {}: never in two turns running", s.turn - 1)));
+    } else if s.hq.stavka_turn.is_some_and(|t| t + 1 == s.turn) && super::variants::stavka_rests(s) {
+        errs.push(v(rule, format!("STAVKA was used in turn {}: never in two turns running", s.turn - 1)));
     }
     let src = supply::sources(s, Side::Russian);
     let supplied = s.units_at(h).any(|u| u.side() == Side::Russian && supply::status(s, u, &src) == Status::Supplied);
@@ -143,7 +145,8 @@ pub fn place_oberost(s: &mut State, side: Side, h: HexId) -> Result<Vec<Event>, 
     }
     if s.hq.oberost_turn == Some(s.turn) {
         errs.push(v("WEF 14.3", "OberOst is already placed this turn"));
-    } else if s.hq.oberost_turn.is_some_and(|t| t + 1 == s.turn) {
+    } else if s.hq.oberost_turn.is_some_and(|t| t + 1 == s.turn) && super::variants::oberost_rests(s) {
+        // 17: Schlieffen East lets OberOst be used every turn.
         errs.push(v("WEF 14.3", format!("OberOst was used in turn {}: never in two turns running", s.turn - 1)));
     }
     let here: Vec<&Unit> = s.units_at(h).collect();

@@ -126,7 +126,7 @@ pub fn hideable(u: &Unit) -> bool {
 }
 
 /// The placeholder of counter `id` standing where `u` stood.
-fn placeholder(u: &Unit, id: &str) -> Unit {
+pub(super) fn placeholder(u: &Unit, id: &str) -> Unit {
     Unit {
         id: id.to_string(),
         name: UNKNOWN.into(),
@@ -616,6 +616,8 @@ pub fn conceal(s: &State, seat: &str, mut orders: Orders, order: &IdOrder) -> Co
                     }
                 }
             }
+            // 3.9: the CP's face-down deployment, committed as hides are.
+            Action::Deploy(d) => super::deploy::conceal(&sim, d, order, &mut next, &mut commit),
             Action::Hide(h) => {
                 // One hex's counters: the public cannot tell them apart, so their values are
                 // numbered in the secret order, never the order written.

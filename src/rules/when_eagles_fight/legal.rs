@@ -14,7 +14,7 @@ fn available_against(s: &State, side: Side, t: HexId) -> Vec<&Unit> {
         .iter()
         .filter(|u| u.side() == side && !s.attacked.contains(&u.id))
         .filter(|u| u.hex().is_some_and(|h| h.is_adjacent(t) && !s.board.lake(h, t) && !s.board.sea_side(h, t)))
-        .filter(|u| !(s.turn == 1 && u.nat == Nat::AH && u.army == Some(2)))
+        .filter(|u| !super::variants::frozen(s, u))
         .filter(|u| !s.logistics.off_map.contains(&u.id))
         .filter(|u| super::command::may_attack(s, u))
         .collect()
@@ -85,6 +85,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     }
     if s.outcome.is_some() || s.battle.is_some() || s.phase == Phase::VictoryCheck || turn::rolling(s) || turn::actor(s) != side {
         return None;
+    }
+    if let Some(o) = super::deploy::bot_orders(s, side, ch) {
+        return Some(o);
     }
     if super::ammunition::placing(s) == Some(side) {
         return Some(Orders { actions: vec![super::ammunition::bot_place(s, side, ch)] });
@@ -159,7 +162,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 headquarters(&mut work, side, ch, &mut actions);
             }
             let s = &work;
-            let attack = if s.turn == 1 && side == Side::Central && s.ah_good_attacks < 3 { ah_qualifying_attack(s) } else { None };
+            let attack = if super::variants::rigid_planning(s) && side == Side::Central && s.ah_good_attacks < 3 {
+                ah_qualifying_attack(s)
+            } else {
+                None
+            };
             let attack = attack.or_else(|| if ch.roll(2) == 0 { random_attack(s, side, ch) } else { None });
             if let Some(a) = attack {
                 actions.push(Action::Attack(a));

@@ -22,6 +22,7 @@ pub mod command;
 pub mod contribution;
 pub mod control;
 pub mod crt;
+pub mod deploy;
 pub mod events;
 pub mod fog;
 pub mod legal;
@@ -39,6 +40,7 @@ pub mod state;
 pub mod strategic;
 pub mod supply;
 pub mod turn;
+pub mod variants;
 pub mod victory;
 pub mod view;
 pub mod withdrawals;
@@ -89,6 +91,11 @@ pub fn check(s: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
             errs.push(Violation::new("WEF 4.1", format!("action {} comes after the end of the game", i + 1)));
             break;
         }
+        // 3.9: the Russian deploys first, then the CP.
+        if let Some(v) = deploy::out_of_turn(&w, side) {
+            errs.push(Violation::new(v.rule, format!("action {}: {}", i + 1, v.message)));
+            break;
+        }
         if let Some(p) = ammunition::placing(&w).filter(|&p| p != side) {
             errs.push(Violation::new("WEF 9.11", format!("action {}: the {} player places his ammunition markers now", i + 1, p.title())));
             break;
@@ -120,7 +127,7 @@ impl Ruleset for WhenEaglesFight {
         setup::from_text(text, options, seats)
     }
     fn expect(state: &State) -> Expectation {
-        fog::expect(state).unwrap_or_else(|| turn::expect(state))
+        deploy::expect(state).or_else(|| fog::expect(state)).unwrap_or_else(|| turn::expect(state))
     }
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
         let errs = check(state, seat, &orders);

@@ -101,7 +101,7 @@ pub fn check(s: &State, side: Side, m: &Move) -> Vec<Violation> {
                 Violation::new("WEF 12.2", "the unit has finished its move: another unit or group has moved since (12.6)").unit(id.clone()),
             );
         }
-        if s.turn == 1 && u.nat == Nat::AH && u.army == Some(2) {
+        if super::variants::frozen(s, u) {
             errs.push(Violation::new("WEF 3.5", "the A-H 2nd Army may not move in turn 1").unit(id.clone()));
         }
         match start {

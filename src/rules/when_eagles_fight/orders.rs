@@ -13,6 +13,7 @@
 //!   - event_withdraw: {event: D, units: [DE-17]}          # an event's withdrawal (WEF 7.2)
 //!   - ammunition: {units: [RU-3, RU-4]}                    # ammunition markers (WEF 9.11)
 //!   - brusilov                                             # declare the offensive (WEF 15.1)
+//!   - deploy: {units: {RU-3: "2712"}}                     # Free Setup deployment (WEF 3.9)
 //! ```
 
 use schemars::JsonSchema;
@@ -72,6 +73,8 @@ pub enum Action {
     /// Russian: declare the Brusilov offensive at the start of his Combat phase, once, in
     /// turns 15-18 (15.1).
     Brusilov,
+    /// Free Setup: place this side's starting units before turn 1 (3.9; `deploy.rs`).
+    Deploy(super::deploy::Deploy),
 }
 
 /// A strategic move: the engine finds the railroad route (11.2), off the map and back along

@@ -43,7 +43,8 @@ pub fn grant(s: &mut State, side: Side) -> Vec<Event> {
     let mut ev = Vec::new();
     for &nat in pools_of(side) {
         // 7.2 C, D, E, J, K: this turn's event may halve or cancel the receipts.
-        let n = super::events::replacements(s, nat, schedule(s, nat));
+        // 16.2: Plan 19 adds to the Russian receipts of turns 2-6.
+        let n = super::events::replacements(s, nat, schedule(s, nat) + super::variants::extra_replacements(s, nat));
         if n == 0 {
             continue;
         }

@@ -23,9 +23,15 @@ pub struct Scenario {
     pub title: String,
     /// Version of the map, roster and charts: a log pins it through the scenario text.
     pub data_version: String,
-    /// Free Setup (WEF 3.9): T1 is played in full. Not yet supported (docs).
+    /// Free Setup (WEF 3.9): the sides deploy before turn 1, which is played in full.
     #[serde(default)]
     pub free_setup: bool,
+    /// Russian Plan 19 (WEF 16), on a Free Setup scenario (also the option `plan_19: true`).
+    #[serde(default)]
+    pub plan_19: bool,
+    /// Schlieffen East (WEF 17), on a Free Setup scenario: the German start's changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schlieffen_east: Option<super::variants::SevData>,
     pub charts: Charts,
     pub map: MapData,
     pub units: Vec<UnitData>,

@@ -16,10 +16,17 @@ fn err(p: impl Into<String>) -> ScenarioError {
 
 /// The starting state of a scenario for these seats.
 pub fn from_text(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
-    if options.is_some_and(|o| !o.is_null() && o.as_mapping().is_none_or(|m| !m.is_empty())) {
-        return Err(err("when-eagles-fight has no options yet (Plan 19, WEF 16, is not built)"));
+    let mut sc = scenario::parse(text).map_err(|e| err(format!("cannot parse the scenario: {e}")))?;
+    // The one option: Russian Plan 19 (WEF 16) on a Free Setup scenario.
+    if let Some(m) = options.filter(|o| !o.is_null()) {
+        let m = m.as_mapping().ok_or_else(|| err("options: a map of option names to values"))?;
+        for (k, v) in m {
+            match (k.as_str(), v.as_bool()) {
+                (Some("plan_19"), Some(b)) => sc.plan_19 |= b,
+                _ => return Err(err(format!("unknown option {k:?}: when-eagles-fight knows `plan_19: true` (WEF 16)"))),
+            }
+        }
     }
-    let sc = scenario::parse(text).map_err(|e| err(format!("cannot parse the scenario: {e}")))?;
     let mut seat_map = BTreeMap::new();
     for s in seats {
         let side =
@@ -35,10 +42,11 @@ pub fn from_text(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatI
 }
 
 /// The starting state from a parsed scenario.
-pub fn build(sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, ScenarioError> {
+pub fn build(mut sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, ScenarioError> {
     let mut problems = Vec::new();
-    if sc.free_setup {
-        problems.push("Free Setup (WEF 3.9) is not built yet".to_string());
+    // 17: no German fortress conversions in Schlieffen East.
+    if sc.schlieffen_east.is_some() {
+        sc.charts.conversions.clear();
     }
     let board = Board::try_from(sc.map.clone()).map_err(err)?;
     problems.extend(crt::problems(&sc.charts.crt));
@@ -74,6 +82,8 @@ pub fn build(sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, Scena
                 }
             },
             (None, Some(t), None) if (2..=last_turn).contains(&t) => Place::Track(t),
+            // 17: the three-turn Schlieffen East never reaches the later boxes of the track.
+            (None, Some(t), None) if t > last_turn && sc.schlieffen_east.is_some() => Place::Out,
             _ => {
                 problems.push(format!("unit {}: give a setup hex, an entry turn from 2 to {last_turn}, or a `when` code", d.id));
                 Place::Out
@@ -122,6 +132,7 @@ pub fn build(sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, Scena
         events: Default::default(),
         ammo: Default::default(),
         brusilov: Default::default(),
+        variant: super::variants::Variant { free_setup: sc.free_setup, ..Default::default() },
     };
     // 3.8: each side controls the towns, cities and victory hexes of its own countries.
     let tracked: Vec<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| control::tracked(&s, h)).collect();
@@ -130,6 +141,8 @@ pub fn build(sc: Scenario, seats: BTreeMap<Side, String>) -> Result<State, Scena
             s.control.insert(h, side);
         }
     }
+    // 3.9, 16, 17: the scenario's deployment and unit changes.
+    problems.extend(super::variants::prepare(&mut s, sc.plan_19, sc.schlieffen_east.as_ref()));
     let mut hexes: Vec<HexId> = s.units.iter().filter_map(Unit::hex).collect();
     hexes.sort();
     hexes.dedup();

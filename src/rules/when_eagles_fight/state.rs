@@ -385,6 +385,9 @@ pub struct State {
     /// The Brusilov offensive (15).
     #[serde(default)]
     pub brusilov: super::brusilov::Brusilov,
+    /// Free Setup, Plan 19, Schlieffen East and the deployment (3.9, 16, 17; `variants.rs`).
+    #[serde(default, skip_serializing_if = "super::variants::Variant::is_historical")]
+    pub variant: super::variants::Variant,
 }
 
 impl State {

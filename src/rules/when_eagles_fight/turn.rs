@@ -22,6 +22,10 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
     if s.outcome.is_some() {
         return Err(vec![Violation::new("WEF 4.1", "the game is over")]);
     }
+    // 3.9: before turn 1 of a Free Setup game the sides deploy.
+    if super::deploy::active(s) {
+        return super::deploy::step(s, side, a);
+    }
     if must_end(s, a) {
         return Err(vec![Violation::new("WEF 13.20", "a roll is pending: the entry must end there")]);
     }
@@ -102,6 +106,7 @@ pub fn step(s: &mut State, side: Side, a: &Action) -> Result<Vec<Event>, Vec<Vio
             let errs = ammunition::check(s, side, p);
             if errs.is_empty() { Ok(ammunition::apply(s, side, p)) } else { Err(errs) }
         }
+        Action::Deploy(_) => Err(vec![Violation::new("WEF 3.9", "units deploy only before turn 1 of a Free Setup game")]),
     }
 }
 
@@ -114,7 +119,7 @@ pub fn actor(s: &State) -> Side {
 
 /// Finish the current phase and move to the next one the rules play.
 pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>> {
-    if s.turn == 1
+    if super::variants::rigid_planning(s)
         && s.phase == Phase::CentralCombat
         && let Some(v) = rigid_planning(s)
     {
@@ -152,7 +157,8 @@ pub fn end_phase(s: &mut State, side: Side) -> Result<Vec<Event>, Vec<Violation>
     s.targets.clear();
     s.retreated.clear();
     super::command::oberost_done(s);
-    match s.phase.next() {
+    // 17: Schlieffen East plays the CP player turn first.
+    match super::variants::next_phase(s, s.phase) {
         Some(Phase::VictoryCheck) => {
             let (e, rolling) = victory::end_of_turn(s);
             ev.extend(e);

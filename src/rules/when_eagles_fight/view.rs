@@ -13,6 +13,13 @@ use crate::render::{
 pub fn describe(s: &State) -> String {
     let mut out = vec![format!("turn {} ({}) {}", s.turn, s.turn_box().map(|b| b.date.as_str()).unwrap_or("?"), s.phase.title())];
     out.push(format!("data {}", s.data_version));
+    if let Some(side) = s.variant.deploying {
+        out.push(format!(
+            "free setup: the {} player deploys, {} units to place (WEF 3.9)",
+            side.title(),
+            super::deploy::pending(s, side).len()
+        ));
+    }
     if let Some(o) = &s.outcome {
         out.push(format!("outcome {}", crate::engine::game::describe_outcome(o)));
     }
