@@ -345,3 +345,41 @@ pub fn schema() -> schemars::Schema {
 pub fn parse(text: &str) -> Result<Scenario, String> {
     crate::log::yamlscan::from_str(text).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Scenario, parse};
+
+    fn bundled(name: &str) -> Scenario {
+        let b = crate::scenarios::find(&format!("when-eagles-fight/{name}")).expect("bundled");
+        parse(b.text).expect("parses")
+    }
+
+    /// The variant files repeat the historical map, roster and charts (each file is whole, so a
+    /// game's genesis pins all its data). This keeps the copies from drifting apart: they differ
+    /// from the historical file only where their rules say (17: the SEV counters and the
+    /// three-turn track).
+    #[test]
+    fn variant_scenarios_carry_the_historical_data() {
+        let h = bundled("historical");
+        for name in ["free-setup", "plan-19", "schlieffen-east"] {
+            let v = bundled(name);
+            assert_eq!(v.data_version, h.data_version, "{name}");
+            assert!(v.map == h.map, "{name}: the map differs from historical.yaml's");
+            let (mut hc, mut vc) = (h.charts.clone(), v.charts.clone());
+            if name == "schlieffen-east" {
+                assert_eq!(v.charts.turns.len(), 3, "17: three turns");
+                for (a, b) in v.charts.turns.iter().zip(&h.charts.turns) {
+                    assert_eq!(a.date, b.date, "{name}: turn {}", a.turn);
+                }
+                hc.turns.clear();
+                vc.turns.clear();
+            }
+            assert!(vc == hc, "{name}: the charts differ from historical.yaml's");
+            let own: Vec<_> = v.units.iter().filter(|u| u.when.as_deref() != Some("SEV")).cloned().collect();
+            assert!(own == h.units, "{name}: the roster differs from historical.yaml's");
+            let sev = v.units.len() - own.len();
+            assert_eq!(sev, if name == "schlieffen-east" { 17 } else { 0 }, "{name}: SEV counters");
+        }
+    }
+}
