@@ -27,17 +27,23 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--virtual-time-budget=20000"]
 
-CHECK = r"""
-<script>
-(function(){
-"use strict";
-var problems=[],areas=0,pieces=0,steps=0;
+# What every page check starts with: box helpers, a capped problem list, the slider and map.
+JS_HELPERS = r"""
+var problems=[],steps=0;
 function r(e){return e.getBoundingClientRect();}
 function inside(a,b){return a.left>=b.left-0.5&&a.right<=b.right+0.5&&a.top>=b.top-0.5&&a.bottom<=b.bottom+0.5;}
 function meet(a,b){return a.left<b.right-0.5&&b.left<a.right-0.5&&a.top<b.bottom-0.5&&b.top<a.bottom-0.5;}
 function say(step,msg){if(problems.length<40)problems.push("step "+step+": "+msg);}
 var slider=document.getElementById("slider"),map=document.getElementById("map");
 var n=parseInt(slider.max,10)+1;
+"""
+
+CHECK = r"""
+<script>
+(function(){
+"use strict";
+""" + JS_HELPERS + r"""
+var areas=0,pieces=0;
 for(var i=0;i<n;i++){
   slider.value=String(i);
   slider.dispatchEvent(new Event("input"));
@@ -87,29 +93,36 @@ def chromium(args, url):
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
-def main():
-    if len(sys.argv) < 3:
-        fail(__doc__)
-    page, outdir = os.path.abspath(sys.argv[1]), sys.argv[2]
-    w, h = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (1400, 1000)
-    os.makedirs(outdir, exist_ok=True)
+def run_check(page, check, w, h):
+    """Load a copy of `page` with the `check` script added at its end in a WxH window and
+    return the verdict the script wrote into the DOM (steps, counts, problems)."""
     html = open(page, encoding="utf-8").read()
     if "</body>" not in html:
         fail("not a replay page")
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, "checked.html")
         with open(copy, "w", encoding="utf-8") as f:
-            f.write(html.replace("</body>", CHECK + "</body>", 1))
+            f.write(html.replace("</body>", check + "</body>", 1))
         p = chromium(["--dump-dom", f"--window-size={w},{h}"], "file://" + copy)
     m = re.search(r'data-check="([^"]*)"', p.stdout)
     if not m:
         fail(f"the check did not run\n{p.stderr[-2000:]}")
     raw = m.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     res = json.loads(raw)
-    if res["steps"] < 2 or res["areas"] == 0 or res["pieces"] == 0:
-        fail(f"nothing was checked: {res}")
     if res["problems"]:
         fail("\n".join(res["problems"]))
+    return res
+
+
+def main():
+    if len(sys.argv) < 3:
+        fail(__doc__)
+    page, outdir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    w, h = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (1400, 1000)
+    os.makedirs(outdir, exist_ok=True)
+    res = run_check(page, CHECK, w, h)
+    if res["steps"] < 2 or res["areas"] == 0 or res["pieces"] == 0:
+        fail(f"nothing was checked: {res}")
     shot = os.path.join(outdir, "fww-page.png")
     chromium([f"--screenshot={shot}", f"--window-size={w},{h}"], "file://" + page + f"#step={res['steps'] - 1}")
     print(f"ok: {res['steps']} steps at {w}x{h}: every front inside the window ({res['areas']} checked), "

@@ -45,8 +45,7 @@ fn exit(s: &State, side: Side, h: HexId) -> bool {
 /// avoided (9.6, 11.2).
 pub fn rail_net(s: &State, side: Side) -> BTreeSet<HexId> {
     let held = Holders::new(s);
-    let mut seen: BTreeSet<HexId> =
-        s.board.hexes().map(|(h, _)| h).filter(|&h| exit(s, side, h) && !held.rail_blocked(side, h)).collect();
+    let mut seen: BTreeSet<HexId> = s.board.hexes().map(|(h, _)| h).filter(|&h| exit(s, side, h) && !held.rail_blocked(side, h)).collect();
     let mut queue: VecDeque<HexId> = seen.iter().copied().collect();
     while let Some(h) = queue.pop_front() {
         for n in s.board.rail_next(h) {
