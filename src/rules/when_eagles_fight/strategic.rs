@@ -201,7 +201,9 @@ pub fn check(s: &State, side: Side, r: &Rail) -> Result<bool, Vec<Violation>> {
     if !country_ok(s, u.nat, to) {
         let rule = match u.nat {
             Nat::AH => "WEF 11.4",
-            Nat::RU | Nat::RO => "WEF 11.5",
+            Nat::RU => "WEF 11.5",
+            // 15.6: the Romanian army's own bound is row xx29.
+            Nat::RO => "WEF 15.6",
             _ => "WEF 11.3",
         };
         return Err(vec![
