@@ -322,6 +322,26 @@ pub fn bot_orders(s: &State, side: Side, ch: &mut crate::dice::Dice) -> Option<O
     if s.variant.deploying != Some(side) {
         return None;
     }
+    let (mut units, w) = default_places(s, side)?;
+    let mut hidden = BTreeMap::new();
+    if side == Side::Central {
+        for a in fog::bot_hides(&w, ch) {
+            if let Action::Hide(h) = a {
+                for id in h.units {
+                    if let Some(x) = units.remove(&id) {
+                        hidden.insert(id, x);
+                    }
+                }
+            }
+        }
+    }
+    Some(Orders { actions: vec![Action::Deploy(Deploy { units, hidden }), Action::EndPhase] })
+}
+
+/// Every unit `side` still deploys on its printed hex when that is legal, else on the
+/// nearest legal hex of its nation (a unit without a printed hex starts its search at the
+/// first of its nation's printed hexes), with the state they make; `None` if one finds no room.
+fn default_places(s: &State, side: Side) -> Option<(BTreeMap<String, HexId>, State)> {
     let mut w = s.clone();
     let mut units = BTreeMap::new();
     let ids: Vec<String> = pending(s, side).iter().map(|u| u.id.clone()).collect();
@@ -336,19 +356,27 @@ pub fn bot_orders(s: &State, side: Side, ch: &mut crate::dice::Dice) -> Option<O
         }
         units.insert(id, h);
     }
-    let mut hidden = BTreeMap::new();
-    if side == Side::Central {
-        for a in fog::bot_hides(&w, ch) {
-            if let Action::Hide(h) = a {
-                for id in h.units {
-                    if let Some(x) = units.remove(&id) {
-                        hidden.insert(id, x);
-                    }
-                }
-            }
-        }
+    Some((units, w))
+}
+
+/// The orders template of a deployment: every unit still to place with a legal default hex
+/// (its printed one when free), to keep or change; the CP's face-down choice as a comment.
+pub fn template(s: &State, side: Side, head: &str) -> String {
+    let mut t = format!(
+        "{head}# every unit with a legal hex to keep or change: its printed hex, else the nearest free one of its nation\nactions:\n  - deploy:\n      units:\n"
+    );
+    let places = default_places(s, side).map(|(p, _)| p).unwrap_or_default();
+    for u in pending(s, side) {
+        let [a, d, m] = u.factors();
+        let hex = places.get(&u.id).map(|h| h.to_string()).unwrap_or_else(|| "????".into());
+        let printed = s.variant.to_deploy.get(&u.id).copied().flatten().map(|h| format!(", printed {h}")).unwrap_or_default();
+        t.push_str(&format!("        {}: \"{hex}\"   # {} {a}-{d}-{m}{printed}\n", u.id, u.name));
     }
-    Some(Orders { actions: vec![Action::Deploy(Deploy { units, hidden }), Action::EndPhase] })
+    if side == Side::Central {
+        t.push_str("      # hidden: {ID: \"HEX\", ...}   # face down under a unit shown on top (WEF 13.7); move the line here\n");
+    }
+    t.push_str("  - end_phase\n");
+    t
 }
 
 /// The nearest hex to `start` (by rings) where `u` may deploy with the units placed so far.
@@ -437,5 +465,26 @@ mod tests {
         let shown = |id: &str| s.unit(id).is_some_and(|u| u.hex().is_some());
         let hidden = |id: &str| s.fog.batches.iter().flatten().any(|u| u.id == id);
         assert!(["AH-FS1", "RU-SWF"].iter().all(|id| shown(id) || hidden(id)));
+    }
+
+    /// Each side's template holds a complete legal deployment: sent as it stands, it is
+    /// accepted and hands the deployment on; the other side's template says it waits.
+    #[test]
+    fn the_deployment_templates_are_legal_as_they_stand() {
+        use crate::engine::Ruleset;
+        type W = super::super::WhenEaglesFight;
+        let text = crate::scenarios::find("when-eagles-fight/free-setup").expect("bundled").text;
+        let mut s = W::setup(text, None, &super::super::cases::case_seats()).expect("setup");
+        for side in [Side::Russian, Side::Central] {
+            let t = W::template(&s, s.seat(side));
+            assert!(t.contains("- deploy:") && t.contains("(WEF 3.9)"), "{t}");
+            let other = W::template(&s, s.seat(side.other()));
+            assert!(other.contains("nothing is expected"), "{other}");
+            let o: Orders = yaml_serde::from_str(&t).expect("the template parses as orders");
+            for a in &o.actions {
+                super::super::turn::step(&mut s, side, a).unwrap_or_else(|e| panic!("{side:?}: {e:?}\n{t}"));
+            }
+        }
+        assert_eq!((s.variant.deploying, s.turn, s.phase), (None, 1, Phase::RussianNewUnits));
     }
 }

@@ -92,11 +92,14 @@ pub fn describe(s: &State) -> String {
 
 /// A commented YAML skeleton of what `seat` may send now.
 pub fn template(s: &State, seat: &str) -> String {
-    // An attack on a hidden stack (13.7) waits on the CP before anything the phase expects.
-    let e = super::fog::expect(s).unwrap_or_else(|| super::turn::expect(s));
+    // The deployment (3.9), then an attack on a hidden stack (13.7), come before the phase.
+    let e = super::deploy::expect(s).or_else(|| super::fog::expect(s)).unwrap_or_else(|| super::turn::expect(s));
     let mine = e.awaits.iter().find(|a| a.seat == seat);
     let Some(w) = mine else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
     let Some(side) = s.side_of(seat) else { return format!("# {}\n# {}\nactions:\n", e.when, w.what) };
+    if s.variant.deploying == Some(side) {
+        return super::deploy::template(s, side, &format!("# {}\n# {}\n", e.when, w.what));
+    }
     // The position: the seat's units on the map with their factors, SL and supply.
     let sources = super::supply::sources(s, side);
     let mut t = format!("# {}\n# {}\n# your units: id, hex, attack-defence-movement, SL, supply\n", e.when, w.what);
