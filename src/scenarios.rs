@@ -48,7 +48,7 @@ pub const ALL: &[Bundled] = &[
     Bundled {
         name: "when-eagles-fight/historical",
         ruleset: "when-eagles-fight",
-        about: "When Eagles Fight, the Historical game (WEF 3.1-3.8): 24 turns, Aug 1914 to Mar/Apr 1917, on a representative map and roster; part of the rules built (docs/when-eagles-fight/rules.md)",
+        about: "When Eagles Fight, the Historical game (WEF 3.1-3.8): 24 turns, Aug 1914 to Mar/Apr 1917, on a representative map, roster and charts (docs/when-eagles-fight/rules.md)",
         text: include_str!("../scenarios/when-eagles-fight/historical.yaml"),
     },
     Bundled {

@@ -25,7 +25,6 @@ use super::orders::{Action, AmmoMarkers};
 use super::state::{Kind, Nat, Side, State, Unit};
 use crate::dice::Dice;
 use crate::engine::{Event, Violation};
-use crate::geo::hex::HexId;
 
 /// The shortage of the current game turn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,11 +40,6 @@ pub struct Ammo {
     pub central_left: u32,
     /// Units short of ammunition until the end of the game turn (9.10).
     pub short: BTreeSet<String>,
-}
-
-/// STAVKA's hex (14.2): units in or next to it get no marker (9.11).
-fn stavka_hex(s: &State) -> Option<HexId> {
-    super::command::stavka(s)
 }
 
 /// Whether `a` may still be taken while the roll is due: the Brusilov declaration (15.1) and
@@ -159,7 +153,7 @@ pub fn barred(s: &State, u: &Unit) -> Option<&'static str> {
     if s.charts.guards.contains(&u.id) {
         return Some("it is a Guards unit");
     }
-    if stavka_hex(s).is_some_and(|x| x == h || x.is_adjacent(h)) {
+    if super::command::stavka(s).is_some_and(|x| x == h || x.is_adjacent(h)) {
         return Some("it is in or next to STAVKA's hex");
     }
     None

@@ -237,6 +237,11 @@ fn none(letter: char, why: &str) -> (Option<char>, Vec<Event>) {
     (None, vec![Event::rule("WEF 7.2", format!("event {letter}: {why}: no event"))])
 }
 
+/// Event `letter` takes effect, as `what` says.
+fn fired(letter: char, what: impl std::fmt::Display) -> (Option<char>, Vec<Event>) {
+    (Some(letter), vec![Event::rule("WEF 7.2", format!("event {letter}: {what}"))])
+}
+
 /// Apply one event's conditions and effects; returns the event that took effect.
 fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Event>) {
     let t = s.turn;
@@ -257,13 +262,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 return none('A', "the CP does not hold Warsaw and Vilna or Brest-Litovsk");
             }
             s.events.tsar_command = true;
-            (
-                Some('A'),
-                vec![Event::rule(
-                    "WEF 7.2",
-                    "event A: the Tsar takes command: STAVKA is removed for good; +1 to every later revolution roll",
-                )],
-            )
+            fired('A', "the Tsar takes command: STAVKA is removed for good; +1 to every later revolution roll")
         }
         'B' => {
             if s.events.tsar_command {
@@ -273,7 +272,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 return none('B', "the reforms are already decreed");
             }
             s.events.reforms = true;
-            (Some('B'), vec![Event::rule("WEF 7.2", "event B: the Tsar decrees reforms: -1 to every later revolution roll")])
+            fired('B', "the Tsar decrees reforms: -1 to every later revolution roll")
         }
         'C' if verdun_window => {
             let (e, mut ev) = event(s, 'K', dice);
@@ -288,7 +287,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
         'C' if quiet_west => none('C', "Verdun was fought and Brusilov not declared (15.9)"),
         'C' => {
             s.events.german_cut = Some(Cut::Halved);
-            (Some('C'), vec![Event::rule("WEF 7.2", "event C: German replacements this turn are halved, rounded down")])
+            fired('C', "German replacements this turn are halved, rounded down")
         }
         'D' if verdun_window => {
             let (e, mut ev) = event(s, 'K', dice);
@@ -335,7 +334,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 return none('E', "Italy stays neutral (I)");
             }
             s.events.ah_cut = Some(Cut::Halved);
-            (Some('E'), vec![Event::rule("WEF 7.2", "event E: A-H replacements this turn are halved, rounded down")])
+            fired('E', "A-H replacements this turn are halved, rounded down")
         }
         'F' => {
             if s.events.caucasus_victory {
@@ -352,13 +351,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 need: Need::InfantryCorps,
                 returns: Return::CaucasusVictory,
             });
-            (
-                Some('F'),
-                vec![Event::rule(
-                    "WEF 7.2",
-                    "event F: the Russian withdraws one infantry corps in this turn's New Units phase; it returns if G comes",
-                )],
-            )
+            fired('F', "the Russian withdraws one infantry corps in this turn's New Units phase; it returns if G comes")
         }
         'G' => {
             if s.events.caucasus_victory {
@@ -375,10 +368,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 names.push(u.id.clone());
             }
             let list = if names.is_empty() { "no unit".to_string() } else { names.join(", ") };
-            (
-                Some('G'),
-                vec![Event::rule("WEF 7.2", format!("event G: decisive victory in the Caucasus: {list} enter in turn {next} (10.3)"))],
-            )
+            fired('G', format!("decisive victory in the Caucasus: {list} enter in turn {next} (10.3)"))
         }
         'H' => {
             if t < 11 {
@@ -388,20 +378,14 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 return none('H', "the Allies already won at Gallipoli");
             }
             s.events.gallipoli = true;
-            (
-                Some('H'),
-                vec![Event::rule(
-                    "WEF 7.2",
-                    "event H: Allied victory at Gallipoli: -2 to the Russian ammunition roll while he holds Odessa",
-                )],
-            )
+            fired('H', "Allied victory at Gallipoli: -2 to the Russian ammunition roll while he holds Odessa")
         }
         'I' => {
             if !(FIRST_TURN..=FIRST_TURN + 1).contains(&t) {
                 return none('I', "only in turns 5 and 6");
             }
             s.events.italy_neutral = true;
-            (Some('I'), vec![Event::rule("WEF 7.2", "event I: Italy stays neutral: E and J are no event for the rest of the game")])
+            fired('I', "Italy stays neutral: E and J are no event for the rest of the game")
         }
         'J' => {
             if t < 8 {
@@ -426,12 +410,9 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
             s.events.italy_offensives.push(t);
             s.events.ah_cut = Some(Cut::Lost);
             s.events.owed.push(Owed { side: Side::Central, event: 'J', turn: t, need: Need::InfantryCorps, returns: Return::Brusilov });
-            (
-                Some('J'),
-                vec![Event::rule(
-                    "WEF 7.2",
-                    "event J: A-H offensive in Italy: no A-H replacements this turn; the CP withdraws one A-H infantry corps in this turn's New Units phase (it returns with the B+1 group)",
-                )],
+            fired(
+                'J',
+                "A-H offensive in Italy: no A-H replacements this turn; the CP withdraws one A-H infantry corps in this turn's New Units phase (it returns with the B+1 group)",
             )
         }
         'K' if after_verdun_window => {
@@ -453,15 +434,12 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
                 s.events.owed.push(Owed { side: Side::Central, event: 'K', turn, need: Need::GermanInfantry(6), returns: Return::Never });
                 s.events.owed.push(Owed { side: Side::Central, event: 'K', turn, need: Need::Heavy, returns: Return::Never });
             }
-            (
-                Some('K'),
-                vec![Event::rule(
-                    "WEF 7.2",
-                    format!(
-                        "event K: Verdun: in this turn and in turn {} the CP withdraws 6 German infantry SL and 1 heavy artillery unit, none to return; every German replacement SL on hand is lost and none may be kept from now on",
-                        t + 1
-                    ),
-                )],
+            fired(
+                'K',
+                format!(
+                    "Verdun: in this turn and in turn {} the CP withdraws 6 German infantry SL and 1 heavy artillery unit, none to return; every German replacement SL on hand is lost and none may be kept from now on",
+                    t + 1
+                ),
             )
         }
         'L' => {
@@ -474,7 +452,7 @@ fn event(s: &mut State, letter: char, dice: &mut Dice) -> (Option<char>, Vec<Eve
             }
             s.events.last_l = Some(t);
             s.events.peace_bread_land = Some(t);
-            (Some('L'), vec![Event::rule("WEF 7.2", "event L: \"Peace, Bread, Land!\": +1 to the next revolution roll")])
+            fired('L', "\"Peace, Bread, Land!\": +1 to the next revolution roll")
         }
         other => none(other, "the rules know no such event"),
     }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::board::Country;
-use super::control::{controller, tracked};
+use super::control::tracked;
 use super::state::{Kind, Nat, Place, Side, State, Unit};
 use crate::engine::Event;
 use crate::geo::hex::HexId;
@@ -107,7 +107,7 @@ pub fn sources(s: &State, side: Side) -> BTreeSet<HexId> {
         Side::Central => "Konigsberg",
         Side::Russian => "Odessa",
     };
-    if let Some(h) = s.board.named(sea).filter(|&h| controller(s, h) == Some(side)) {
+    if let Some(h) = s.board.named(sea).filter(|&h| held.controller(h) == Some(side)) {
         out.insert(h);
     }
     // 9.6, 15.6: Jassy once Romania is at war.

@@ -92,8 +92,9 @@ pub fn describe(s: &State) -> String {
 
 /// A commented YAML skeleton of what `seat` may send now.
 pub fn template(s: &State, seat: &str) -> String {
-    // The deployment (3.9), then an attack on a hidden stack (13.7), come before the phase.
-    let e = super::deploy::expect(s).or_else(|| super::fog::expect(s)).unwrap_or_else(|| super::turn::expect(s));
+    // What the game waits for, as `status` says it (the deployment and a hidden stack's
+    // opening come before the phase).
+    let e = <super::WhenEaglesFight as crate::engine::Ruleset>::expect(s);
     let mine = e.awaits.iter().find(|a| a.seat == seat);
     let Some(w) = mine else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
     let Some(side) = s.side_of(seat) else { return format!("# {}\n# {}\nactions:\n", e.when, w.what) };
