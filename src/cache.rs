@@ -288,11 +288,25 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
     Some(game)
 }
 
+/// Entries a cache may lag behind its log before `umpire apply` writes it again. Writing
+/// the cache is a copy of the whole game (about as costly as reading it), so it is written
+/// once per this many entries; the entries after its head are parsed and applied on every
+/// read, a few hundred microseconds at most.
+pub const SLACK: usize = 16;
+
+/// A game restored from the cache and the log entries after it.
+pub struct Restored {
+    /// The game after every entry of the log.
+    pub game: Game,
+    /// How many of the log's entries the cache held (the rest were parsed and applied).
+    pub cached: usize,
+}
+
 /// Parse a log's bytes into entries and its game, using the cache where it holds: the
 /// cached prefix is restored, the rest parsed and applied. `None` for the game means the
 /// cache was of no use (the caller replays from genesis); the entries are always the log's
 /// (parse errors as [`store::parse_log`] reports them).
-pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<(Vec<Entry>, Option<Game>), StoreError> {
+pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<(Vec<Entry>, Option<Restored>), StoreError> {
     if bytes.is_empty() || !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
         return Ok((store::parse_log(log, bytes)?, None));
     }
@@ -301,14 +315,15 @@ pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<(Vec<Entry>, Option<
         return Ok((store::parse_log(log, bytes)?, None));
     };
     let mut entries = game.entries.clone();
+    let cached = entries.len();
     let mut usable = true;
-    for (i, b) in parts.iter().enumerate().skip(entries.len()) {
+    for (i, b) in parts.iter().enumerate().skip(cached) {
         let e = Entry::parse(b).map_err(|source| StoreError::Entry { path: log.to_path_buf(), index: i, source })?;
         // An entry that does not apply: replay from genesis for the exact error.
         usable = usable && game.apply(&e).is_ok();
         entries.push(e);
     }
-    Ok((entries, usable.then_some(game)))
+    Ok((entries, usable.then_some(Restored { game, cached })))
 }
 
 #[cfg(test)]
@@ -355,7 +370,9 @@ mod tests {
         // The cache at entry 19 plus the rest of the log gives the full replay.
         let (entries, restored) = parse_with_cache(&log, &bytes).unwrap();
         assert_eq!(entries, game.entries);
-        same(&restored.expect("the cache matches"), &game);
+        let restored = restored.expect("the cache matches");
+        assert_eq!(restored.cached, head, "the cache held the first {head} entries, the rest were applied");
+        same(&restored.game, &game);
 
         // A shorter log than the cache: ignored.
         let short = store::join_log(&game.entries[..head - 1]);
@@ -379,6 +396,6 @@ mod tests {
         assert_eq!(entries, game.entries);
         // A cache of the whole game round-trips.
         write(&log, &game);
-        same(&parse_with_cache(&log, &bytes).unwrap().1.unwrap(), &game);
+        same(&parse_with_cache(&log, &bytes).unwrap().1.unwrap().game, &game);
     }
 }

@@ -45,9 +45,9 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     if let Some(p) = crash_point_from_env() {
         locked.set_crash_point(Some(p));
     }
-    let from_cache = cached.is_some();
+    let from_cache = cached.as_ref().map(|r: &crate::cache::Restored| r.cached);
     let mut game = match cached {
-        Some(g) => g,
+        Some(r) => r.game,
         None => common::replay_entries(locked.entries(), &a.log)?,
     };
     let mut received = Vec::new();
@@ -139,8 +139,11 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         }
         say!("appended {} entr{} to {}", new.len(), if new.len() == 1 { "y" } else { "ies" }, a.log.display());
     }
-    // Still under the lock, so caches are written in the order of the logs they describe.
-    if !new.is_empty() || !from_cache {
+    // Still under the lock, so caches are written in the order of the logs they describe:
+    // after a replay from genesis or a rewrite (whose reordered prefix no longer matches the
+    // cache), or once the cache lags `cache::SLACK` entries behind (see there).
+    let stale = from_cache.is_none_or(|cached| game.entries.len() >= cached + crate::cache::SLACK);
+    if (rewrite && !new.is_empty()) || stale {
         crate::cache::write(&a.log, &game);
     }
     if let Some(o) = game.outcome() {

@@ -118,7 +118,7 @@ pub fn floor(logs: &[Vec<u8>], threads: usize) -> usize {
 pub fn full(logs: &[Vec<u8>]) -> usize {
     let mut n = 0;
     for bytes in logs {
-        let (_, g) = super::verify::replay_log(std::path::Path::new("bench"), bytes).expect("generated logs parse");
+        let g = super::verify::replay_log(std::path::Path::new("bench"), bytes).expect("generated logs parse").replayed;
         let g = g.unwrap_or_else(|(_, e)| panic!("generated log does not verify: {e}"));
         n += g.entries.len();
     }

@@ -84,7 +84,7 @@ pub const MAX_ORDERS_BYTES: usize = 1024 * 1024;
 pub fn load_game(path: &Path) -> Result<Game, CliError> {
     let bytes = store::read_log_bytes(path)?;
     match crate::cache::parse_with_cache(path, &bytes)? {
-        (_, Some(game)) => Ok(game),
+        (_, Some(r)) => Ok(r.game),
         (entries, None) => replay_entries(&entries, path),
     }
 }

@@ -101,14 +101,15 @@ pub fn audit_log(log: &std::path::Path, against: &[PathBuf], hidden: bool, pipel
         verdict: None,
     };
     let replayed = store::read_log_bytes(log).and_then(|bytes| replay_log_with(log, &bytes, pipeline));
-    let (entries, replay) = match replayed {
+    let replayed = match replayed {
         Ok(x) => x,
         Err(e) => {
             r.problems.push(e.to_string());
             return (r, None);
         }
     };
-    r.entries = entries.len();
+    r.entries = replayed.entries().len();
+    let LogReplay { replayed: replay, all } = replayed;
     let (game, error) = match replay {
         Ok(g) => (Some(g), None),
         Err((g, e)) => (g.map(|g| *g), Some(e)),
@@ -160,13 +161,18 @@ pub fn audit_log(log: &std::path::Path, against: &[PathBuf], hidden: bool, pipel
             ));
         }
     }
+    let entries: &[Entry] = match (&all, &game) {
+        (Some(all), _) => all,
+        (None, Some(g)) => &g.entries,
+        (None, None) => &[],
+    };
     for other in against {
         let Some(genesis) = game.as_ref().map(|g| g.genesis().clone()) else {
             r.problems.push(format!("{}: not compared: this log's own genesis does not verify", other.display()));
             continue;
         };
         match common::read_entry_file(other) {
-            Ok(theirs) => match compare(&genesis, &entries, &theirs) {
+            Ok(theirs) => match compare(&genesis, entries, &theirs) {
                 Agreement::Prefix => {}
                 Agreement::DifferentGames => r.problems.push(format!("{}: FOREIGN: not an entry of this game", other.display())),
                 Agreement::Unverified { seq, hash, why } => r.problems.push(format!(
@@ -425,10 +431,10 @@ pub fn verify_bytes(bytes: &[u8]) -> bool {
     if !bytes.starts_with(b"---\n") {
         return false;
     }
-    match replay_log(std::path::Path::new("log"), bytes) {
+    match replay_log(std::path::Path::new("log"), bytes).map(|r| r.replayed) {
         // A finished game with every commitment opened must also pass the omniscient pass.
-        Ok((_, Ok(g))) if g.ending.is_some() && !g.commitments.is_empty() && g.unopened().is_empty() => g.replay_omniscient().is_ok(),
-        Ok((_, Ok(_))) => true,
+        Ok(Ok(g)) if g.ending.is_some() && !g.commitments.is_empty() && g.unopened().is_empty() => g.replay_omniscient().is_ok(),
+        Ok(Ok(_)) => true,
         _ => false,
     }
 }
@@ -446,16 +452,16 @@ const CHUNK: usize = 64;
 /// this thread, which replays the rules. A parse error anywhere is the error (as with
 /// `parse_log`); otherwise every entry is returned with the replay's result. An entry whose
 /// signature fails is not skipped: the replay checks it again and names it.
-pub fn replay_log(path: &std::path::Path, bytes: &[u8]) -> Result<(Vec<Entry>, Replayed), StoreError> {
+pub fn replay_log(path: &std::path::Path, bytes: &[u8]) -> Result<LogReplay, StoreError> {
     replay_log_with(path, bytes, Pipeline::TwoThreads)
 }
 
 /// [`replay_log`], with the parsing and signatures on a thread of their own or on this one;
 /// the same chunks, checks and results either way.
-pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<(Vec<Entry>, Replayed), StoreError> {
+pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<LogReplay, StoreError> {
     let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
     if bytes.is_empty() {
-        return Ok((Vec::new(), Game::replay(&[])));
+        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()) });
     }
     if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
         return Err(StoreError::NotALog { path: path.to_path_buf() });
@@ -470,16 +476,23 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
             for (i, b) in parts.iter().enumerate().skip(1) {
                 entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
             }
-            return Ok((entries, Err((None, e))));
+            return Ok(LogReplay { replayed: Err((None, e)), all: Some(entries) });
         }
     };
     let genesis = game.genesis().clone();
-    let mut entries = Vec::with_capacity(parts.len());
-    entries.push(first);
-    // The seq of the first entry the rules refuse: the replay is then redone up to it with
+    drop(first);
+    // Room for every entry at once: growing by doubling would copy them and, at the peak,
+    // hold up to half as many again unused.
+    game.entries.reserve_exact(parts.len().saturating_sub(game.entries.len()));
+    game.steps.reserve_exact(parts.len().saturating_sub(game.steps.len()));
+    // The index of the first entry the rules refuse: the replay is then redone up to it with
     // rollback, for exactly `Game::replay`'s partial game and error.
     let mut failed: Option<usize> = None;
-    let rest = &parts[1..];
+    // Entries after the genesis, counted as they come.
+    let mut seen = 0usize;
+    // The refused entry and every one after it (the game holds those before).
+    let mut rest: Vec<Entry> = Vec::new();
+    let after_genesis = &parts[1..];
     // One chunk: its entries parsed, and their signatures checked, or the first parse error.
     let prepare = |c: usize, chunk: &[&[u8]]| -> Result<(Vec<Entry>, Presigned), StoreError> {
         let es: Vec<Entry> = chunk
@@ -493,21 +506,21 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     // The rules on one chunk, in log order.
     let mut take = |msg: Result<(Vec<Entry>, Presigned), StoreError>| -> Result<(), StoreError> {
         let (chunk, pre) = msg?;
-        if failed.is_none() {
-            game.protocol.presigned = Some(std::sync::Arc::new(pre));
-            for (j, e) in chunk.iter().enumerate() {
-                if game.apply_or_spoil(e).is_err() {
-                    failed = Some(entries.len() + j);
-                    break;
-                }
+        game.protocol.presigned = Some(std::sync::Arc::new(pre));
+        for e in chunk {
+            seen += 1;
+            if failed.is_some() {
+                rest.push(e);
+            } else if let Err((e, _)) = game.apply_owned_or_spoil(e) {
+                failed = Some(seen);
+                rest.push(e);
             }
         }
-        entries.extend(chunk);
         Ok(())
     };
     match pipeline {
         Pipeline::OneThread => {
-            for (c, chunk) in rest.chunks(CHUNK).enumerate() {
+            for (c, chunk) in after_genesis.chunks(CHUNK).enumerate() {
                 take(prepare(c, chunk))?;
             }
         }
@@ -515,7 +528,7 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
             let (tx, rx) = std::sync::mpsc::sync_channel::<Result<(Vec<Entry>, Presigned), StoreError>>(4);
             let prepare = &prepare;
             scope.spawn(move || {
-                for (c, chunk) in rest.chunks(CHUNK).enumerate() {
+                for (c, chunk) in after_genesis.chunks(CHUNK).enumerate() {
                     let msg = prepare(c, chunk);
                     let stop = msg.is_err();
                     if tx.send(msg).is_err() || stop {
@@ -531,11 +544,34 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     }
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
-    let replayed = match failed {
-        None => Ok(game),
-        Some(i) => Game::replay(&entries[..=i]),
-    };
-    Ok((entries, replayed))
+    Ok(match failed {
+        None => LogReplay { replayed: Ok(game), all: None },
+        Some(i) => {
+            let mut all = std::mem::take(&mut game.entries);
+            all.append(&mut rest);
+            LogReplay { replayed: Game::replay(&all[..=i]), all: Some(all) }
+        }
+    })
+}
+
+/// A log replayed by [`replay_log`]: the replay's result, and the log's entries.
+pub struct LogReplay {
+    /// The game after every entry, or the error and the game before the refused entry.
+    pub replayed: Replayed,
+    /// Every entry of the log when the replay failed; `None` when the game holds them all
+    /// (one copy of each entry, not two, in a long audit).
+    all: Option<Vec<Entry>>,
+}
+
+impl LogReplay {
+    /// Every entry of the log, in log order.
+    pub fn entries(&self) -> &[Entry] {
+        match (&self.all, &self.replayed) {
+            (Some(all), _) => all,
+            (None, Ok(g)) => &g.entries,
+            (None, Err(_)) => &[],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -638,9 +674,9 @@ mod same_results_tests {
         let reference = reference.unwrap_or_else(|(_, e)| panic!("{what}: {e}"));
         let reference_hidden = reference_hidden.expect("replayed");
         for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
-            let (entries, fast) = replay_log_with(path, bytes, pipeline).expect("parses");
-            let fast = fast.unwrap_or_else(|(_, e)| panic!("{what} {pipeline:?}: {e}"));
-            assert_eq!(entries.len(), reference.entries.len(), "{what} {pipeline:?}");
+            let replay = replay_log_with(path, bytes, pipeline).expect("parses");
+            assert_eq!(replay.entries().len(), reference.entries.len(), "{what} {pipeline:?}");
+            let fast = replay.replayed.unwrap_or_else(|(_, e)| panic!("{what} {pipeline:?}: {e}"));
             assert_eq!(digest(&fast), digest(&reference), "{what} {pipeline:?}: the replay differs");
             let hidden = fast.replay_omniscient().map(|g| digest(&g)).map_err(|c| format!("{c:?}"));
             assert_eq!(hidden, reference_hidden, "{what} {pipeline:?}: the omniscient pass differs");
@@ -693,8 +729,9 @@ mod same_results_tests {
         crate::engine::registry::REFERENCE_PATH.with(|on| on.set(false));
         let (g_ref, e_ref) = reference.expect_err("refused");
         for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
-            let (_, fast) = replay_log_with(path, &bytes, pipeline).unwrap();
-            let (g, e) = fast.expect_err("refused");
+            let replay = replay_log_with(path, &bytes, pipeline).unwrap();
+            assert_eq!(replay.entries(), &entries[..], "{pipeline:?}: every entry of the log is handed back");
+            let (g, e) = replay.replayed.expect_err("refused");
             assert_eq!(e, e_ref, "{pipeline:?}");
             assert_eq!(g.map(|g| digest(&g)), g_ref.as_ref().map(|g| digest(g)), "{pipeline:?}");
         }

@@ -265,6 +265,20 @@ impl Game {
 
     /// Replay a whole log under `knowledge` (public, seat or omniscient mode).
     pub fn replay_with(entries: &[Entry], knowledge: Knowledge) -> Result<Game, (Option<Box<Game>>, GameError)> {
+        Game::replay_presigned(entries, knowledge, None)
+    }
+
+    /// [`Game::replay_with`], skipping the signature checks `presigned` already made.
+    ///
+    /// No rollback point is kept per entry (a copy of the rules state, the hidden knowledge
+    /// and the genesis before every entry made long replays costly): the entries are applied
+    /// straight, and only when one is refused is the replay redone up to it, then the refused
+    /// entry applied with its rollback, for exactly the game before it.
+    fn replay_presigned(
+        entries: &[Entry],
+        knowledge: Knowledge,
+        presigned: Option<std::sync::Arc<crate::log::protocol::Presigned>>,
+    ) -> Result<Game, (Option<Box<Game>>, GameError)> {
         let Some(first) = entries.first() else {
             return Err((
                 None,
@@ -274,13 +288,33 @@ impl Game {
                 }),
             ));
         };
-        let mut game = Game::from_genesis_with(first, knowledge).map_err(|e| (None, e))?;
-        for e in &entries[1..] {
+        let start = |knowledge| -> Result<Game, (Option<Box<Game>>, GameError)> {
+            let mut game = Game::from_genesis_with(first, knowledge).map_err(|e| (None, e))?;
+            game.protocol.presigned = presigned.clone();
+            game.entries.reserve_exact(entries.len().saturating_sub(game.entries.len()));
+            Ok(game)
+        };
+        let mut game = start(knowledge.clone())?;
+        let refused = entries.iter().skip(1).position(|e| game.apply_or_spoil(e).is_err()).map(|i| i + 1);
+        let Some(i) = refused else {
+            game.protocol.presigned = None;
+            return Ok(game);
+        };
+        let mut game = start(knowledge)?;
+        for e in &entries[1..i] {
+            // These applied a moment ago and the replay is deterministic; were one refused
+            // now, that refusal is the answer.
             if let Err(err) = game.apply(e) {
+                game.protocol.presigned = None;
                 return Err((Some(Box::new(game)), err));
             }
         }
-        Ok(game)
+        let err = game.apply(&entries[i]).err();
+        game.protocol.presigned = None;
+        match err {
+            Some(err) => Err((Some(Box::new(game)), err)),
+            None => Ok(game),
+        }
     }
 
     /// The genesis facts.
@@ -445,7 +479,7 @@ impl Game {
 
     /// Apply one entry; on error nothing changes.
     pub fn apply(&mut self, entry: &Entry) -> Result<&StepRecord, GameError> {
-        // Entries and steps are pushed only at the very end of `apply_inner`; the rest is
+        // The step is pushed only at the very end of `apply_inner`, the entry after it; the rest is
         // small enough to snapshot (cloning the whole game would make replays quadratic).
         let snapshot = (
             self.protocol.clone(),
@@ -465,6 +499,7 @@ impl Game {
             self.amendments.truncate(amend.1);
             return Err(e);
         }
+        self.file_entry(entry.clone());
         Ok(self.steps.last().expect("a step was just recorded"))
     }
 
@@ -472,7 +507,21 @@ impl Game {
     /// entry): for replays that stop at the first error and throw the game away then. On
     /// error the game is left half-changed and must not be used.
     pub fn apply_or_spoil(&mut self, entry: &Entry) -> Result<(), GameError> {
-        self.apply_inner(entry)
+        self.apply_inner(entry)?;
+        self.file_entry(entry.clone());
+        Ok(())
+    }
+
+    /// [`Game::apply_or_spoil`] taking the entry by value, so that a long replay keeps one
+    /// copy of each entry (the game's) instead of two; a refused entry is handed back.
+    pub fn apply_owned_or_spoil(&mut self, entry: Entry) -> Result<(), (Entry, GameError)> {
+        match self.apply_inner(&entry) {
+            Ok(()) => {
+                self.file_entry(entry);
+                Ok(())
+            }
+            Err(e) => Err((entry, e)),
+        }
     }
 
     /// The state after resolving the pending dice with `reveal` (what the revealer sees
@@ -929,14 +978,19 @@ impl Game {
             note: body.note.clone(),
             settled_draws,
         });
+        Ok(())
+    }
+
+    /// Keep an entry [`Game::apply_inner`] accepted (whose step it recorded last).
+    fn file_entry(&mut self, entry: Entry) {
         // Joins may arrive in any order (DESIGN §2.4): keep the entries in seq order.
-        let at = self.entries.iter().position(|e| e.seq() > seq).unwrap_or(self.entries.len());
-        self.entries.insert(at, entry.clone());
+        let seq = entry.seq();
+        let at = self.entries.iter().rposition(|e| e.seq() < seq).map_or(0, |i| i + 1);
+        self.entries.insert(at, entry);
         if at + 1 != self.entries.len() {
             let step = self.steps.pop().expect("just pushed");
             self.steps.insert(at, step);
         }
-        Ok(())
     }
 
     fn record_commitments(&mut self, entry: &Entry) -> Result<Vec<Event>, GameError> {
@@ -1122,7 +1176,10 @@ impl Game {
     /// committed, every value opened anywhere in the log. Returns that replay, or the
     /// violations of the first entry it refuses, each naming the entry.
     pub fn replay_omniscient(&self) -> Result<Game, Vec<Cheat>> {
-        match Game::replay_with(&self.entries, Knowledge::omniscient(self.opened_values())) {
+        // Every entry of this game passed its signature check when it was applied (or was
+        // restored from a cache of such a game): the omniscient pass need not check again.
+        let presigned = crate::log::protocol::Presigned { game_id: self.id(), ok: self.entries.iter().map(|e| e.hash).collect() };
+        match Game::replay_presigned(&self.entries, Knowledge::omniscient(self.opened_values()), Some(std::sync::Arc::new(presigned))) {
             Ok(g) => Ok(g),
             Err((_, err)) => Err(self.cheats(&err)),
         }
