@@ -511,9 +511,9 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
             seen += 1;
             if failed.is_some() {
                 rest.push(e);
-            } else if let Err((e, _)) = game.apply_owned_or_spoil(e) {
+            } else if let Err(refused) = game.apply_owned_or_spoil(e) {
                 failed = Some(seen);
-                rest.push(e);
+                rest.push(refused.0);
             }
         }
         Ok(())

@@ -514,13 +514,13 @@ impl Game {
 
     /// [`Game::apply_or_spoil`] taking the entry by value, so that a long replay keeps one
     /// copy of each entry (the game's) instead of two; a refused entry is handed back.
-    pub fn apply_owned_or_spoil(&mut self, entry: Entry) -> Result<(), (Entry, GameError)> {
+    pub fn apply_owned_or_spoil(&mut self, entry: Entry) -> Result<(), Box<(Entry, GameError)>> {
         match self.apply_inner(&entry) {
             Ok(()) => {
                 self.file_entry(entry);
                 Ok(())
             }
-            Err(e) => Err((entry, e)),
+            Err(e) => Err(Box::new((entry, e))),
         }
     }
 
