@@ -15,9 +15,7 @@ use super::point::{Point, Vector};
 use super::shape::{Footprint, Solid};
 
 /// A heading in tenths of a degree, `0..3600`, counter-clockwise from +x.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "i64", into = "u16")]
 pub struct Heading(u16);
 
@@ -25,11 +23,7 @@ impl TryFrom<i64> for Heading {
     type Error = String;
     /// Player input must already be in `0..3600`.
     fn try_from(t: i64) -> Result<Heading, String> {
-        if (0..3600).contains(&t) {
-            Ok(Heading(t as u16))
-        } else {
-            Err(format!("heading {t} is not in 0..3600 tenths of a degree"))
-        }
+        if (0..3600).contains(&t) { Ok(Heading(t as u16)) } else { Err(format!("heading {t} is not in 0..3600 tenths of a degree")) }
     }
 }
 
@@ -145,10 +139,7 @@ impl Arc {
     /// Right (clockwise) and left (counter-clockwise) edge directions, scale 10⁶.
     fn edges(self) -> (Vector, Vector) {
         let h = self.half_width as i32;
-        (
-            Vector::of_heading(self.facing.turned(-h)),
-            Vector::of_heading(self.facing.turned(h)),
-        )
+        (Vector::of_heading(self.facing.turned(-h)), Vector::of_heading(self.facing.turned(h)))
     }
 
     /// Whether the direction `w` (from the apex) is in the arc.
@@ -190,8 +181,7 @@ impl Arc {
                     pts.iter().any(|&p| self.contains(apex, p))
                         || solid.contains(apex)
                         || solid.edges().any(|(a, b)| {
-                            super::segment::ray_meets_segment(apex, r, a, b)
-                                || super::segment::ray_meets_segment(apex, l, a, b)
+                            super::segment::ray_meets_segment(apex, r, a, b) || super::segment::ray_meets_segment(apex, l, a, b)
                         })
                 }
             }

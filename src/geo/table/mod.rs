@@ -23,9 +23,9 @@ pub mod sight;
 pub mod template;
 pub mod trig;
 
-pub use angle::{angle_within, Arc, Heading};
+pub use angle::{Arc, Heading, angle_within};
 pub use path::{LinearFeature, Path, PathError};
-pub use point::{Point, Vector, MAX_COORD};
+pub use point::{MAX_COORD, Point, Vector};
 pub use shape::{Footprint, Polygon, ShapeError};
 pub use sight::{AreaSight, Blocker, Ignore, SampleSight, Scene, TerrainArea};
-pub use template::{deviate, scatter_heading, Template};
+pub use template::{Template, deviate, scatter_heading};

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::point::Point;
-use super::segment::{point_segment_dist_sq, segments_within, Ratio, RatPoint};
+use super::segment::{RatPoint, Ratio, point_segment_dist_sq, segments_within};
 use super::shape::{Footprint, Polygon, Solid};
 
 /// Why a path or line was refused.
@@ -109,8 +109,10 @@ impl Path {
     /// most restrictive terrain crossed caps the move).
     pub fn areas_entered(&self, areas: &[&Polygon]) -> Vec<usize> {
         (0..areas.len())
-            .filter(|&i| self.segments().any(|(a, b)| !inside_runs(a, b, areas[i]).is_empty())
-                || (self.points.len() == 1 && areas[i].contains_strictly(self.points[0])))
+            .filter(|&i| {
+                self.segments().any(|(a, b)| !inside_runs(a, b, areas[i]).is_empty())
+                    || (self.points.len() == 1 && areas[i].contains_strictly(self.points[0]))
+            })
             .collect()
     }
 
@@ -133,12 +135,8 @@ impl Path {
             let s = a.distance_sq(b);
             for w in ts.windows(2) {
                 let mid = RatPoint::at(a, b, w[0].mid(w[1]));
-                let rate = areas
-                    .iter()
-                    .filter(|(poly, _)| poly.contains_rat_strictly(&mid))
-                    .map(|&(_, r)| r)
-                    .max()
-                    .unwrap_or(open_permille);
+                let rate =
+                    areas.iter().filter(|(poly, _)| poly.contains_rat_strictly(&mid)).map(|&(_, r)| r).max().unwrap_or(open_permille);
                 let len = (w[1].mm_along(s) - w[0].mm_along(s)) as u64;
                 total = total.saturating_add(len.saturating_mul(rate as u64));
             }
@@ -173,9 +171,7 @@ impl Path {
         }
         self.segments().any(|(a, b)| match &solid {
             Solid::Disc { centre, radius } => super::segment::point_segment_within(*centre, a, b, r + radius),
-            Solid::Convex(_) => {
-                solid.meets_segment(a, b) || solid.edges().any(|(c, d)| segments_within(a, b, c, d, r))
-            }
+            Solid::Convex(_) => solid.meets_segment(a, b) || solid.edges().any(|(c, d)| segments_within(a, b, c, d, r)),
         })
     }
 }
@@ -298,16 +294,9 @@ mod tests {
 
     #[test]
     fn linear_crossings() {
-        let wall = LinearFeature {
-            line: Path::new(vec![p(50, -100), p(50, 100)]).unwrap(),
-            thickness_mm: 4,
-            blocks_sight: true,
-        };
-        let hedge = LinearFeature {
-            line: Path::new(vec![p(200, -100), p(200, 0), p(300, 0)]).unwrap(),
-            thickness_mm: 0,
-            blocks_sight: true,
-        };
+        let wall = LinearFeature { line: Path::new(vec![p(50, -100), p(50, 100)]).unwrap(), thickness_mm: 4, blocks_sight: true };
+        let hedge =
+            LinearFeature { line: Path::new(vec![p(200, -100), p(200, 0), p(300, 0)]).unwrap(), thickness_mm: 0, blocks_sight: true };
         let path = Path::new(vec![p(0, 0), p(100, 0)]).unwrap();
         assert_eq!(path.crossings(&[wall.clone(), hedge.clone()]), vec![0]);
         // Stopping 2 mm short of the wall's line touches its 4 mm thickness; 3 mm does not.

@@ -19,9 +19,7 @@ use super::trig::TRIG_SCALE;
 pub const MAX_COORD: i32 = 100_000;
 
 /// A point on the table, in whole millimetres.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 pub struct Point {
     pub x: i32,
     pub y: i32,
@@ -74,8 +72,7 @@ impl Point {
     /// A point from player input, if both coordinates are within ±[`MAX_COORD`].
     pub fn checked(x: i64, y: i64) -> Option<Point> {
         let lim = MAX_COORD as i64;
-        ((-lim..=lim).contains(&x) && (-lim..=lim).contains(&y))
-            .then_some(Point::new(x as i32, y as i32))
+        ((-lim..=lim).contains(&x) && (-lim..=lim).contains(&y)).then_some(Point::new(x as i32, y as i32))
     }
 
     /// Whether both coordinates are within ±[`MAX_COORD`].
@@ -117,10 +114,7 @@ impl Point {
         let d = Vector::of_heading(heading);
         let l = length_mm as i128;
         let s = TRIG_SCALE as i128;
-        Point::new(
-            sat_i32(self.x as i128 + round_div(l * d.x as i128, s)),
-            sat_i32(self.y as i128 + round_div(l * d.y as i128, s)),
-        )
+        Point::new(sat_i32(self.x as i128 + round_div(l * d.x as i128, s)), sat_i32(self.y as i128 + round_div(l * d.y as i128, s)))
     }
 }
 

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::num::{ceil_div, ceil_sqrt, sat_u32};
-use super::point::{orient, Point, Vector};
+use super::point::{Point, Vector, orient};
 
 /// How two closed segments meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,16 +46,12 @@ pub fn crossing(a: Point, b: Point, c: Point, d: Point) -> Crossing {
     let (o3, o4) = (sign(orient(c, d, a)), sign(orient(c, d, b)));
     if o1 == 0 && o2 == 0 {
         // Collinear (or a degenerate segment): overlap of the projections.
-        let shared = [c, d].iter().filter(|&&p| on_collinear(a, b, p)).count()
-            + [a, b].iter().filter(|&&p| on_collinear(c, d, p)).count();
+        let shared = [c, d].iter().filter(|&&p| on_collinear(a, b, p)).count() + [a, b].iter().filter(|&&p| on_collinear(c, d, p)).count();
         if shared == 0 {
             return Crossing::Disjoint;
         }
         // A single shared point happens only when the segments just touch end to end.
-        let pts: Vec<Point> = [a, b, c, d]
-            .into_iter()
-            .filter(|&p| on_collinear(a, b, p) && on_collinear(c, d, p))
-            .collect();
+        let pts: Vec<Point> = [a, b, c, d].into_iter().filter(|&p| on_collinear(a, b, p) && on_collinear(c, d, p)).collect();
         let distinct = pts.iter().any(|&p| p != pts[0]);
         return if distinct { Crossing::Overlap } else { Crossing::Touch };
     }
@@ -109,11 +105,7 @@ pub fn segments_within(a: Point, b: Point, c: Point, d: Point, r: i128) -> bool 
 pub fn ray_point_within(o: Point, dir: Vector, p: Point, r: i128) -> bool {
     let w = o.to(p);
     let t = w.dot(dir);
-    if t <= 0 {
-        w.len_sq() <= r * r
-    } else {
-        w.len_sq() * dir.len_sq() - t * t <= r * r * dir.len_sq()
-    }
+    if t <= 0 { w.len_sq() <= r * r } else { w.len_sq() * dir.len_sq() - t * t <= r * r * dir.len_sq() }
 }
 
 /// Whether the ray from `o` along `dir` meets the closed segment `a b`. Exact.
@@ -256,11 +248,7 @@ pub fn meeting_params(a: Point, b: Point, c: Point, d: Point) -> Vec<Ratio> {
             return Vec::new();
         }
         let vv = v.len_sq();
-        let mut out: Vec<Ratio> = [c, d]
-            .iter()
-            .map(|&p| Ratio::new(a.to(p).dot(v), vv))
-            .filter(|t| t.in_unit())
-            .collect();
+        let mut out: Vec<Ratio> = [c, d].iter().map(|&p| Ratio::new(a.to(p).dot(v), vv)).filter(|t| t.in_unit()).collect();
         // The ends of a b inside c d are breakpoints too.
         if on_collinear(c, d, a) {
             out.push(Ratio::ZERO);
@@ -295,10 +283,7 @@ mod tests {
         // A degenerate segment (a point) on another.
         assert_eq!(crossing(p(3, 0), p(3, 0), p(0, 0), p(10, 0)), Crossing::Touch);
         // Nearly parallel long segments: exact arithmetic still separates them.
-        assert_eq!(
-            crossing(p(-100_000, 0), p(100_000, 1), p(-100_000, 1), p(100_000, 2)),
-            Crossing::Disjoint
-        );
+        assert_eq!(crossing(p(-100_000, 0), p(100_000, 1), p(-100_000, 1), p(100_000, 2)), Crossing::Disjoint);
     }
 
     #[test]
@@ -321,7 +306,7 @@ mod tests {
         assert!(ray_meets_segment(o, east, p(50, -5), p(50, 5)));
         assert!(ray_meets_segment(o, east, p(50, 0), p(50, 5))); // endpoint on the ray
         assert!(!ray_meets_segment(o, east, p(-50, -5), p(-50, 5)));
-        assert!(ray_meets_segment(o, east, p(-5, 0), p(-1, 0)) == false);
+        assert!(!ray_meets_segment(o, east, p(-5, 0), p(-1, 0)));
         assert!(ray_meets_segment(o, east, p(-5, 0), p(3, 0)));
         assert!(ray_point_within(o, east, p(-3, 4), 5));
         assert!(!ray_point_within(o, east, p(-3, 4), 4));

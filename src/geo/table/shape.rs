@@ -13,10 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use super::angle::Heading;
 use super::num::{round_div, sat_i32};
-use super::point::{orient, Point, Vector};
-use super::segment::{
-    cmp_dist_sq, crossing, on_segment, point_segment_dist_sq, point_segment_within, RatPoint,
-};
+use super::point::{Point, Vector, orient};
+use super::segment::{RatPoint, cmp_dist_sq, crossing, on_segment, point_segment_dist_sq, point_segment_within};
 use super::trig::TRIG_SCALE;
 
 /// Why a polygon was refused.
@@ -167,9 +165,7 @@ impl Polygon {
         match fp.solid() {
             Solid::Disc { centre, radius } => {
                 self.contains(centre)
-                    && self
-                        .edges()
-                        .all(|(a, b)| cmp_dist_sq(point_segment_dist_sq(centre, a, b), radius) != Ordering::Less)
+                    && self.edges().all(|(a, b)| cmp_dist_sq(point_segment_dist_sq(centre, a, b), radius) != Ordering::Less)
             }
             solid @ Solid::Convex(_) => {
                 // The footprint's centre is interior to it; if no edge of the polygon enters
@@ -252,11 +248,7 @@ impl Footprint {
             Footprint::Circle { centre, radius_mm } => Solid::Disc { centre, radius: radius_mm as i128 },
             Footprint::Rect { centre, .. } => {
                 let c = self.corners();
-                if (Polygon { vertices: c.clone() }).area2() == 0 {
-                    Solid::Disc { centre, radius: 0 }
-                } else {
-                    Solid::Convex(c)
-                }
+                if (Polygon { vertices: c.clone() }).area2() == 0 { Solid::Disc { centre, radius: 0 } } else { Solid::Convex(c) }
             }
         }
     }
@@ -351,8 +343,7 @@ impl Solid {
                 let s = r + r1 + r2;
                 c1.distance_sq(*c2) <= s * s
             }
-            (Solid::Disc { centre, radius }, poly @ Solid::Convex(_))
-            | (poly @ Solid::Convex(_), Solid::Disc { centre, radius }) => {
+            (Solid::Disc { centre, radius }, poly @ Solid::Convex(_)) | (poly @ Solid::Convex(_), Solid::Disc { centre, radius }) => {
                 poly.contains(*centre) || poly.edges().any(|(a, b)| point_segment_within(*centre, a, b, r + radius))
             }
             (Solid::Convex(_), Solid::Convex(_)) => {
@@ -360,9 +351,7 @@ impl Solid {
                     || o.vertices().iter().any(|&p| self.contains(p))
                     || self.edges().any(|(a, b)| {
                         o.edges().any(|(c, d)| {
-                            crossing(a, b, c, d).meets()
-                                || point_segment_within(a, c, d, r)
-                                || point_segment_within(c, a, b, r)
+                            crossing(a, b, c, d).meets() || point_segment_within(a, c, d, r) || point_segment_within(c, a, b, r)
                         })
                     })
             }
@@ -376,19 +365,14 @@ impl Solid {
                 let s = r1 + r2;
                 c1.distance_sq(*c2) < s * s
             }
-            (Solid::Disc { centre, radius }, poly @ Solid::Convex(_))
-            | (poly @ Solid::Convex(_), Solid::Disc { centre, radius }) => {
+            (Solid::Disc { centre, radius }, poly @ Solid::Convex(_)) | (poly @ Solid::Convex(_), Solid::Disc { centre, radius }) => {
                 poly.contains_strictly(*centre)
-                    || poly
-                        .edges()
-                        .any(|(a, b)| cmp_dist_sq(point_segment_dist_sq(*centre, a, b), *radius) == Ordering::Less)
+                    || poly.edges().any(|(a, b)| cmp_dist_sq(point_segment_dist_sq(*centre, a, b), *radius) == Ordering::Less)
             }
             (Solid::Convex(_), Solid::Convex(_)) => {
                 // Separating-axis test on the edges of both (exact): some edge has every
                 // vertex of the other polygon on its outer closed side.
-                let separated = |p: &Solid, q: &Solid| {
-                    p.edges().any(|(a, b)| q.vertices().iter().all(|&v| orient(a, b, v) <= 0))
-                };
+                let separated = |p: &Solid, q: &Solid| p.edges().any(|(a, b)| q.vertices().iter().all(|&v| orient(a, b, v) <= 0));
                 !separated(self, o) && !separated(o, self)
             }
         }
@@ -398,9 +382,7 @@ impl Solid {
     pub(super) fn meets_segment(&self, a: Point, b: Point) -> bool {
         match self {
             Solid::Disc { centre, radius } => point_segment_within(*centre, a, b, *radius),
-            Solid::Convex(_) => {
-                self.contains(a) || self.contains(b) || self.edges().any(|(c, d)| crossing(a, b, c, d).meets())
-            }
+            Solid::Convex(_) => self.contains(a) || self.contains(b) || self.edges().any(|(c, d)| crossing(a, b, c, d).meets()),
         }
     }
 
@@ -411,8 +393,7 @@ impl Solid {
         let by_line = if a == b {
             false
         } else {
-            self.vertices().iter().all(|&v| orient(a, b, v) >= 0)
-                || self.vertices().iter().all(|&v| orient(a, b, v) <= 0)
+            self.vertices().iter().all(|&v| orient(a, b, v) >= 0) || self.vertices().iter().all(|&v| orient(a, b, v) <= 0)
         };
         !by_edge && !by_line
     }
@@ -441,10 +422,7 @@ mod tests {
         assert_eq!(Polygon::new(vec![p(0, 0), p(1, 1), p(2, 2)]), Err(ShapeError::NoArea));
         assert_eq!(Polygon::new(vec![p(0, 0), p(200_000, 0), p(0, 5)]), Err(ShapeError::OutOfRange(1)));
         // A bow tie is not simple.
-        assert!(matches!(
-            Polygon::new(vec![p(0, 0), p(10, 10), p(10, 0), p(0, 20)]),
-            Err(ShapeError::NotSimple(_, _))
-        ));
+        assert!(matches!(Polygon::new(vec![p(0, 0), p(10, 10), p(10, 0), p(0, 20)]), Err(ShapeError::NotSimple(_, _))));
         assert!(serde_json::from_str::<Polygon>(r#"[{"x":0,"y":0},{"x":5,"y":0},{"x":0,"y":5}]"#).is_ok());
         assert!(serde_json::from_str::<Polygon>(r#"[{"x":0,"y":0},{"x":5,"y":0}]"#).is_err());
     }
@@ -560,6 +538,9 @@ mod tests {
         let f = Footprint::rect(p(1, 2), Heading::new(900), 60, 30);
         let s = serde_json::to_string(&f).unwrap();
         assert_eq!(serde_json::from_str::<Footprint>(&s).unwrap(), f);
-        assert!(serde_json::from_str::<Footprint>(r#"{"shape":"rect","centre":{"x":0,"y":0},"heading":4000,"length_mm":5,"width_mm":5}"#).is_err());
+        assert!(
+            serde_json::from_str::<Footprint>(r#"{"shape":"rect","centre":{"x":0,"y":0},"heading":4000,"length_mm":5,"width_mm":5}"#)
+                .is_err()
+        );
     }
 }

@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::path::{inside_runs, LinearFeature};
+use super::path::{LinearFeature, inside_runs};
 use super::point::Point;
 use super::segment::Ratio;
 use super::shape::{Footprint, Polygon};
@@ -177,8 +177,8 @@ impl Scene<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geo::table::path::Path;
     use crate::geo::table::Heading;
+    use crate::geo::table::path::Path;
 
     fn p(x: i32, y: i32) -> Point {
         Point::new(x, y)
@@ -229,15 +229,8 @@ mod tests {
     #[test]
     fn opaque_obstacles_models() {
         let areas = [TerrainArea { polygon: sq(100, 10, 20, 20), sight: AreaSight::Opaque }];
-        let walls = [LinearFeature {
-            line: Path::new(vec![p(300, -50), p(300, 50)]).unwrap(),
-            thickness_mm: 4,
-            blocks_sight: true,
-        }];
-        let models = [
-            Footprint::rect(p(500, 0), Heading::new(0), 60, 30),
-            Footprint::rect(p(0, 0), Heading::new(0), 60, 30),
-        ];
+        let walls = [LinearFeature { line: Path::new(vec![p(300, -50), p(300, 50)]).unwrap(), thickness_mm: 4, blocks_sight: true }];
+        let models = [Footprint::rect(p(500, 0), Heading::new(0), 60, 30), Footprint::rect(p(0, 0), Heading::new(0), 60, 30)];
         let s = Scene { areas: &areas, linears: &walls, models: &models };
         let own = Ignore { models: &[1], linears: &[] };
         // Grazing the opaque area's corner (100, 10) blocks.
@@ -260,11 +253,7 @@ mod tests {
     #[test]
     fn visible_samples() {
         // A wall hides the lower half of a tank seen from the left.
-        let walls = [LinearFeature {
-            line: Path::new(vec![p(300, -100), p(300, 0)]).unwrap(),
-            thickness_mm: 0,
-            blocks_sight: true,
-        }];
+        let walls = [LinearFeature { line: Path::new(vec![p(300, -100), p(300, 0)]).unwrap(), thickness_mm: 0, blocks_sight: true }];
         let models = [Footprint::rect(p(500, 0), Heading::new(0), 60, 30)];
         let s = Scene { linears: &walls, models: &models, ..Scene::default() };
         let seen = s.sight_samples(p(0, 0), &models[0], Ignore { models: &[0], linears: &[] });

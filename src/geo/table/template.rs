@@ -86,10 +86,10 @@ mod tests {
     fn circle_template_partial_overlap() {
         let burst = Template::circle(p(0, 0), 50);
         let figs = [
-            Footprint::circle(p(59, 0), 9),  // touches: 59 = 50 + 9
-            Footprint::circle(p(60, 0), 9),  // 1 mm clear
-            Footprint::circle(p(33, 44), 9), // centre 55 away: partly inside
-            Footprint::rect(p(80, 0), Heading::new(0), 60, 30), // near side x = 50: touches
+            Footprint::circle(p(59, 0), 9),                      // touches: 59 = 50 + 9
+            Footprint::circle(p(60, 0), 9),                      // 1 mm clear
+            Footprint::circle(p(33, 44), 9),                     // centre 55 away: partly inside
+            Footprint::rect(p(80, 0), Heading::new(0), 60, 30),  // near side x = 50: touches
             Footprint::rect(p(0, 0), Heading::new(0), 200, 200), // contains the burst
         ];
         assert_eq!(burst.hits(&figs), vec![0, 2, 3, 4]);

@@ -37,11 +37,7 @@ const fn build() -> [i32; 901] {
     let mut table = [0i32; 901];
     let mut t = 0;
     while t <= 900 {
-        let v = if t <= 450 {
-            series(t as i128 * PI_FIX / 1800, false)
-        } else {
-            series((900 - t) as i128 * PI_FIX / 1800, true)
-        };
+        let v = if t <= 450 { series(t as i128 * PI_FIX / 1800, false) } else { series((900 - t) as i128 * PI_FIX / 1800, true) };
         // v ≥ 0 here; round half away from zero from 10¹⁸ to 10⁶.
         let scaled = (v + FIX / 2_000_000) / (FIX / 1_000_000);
         table[t] = scaled as i32;
