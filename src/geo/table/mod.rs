@@ -8,12 +8,14 @@
 //! * [`shape`]: terrain polygons and model footprints;
 //! * [`path`]: paths, terrain pieces and costs, linear features, corridors;
 //! * [`sight`]: line of sight and the blocker that refuses it;
+//! * [`impact`]: the struck face of a part and the ≥ 75° test;
 //! * [`template`]: circle, flame and square templates, deviation.
 //!
 //! See `docs/geometry-table.md` for the conventions: units, the angle origin and direction,
 //! every rounding rule and every boundary rule.
 
 pub mod angle;
+pub mod impact;
 pub mod num;
 pub mod path;
 pub mod point;

@@ -100,6 +100,50 @@ impl Path {
         self.segments().map(|(a, b)| a.distance_mm(b)).sum()
     }
 
+    /// The point `d_mm` along the path, measuring each segment by its rounded-up length.
+    /// Inside a segment `a b` of exact length `√S`, the point is `a + v·d/√S` with each
+    /// coordinate rounded half away from zero (exactly, by integer square roots). Past the
+    /// end: `None`.
+    pub fn point_at(&self, d_mm: u32) -> Option<Point> {
+        let mut left = d_mm;
+        if self.points.len() == 1 {
+            return (d_mm == 0).then_some(self.points[0]);
+        }
+        for (a, b) in self.segments() {
+            let len = a.distance_mm(b);
+            if left <= len {
+                let v = a.to(b);
+                let s = v.len_sq();
+                let d = left as i128;
+                if d * d >= s {
+                    return Some(b);
+                }
+                // round(|c|·d/√S) = (⌊√(4c²d²/S)⌋ + 1) / 2, then the sign of c.
+                let step = |c: i64| {
+                    let c2 = c as i128 * c as i128;
+                    let twice = ((4 * c2 * d * d) / s) as u128;
+                    let r = twice.isqrt().div_ceil(2) as i128;
+                    if c < 0 { -r } else { r }
+                };
+                return Some(Point::new(super::num::sat_i32(a.x as i128 + step(v.x)), super::num::sat_i32(a.y as i128 + step(v.y))));
+            }
+            left -= len;
+        }
+        None
+    }
+
+    /// Samples every `step_mm` from the start (0, step, 2·step, …) plus the end point, for
+    /// the opportunity-fire intervals (OPP, D.1: every 10 mm). A step of 0 is taken as 1.
+    pub fn samples(&self, step_mm: u32) -> Vec<Point> {
+        let step = step_mm.max(1);
+        let total = self.length_mm();
+        let mut out: Vec<Point> = (0..=total / step).filter_map(|k| self.point_at(k * step)).collect();
+        if !total.is_multiple_of(step) || out.is_empty() {
+            out.extend(self.points.last().copied());
+        }
+        out
+    }
+
     /// The length of the path inside the open interior of `area`, in mm.
     pub fn inside_mm(&self, area: &Polygon) -> u32 {
         self.segments().map(|(a, b)| segment_inside_mm(a, b, area)).sum()
@@ -236,6 +280,29 @@ mod tests {
         assert_eq!(Path::new(vec![p(5, 5)]).unwrap().length_mm(), 0);
         assert!(Path::new(vec![]).is_err());
         assert_eq!(Path::new(vec![p(0, 0), p(0, 100_001)]), Err(PathError::OutOfRange(1)));
+    }
+
+    #[test]
+    fn sampling() {
+        let path = Path::new(vec![p(0, 0), p(30, 40), p(30, 60)]).unwrap();
+        assert_eq!(path.length_mm(), 70);
+        assert_eq!(path.point_at(0), Some(p(0, 0)));
+        assert_eq!(path.point_at(25), Some(p(15, 20)));
+        assert_eq!(path.point_at(50), Some(p(30, 40)));
+        assert_eq!(path.point_at(60), Some(p(30, 50)));
+        assert_eq!(path.point_at(71), None);
+        // 7 mm along a 45° diagonal: (4.95, 4.95) → (5, 5); 3 mm: 2.12 → 2.
+        let diag = Path::new(vec![p(0, 0), p(100, 100)]).unwrap();
+        assert_eq!(diag.point_at(7), Some(p(5, 5)));
+        assert_eq!(diag.point_at(3), Some(p(2, 2)));
+        let back = Path::new(vec![p(0, 0), p(-100, -100)]).unwrap();
+        assert_eq!(back.point_at(7), Some(p(-5, -5)));
+        let s = path.samples(10);
+        assert_eq!(s.len(), 8);
+        assert_eq!(s[7], p(30, 60));
+        let s = Path::new(vec![p(0, 0), p(25, 0)]).unwrap().samples(10);
+        assert_eq!(s, vec![p(0, 0), p(10, 0), p(20, 0), p(25, 0)]);
+        assert_eq!(Path::new(vec![p(3, 3)]).unwrap().samples(10), vec![p(3, 3)]);
     }
 
     #[test]

@@ -141,6 +141,13 @@ impl Polygon {
         self.contains_rat(x) && !self.edges().any(|(a, b)| x.on_segment(a, b))
     }
 
+    /// Whether `p` is inside and **more than** `r_mm` from every edge ("more than 5 cm inside
+    /// woods", IFP-6). Exact.
+    pub fn deeper_than(&self, p: Point, r_mm: u32) -> bool {
+        self.contains_strictly(p)
+            && self.edges().all(|(a, b)| cmp_dist_sq(point_segment_dist_sq(p, a, b), r_mm as i128) == Ordering::Greater)
+    }
+
     /// The centroid (shoelace formula), each coordinate rounded half away from zero
     /// (digest D.1 "Centre of an element", IFP-5).
     pub fn centroid(&self) -> Point {
@@ -449,6 +456,15 @@ mod tests {
         for q in [p(25, 25), p(75, 75), p(50, 75), p(-10, 50), p(10, 50)] {
             assert_eq!(cw.contains(q), l.contains(q));
         }
+    }
+
+    #[test]
+    fn depth_inside() {
+        let wood = square(0, 0, 200);
+        assert!(wood.deeper_than(p(51, 100), 50));
+        assert!(!wood.deeper_than(p(50, 100), 50));
+        assert!(!wood.deeper_than(p(-51, 100), 50));
+        assert!(wood.deeper_than(p(100, 100), 99) && !wood.deeper_than(p(100, 100), 100));
     }
 
     #[test]
