@@ -144,6 +144,28 @@ impl Path {
         out
     }
 
+    /// A vehicle's move given as steps `(turn, length_mm)` (MOV-5, digest D.1 "Turns on a
+    /// path"): each turn is in signed tenths relative to the current heading (+ = left), and
+    /// each step then runs straight. Each waypoint is the previous one moved by
+    /// [`Point::offset`] (coordinates rounded half away from zero), so the path's *allowance*
+    /// is the exact sum of the step lengths, not the length of the rounded polyline.
+    /// Returns the path and the final heading; refuses waypoints outside the table limits.
+    pub fn from_steps(
+        start: Point,
+        heading: super::angle::Heading,
+        steps: &[(i32, u32)],
+    ) -> Result<(Path, super::angle::Heading), PathError> {
+        let mut h = heading;
+        let mut points = vec![start];
+        let mut at = start;
+        for &(turn, len) in steps {
+            h = h.turned(turn);
+            at = at.offset(super::num::sat_i32(len as i128), h);
+            points.push(at);
+        }
+        Ok((Path::new(points)?, h))
+    }
+
     /// The length of the path inside the open interior of `area`, in mm.
     pub fn inside_mm(&self, area: &Polygon) -> u32 {
         self.segments().map(|(a, b)| segment_inside_mm(a, b, area)).sum()
@@ -303,6 +325,19 @@ mod tests {
         let s = Path::new(vec![p(0, 0), p(25, 0)]).unwrap().samples(10);
         assert_eq!(s, vec![p(0, 0), p(10, 0), p(20, 0), p(25, 0)]);
         assert_eq!(Path::new(vec![p(3, 3)]).unwrap().samples(10), vec![p(3, 3)]);
+    }
+
+    #[test]
+    fn vehicle_steps() {
+        // About-face of a half-track (MOV-5 example): 90° left, 40 mm, 90° left.
+        let (path, h) = Path::from_steps(p(0, 0), Heading::new(0), &[(0, 100), (900, 40), (900, 100)]).unwrap();
+        assert_eq!(path.points(), &[p(0, 0), p(100, 0), p(100, 40), p(0, 40)]);
+        assert_eq!(h, Heading::new(1800));
+        // A free 15° turn to the right.
+        let (path, h) = Path::from_steps(p(0, 0), Heading::new(0), &[(-150, 100)]).unwrap();
+        assert_eq!(path.points()[1], p(97, -26)); // (96.59, −25.88)
+        assert_eq!(h, Heading::new(3450));
+        assert!(Path::from_steps(p(99_990, 0), Heading::new(0), &[(0, 20)]).is_err());
     }
 
     #[test]

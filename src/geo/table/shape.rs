@@ -532,6 +532,40 @@ mod tests {
     }
 
     #[test]
+    fn gap_properties() {
+        // Property over a deterministic family of footprints: the gap is symmetric, exact
+        // (within the gap, not within one less), and overlapping footprints have gap 0.
+        let mut seed: u64 = 99;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let mut fps = Vec::new();
+        for _ in 0..24 {
+            let c = p(next(400) as i32 - 200, next(400) as i32 - 200);
+            if next(2) == 0 {
+                fps.push(Footprint::circle(c, [5, 8, 9][next(3) as usize]));
+            } else {
+                fps.push(Footprint::rect(c, Heading::new(next(3600) as i32), 20 + next(60) as u32, 10 + next(30) as u32));
+            }
+        }
+        for a in &fps {
+            for b in &fps {
+                let g = a.gap_mm(b);
+                assert_eq!(g, b.gap_mm(a));
+                assert!(a.within(b, g));
+                if g > 0 {
+                    assert!(!a.within(b, g - 1));
+                    assert!(!a.overlaps(b));
+                }
+                if a.overlaps(b) {
+                    assert_eq!(g, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn wholly_on_an_area() {
         let l = ell();
         assert!(l.contains_footprint(&Footprint::circle(p(20, 20), 9)));
