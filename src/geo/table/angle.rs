@@ -294,6 +294,28 @@ mod tests {
     }
 
     #[test]
+    fn any_part_of_a_footprint() {
+        let o = Point::new(0, 0);
+        let spg = Arc::new(Heading::new(0), 150); // ±15°
+        let fp = |x, y, l, w| Footprint::rect(Point::new(x, y), Heading::new(0), l, w);
+        assert!(spg.meets(o, &fp(100, 40, 60, 30))); // a corner inside
+        // A long wall across the arc: no corner inside, but it crosses the arc.
+        assert!(spg.meets(o, &fp(100, 0, 10, 200)));
+        assert!(!spg.meets(o, &fp(100, 60, 20, 20)));
+        assert!(spg.meets(o, &fp(0, 0, 20, 20))); // the apex is on it
+        // A round base 7.93 mm from the 15° edge is touched by it; 9.86 mm is not.
+        assert!(spg.meets(o, &Footprint::circle(Point::new(100, 35), 9)));
+        assert!(!spg.meets(o, &Footprint::circle(Point::new(100, 37), 9)));
+        // Wide arc (±135°): only the rear quarter is out.
+        let wide = Arc::new(Heading::new(0), 1350);
+        assert!(!wide.meets(o, &Footprint::circle(Point::new(-100, 0), 9)));
+        assert!(wide.meets(o, &Footprint::circle(Point::new(-100, 95), 9)));
+        assert!(!wide.meets(o, &fp(-100, 0, 20, 20)));
+        assert!(wide.meets(o, &fp(-100, 0, 20, 220)));
+        assert!(Arc::new(Heading::new(0), 1800).meets(o, &fp(-100, 0, 20, 20)));
+    }
+
+    #[test]
     fn wide_arcs() {
         let o = Point::new(0, 0);
         // 180° arc (±90°) facing +y: the x axis is on the edges, hence inside.
