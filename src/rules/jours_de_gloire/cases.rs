@@ -11,7 +11,9 @@
 //!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
 //!   secret: true                    #   groups are committed and not yet opened
 //!   draw: french                    # phase D, the french player's entry opens with a draw
-//!   cup: ["boudet/1", "oreilly/2"]  # the cup for that draw (default: every marker)
+//!   cup: ["boudet/1", "oreilly/2"]  # the cup (default: every marker; with `activate`, one
+//!                                   #   marker of every other formation)
+//!   holder: {"0506": french}        # VP hexes taken before the case
 //! ```
 //! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
 
@@ -46,6 +48,8 @@ struct CaseState {
     draw: Option<String>,
     #[serde(default)]
     cup: Option<Vec<String>>,
+    #[serde(default)]
+    holder: BTreeMap<HexId, String>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +99,7 @@ impl CaseRuleset for JoursDeGloire {
             let ch = s.chiefs.iter_mut().find(|x| x.side == side).ok_or_else(|| format!("case state: no side {side}"))?;
             ch.hex = h;
         }
+        s.holder.extend(c.holder);
         s.groups.clear();
         compute_groups(&mut s);
         for g in s.groups.iter_mut() {
@@ -106,7 +111,10 @@ impl CaseRuleset for JoursDeGloire {
         if let Some(f) = c.activate {
             let side = s.scenario.formation(&f).ok_or_else(|| format!("case state: no formation {f}"))?.side.clone();
             s.activated.push(f.clone());
-            s.cup = s.scenario.formations.iter().filter(|x| x.id != f).map(|x| Am { formation: x.id.clone(), n: 1 }).collect();
+            s.cup = match &c.cup {
+                Some(list) => list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?,
+                None => s.scenario.formations.iter().filter(|x| x.id != f).map(|x| Am { formation: x.id.clone(), n: 1 }).collect(),
+            };
             s.cup.sort();
             s.phase = Phase::Activation { am: Am { formation: f, n: 1 }, side };
         } else if let Some(side) = c.draw {

@@ -269,7 +269,11 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
 
 /// Half MP as MP for messages (`3½`).
 pub fn half(h: u32) -> String {
-    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}½", h / 2) }
+    match (h / 2, h % 2) {
+        (w, 0) => format!("{w}"),
+        (0, _) => "½".into(),
+        (w, _) => format!("{w}½"),
+    }
 }
 
 /// Whether unit `u` may act in this activation: of the active formation, on the right side,

@@ -35,7 +35,7 @@ pub fn describe(s: &State) -> String {
     }
     for u in &s.units {
         let f = s.face(u);
-        let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "eliminated".into());
+        let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "off the map".into());
         let mut state = Vec::new();
         if u.disordered {
             state.push("disordered");
