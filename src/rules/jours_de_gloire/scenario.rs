@@ -8,13 +8,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::ScenarioError;
 use crate::geo::hex::HexId;
 
 /// Unit types (JDG 0.3). Foot and horse artillery are treated alike by the series rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Infantry,
@@ -34,7 +35,7 @@ impl Kind {
 }
 
 /// Hex terrain named by the rules (digest B.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
     Clear,
@@ -50,7 +51,7 @@ pub enum Terrain {
 }
 
 /// Hexside features named by the rules (digest B.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Feature {
     Slope,
@@ -65,7 +66,7 @@ pub enum Feature {
 }
 
 /// A cost in half MP, or `no` (not allowed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawCost {
     Half(u8),
@@ -73,7 +74,7 @@ pub enum RawCost {
 }
 
 /// The word `no`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NoWord {
     No,
@@ -90,7 +91,7 @@ impl RawCost {
 }
 
 /// One row of the Terrain Table: a cost per unit type.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Costs {
     pub inf: RawCost,
@@ -136,7 +137,7 @@ impl From<Face> for [u8; 4] {
 }
 
 /// An army commander counter (JDG 2.5.1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Commander {
     pub id: String,
@@ -151,7 +152,7 @@ pub struct Commander {
 }
 
 /// A side.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideData {
     pub id: String,
@@ -160,7 +161,7 @@ pub struct SideData {
 }
 
 /// A formation and its activation markers (JDG 2.1.1): the leader's initiative on each.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Formation {
     pub id: String,
@@ -170,7 +171,7 @@ pub struct Formation {
 }
 
 /// A combat unit's printed data and starting position.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitData {
     pub id: String,
@@ -180,7 +181,9 @@ pub struct UnitData {
     /// Heavy cavalry (the `L` on the counter).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub heavy: bool,
+    #[schemars(with = "[u8; 4]")]
     pub good: Face,
+    #[schemars(with = "[u8; 4]")]
     pub disordered: Face,
     /// Artillery: effective and maximum range in hexes (JDG 7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -191,7 +194,7 @@ pub struct UnitData {
 }
 
 /// A hexside feature between two adjacent hexes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSide {
     pub a: HexId,
@@ -200,7 +203,7 @@ pub struct RawSide {
 }
 
 /// The map as written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMap {
     pub rows: [u8; 2],
@@ -219,7 +222,7 @@ pub struct RawMap {
 }
 
 /// Victory conditions (JDG 13).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Victory {
     /// 13.1: holding every VP hex at the end of a turn wins at once.
@@ -230,7 +233,7 @@ pub struct Victory {
 }
 
 /// A scenario as the YAML says it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     pub name: String,
@@ -251,8 +254,10 @@ pub struct RawScenario {
     pub road_override: u8,
     /// Fire and melee tables: carried, not read by this slice (see the file's header).
     #[serde(default)]
+    #[schemars(with = "serde_json::Value")]
     pub fire_table: yaml_serde::Value,
     #[serde(default)]
+    #[schemars(with = "serde_json::Value")]
     pub melee_table: yaml_serde::Value,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
@@ -477,6 +482,11 @@ impl Scenario {
     pub fn all_round(&self, h: HexId) -> bool {
         self.terrain_of.get(&h).and_then(|t| self.terrain.get(t)).is_some_and(|c| c.all_round)
     }
+}
+
+/// The JSON Schema of a scenario file.
+pub fn schema() -> schemars::Schema {
+    schemars::schema_for!(RawScenario)
 }
 
 /// Ids go into commitment ids and values: keep them to letters, digits and `-`.
