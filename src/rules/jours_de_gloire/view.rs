@@ -71,10 +71,14 @@ pub fn template(s: &State, seat: &str) -> String {
     for u in s.units.iter().filter(|u| u.side == side) {
         let Some(h) = u.hex else { continue };
         let f = s.face(u);
-        let st = s
-            .group_of(&u.id)
-            .map(|g| g.status.map(|x| x.code().to_string()).unwrap_or_else(|| format!("{} secret", g.id)))
-            .unwrap_or_default();
+        let st = match s.group_of(&u.id) {
+            Some(g) => match (g.status, g.committed) {
+                (Some(x), _) => format!("{} {}", g.id, x.code()),
+                (None, true) => format!("{} secret", g.id),
+                (None, false) => format!("{} no orders yet", g.id),
+            },
+            None => String::new(),
+        };
         t.push_str(&format!("#   {:<8} {h}  v{}  {:?}  {}-{}-{}-{}  {st}\n", u.id, u.facing, u.kind, f.sp, f.cohesion, f.engagement, f.mp));
     }
     t.push_str("# enemy units: id, hex, facing vertex, type\n");
