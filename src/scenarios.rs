@@ -69,6 +69,12 @@ pub const ALL: &[Bundled] = &[
         about: "When Eagles Fight, Schlieffen East (WEF 17): a Free Setup with Germany turned east, CP first each turn, 3 turns, the CP loses unless the Tsar falls",
         text: include_str!("../scenarios/when-eagles-fight/schlieffen-east.yaml"),
     },
+    Bundled {
+        name: "jours-de-gloire/marengo",
+        ruleset: "jours-de-gloire",
+        about: "Jours de Gloire, a representative small battle around Marengo (6 turns, 3 formations a side): a partial first slice, orders, cup, movement and facing only, no combat yet (docs/jours-de-gloire/rules.md)",
+        text: include_str!("../scenarios/jours-de-gloire/marengo.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -90,6 +96,8 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
         ],
         // The CP proposes; the historical game opens with its movement (WEF 3.4).
         "when-eagles-fight" => vec![("central", "central"), ("russian", "russian")],
+        // The first side of the battle commits its orders first (digest F.5).
+        "jours-de-gloire" => vec![("french", "french"), ("austrian", "austrian")],
         _ => Vec::new(),
     }
 }

@@ -6,6 +6,7 @@ use umpire::engine::cases::CaseRuleset;
 use umpire::engine::cases::{RuleCase, run_case};
 use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
+use umpire::rules::jours_de_gloire::JoursDeGloire;
 use umpire::rules::when_eagles_fight::WhenEaglesFight;
 
 #[test]
@@ -21,6 +22,11 @@ fn first_world_war_rule_cases() {
 #[test]
 fn when_eagles_fight_rule_cases() {
     run_dir::<WhenEaglesFight>("when-eagles-fight");
+}
+
+#[test]
+fn jours_de_gloire_rule_cases() {
+    run_dir::<JoursDeGloire>("jours-de-gloire");
 }
 
 fn run_dir<R: CaseRuleset>(ruleset: &str) {

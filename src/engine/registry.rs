@@ -8,6 +8,7 @@ use super::{Concealed, Event, Expectation, HiddenActs, IdOrder, Outcome, Ruleset
 use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
+use crate::rules::jours_de_gloire::JoursDeGloire;
 use crate::rules::when_eagles_fight::WhenEaglesFight;
 
 /// Every ruleset umpire knows.
@@ -19,13 +20,15 @@ pub enum RulesetId {
     FirstWorldWar,
     /// When Eagles Fight (GMT), the second game of the 1914 box.
     WhenEaglesFight,
+    /// Jours de Gloire (Vae Victis series rules): a partial first slice.
+    JoursDeGloire,
     /// The engine's toy game with hidden information (unit tests only).
     #[cfg(test)]
     Toy,
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight];
+pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire];
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {
@@ -44,6 +47,8 @@ pub enum AnyState {
     FirstWorldWar(<FirstWorldWar as Ruleset>::State),
     /// When Eagles Fight.
     WhenEaglesFight(<WhenEaglesFight as Ruleset>::State),
+    /// Jours de Gloire.
+    JoursDeGloire(<JoursDeGloire as Ruleset>::State),
     /// The engine's toy game (unit tests only).
     #[cfg(test)]
     Toy(<super::toy::Toy as Ruleset>::State),
@@ -84,6 +89,7 @@ macro_rules! dispatch {
             AnyState::GlorysEnd($s) => arm!(GlorysEnd, GlorysEnd, $body),
             AnyState::FirstWorldWar($s) => arm!(FirstWorldWar, FirstWorldWar, $body),
             AnyState::WhenEaglesFight($s) => arm!(WhenEaglesFight, WhenEaglesFight, $body),
+            AnyState::JoursDeGloire($s) => arm!(JoursDeGloire, JoursDeGloire, $body),
             #[cfg(test)]
             AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
@@ -97,6 +103,7 @@ macro_rules! dispatch_id {
             RulesetId::GlorysEnd => arm!(GlorysEnd, GlorysEnd, $body),
             RulesetId::FirstWorldWar => arm!(FirstWorldWar, FirstWorldWar, $body),
             RulesetId::WhenEaglesFight => arm!(WhenEaglesFight, WhenEaglesFight, $body),
+            RulesetId::JoursDeGloire => arm!(JoursDeGloire, JoursDeGloire, $body),
             #[cfg(test)]
             RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
@@ -140,6 +147,7 @@ impl RulesetId {
             "glorys-end" => Some(RulesetId::GlorysEnd),
             "first-world-war" => Some(RulesetId::FirstWorldWar),
             "when-eagles-fight" => Some(RulesetId::WhenEaglesFight),
+            "jours-de-gloire" => Some(RulesetId::JoursDeGloire),
             #[cfg(test)]
             super::toy::ID => Some(RulesetId::Toy),
             _ => None,
@@ -163,6 +171,7 @@ impl RulesetId {
             RulesetId::GlorysEnd => "1914: Glory's End",
             RulesetId::FirstWorldWar => "The First World War",
             RulesetId::WhenEaglesFight => "When Eagles Fight",
+            RulesetId::JoursDeGloire => "Jours de Gloire",
             #[cfg(test)]
             RulesetId::Toy => "Toy: guess the hidden number",
         }
@@ -192,6 +201,7 @@ impl AnyState {
             AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
             AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
             AnyState::WhenEaglesFight(_) => RulesetId::WhenEaglesFight,
+            AnyState::JoursDeGloire(_) => RulesetId::JoursDeGloire,
             #[cfg(test)]
             AnyState::Toy(_) => RulesetId::Toy,
         }

@@ -2,4 +2,5 @@
 
 pub mod first_world_war;
 pub mod glorys_end;
+pub mod jours_de_gloire;
 pub mod when_eagles_fight;

@@ -1,0 +1,145 @@
+//! The compact prestate of a rule case (DESIGN §5, `tests/cases/jours-de-gloire/`): the
+//! bundled Marengo battle's map, roster and tables, with what a case names.
+//!
+//! ```yaml
+//! state:
+//!   turn: 2                         # default 1
+//!   units:                          # when given, only these units are on the map
+//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}
+//!   chiefs: {french: "0807"}        # commanders moved before the case
+//!   activate: boudet                # phase D, boudet's first marker drawn
+//!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
+//!   secret: true                    #   groups are committed and not yet opened
+//!   draw: french                    # phase D, the french player's entry opens with a draw
+//!   cup: ["boudet/1", "oreilly/2"]  # the cup (default: every marker; with `activate`, one
+//!                                   #   marker of every other formation)
+//!   holder: {"0506": french}        # VP hexes taken before the case
+//! ```
+//! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::JoursDeGloire;
+use super::command::compute_groups;
+use super::scenario::MARENGO_YAML;
+use super::state::{Am, Phase, State, Status};
+use crate::engine::cases::CaseRuleset;
+use crate::engine::{Ruleset, SeatInfo};
+use crate::geo::hex::HexId;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseState {
+    #[serde(default)]
+    turn: Option<u8>,
+    #[serde(default)]
+    units: Option<Vec<CaseUnit>>,
+    #[serde(default)]
+    chiefs: BTreeMap<String, HexId>,
+    #[serde(default)]
+    activate: Option<String>,
+    #[serde(default)]
+    groups: BTreeMap<String, Status>,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    draw: Option<String>,
+    #[serde(default)]
+    cup: Option<Vec<String>>,
+    #[serde(default)]
+    holder: BTreeMap<HexId, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseUnit {
+    id: String,
+    hex: HexId,
+    #[serde(default)]
+    facing: Option<u8>,
+    #[serde(default)]
+    disordered: bool,
+}
+
+/// The seats of a case: one per side, named after it.
+pub fn case_seats() -> Vec<SeatInfo> {
+    vec![SeatInfo { seat: "french".into(), side: "french".into() }, SeatInfo { seat: "austrian".into(), side: "austrian".into() }]
+}
+
+fn parse_am(s: &str) -> Result<Am, String> {
+    let (f, n) = s.split_once('/').ok_or(format!("case state: marker {s:?} is not formation/n"))?;
+    Ok(Am { formation: f.into(), n: n.parse().map_err(|_| format!("case state: marker {s:?} is not formation/n"))? })
+}
+
+impl CaseRuleset for JoursDeGloire {
+    fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
+        let c: CaseState = yaml_serde::from_value(value.clone()).map_err(|e| format!("case state: {e}"))?;
+        let mut s = JoursDeGloire::setup(MARENGO_YAML, None, &case_seats()).map_err(|e| e.to_string())?;
+        if let Some(t) = c.turn {
+            s.turn = t;
+        }
+        if let Some(units) = c.units {
+            for u in &mut s.units {
+                u.hex = None;
+            }
+            for cu in units {
+                let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
+                u.hex = Some(cu.hex);
+                if let Some(f) = cu.facing {
+                    u.facing = f;
+                }
+                u.disordered = cu.disordered;
+            }
+            // Units list bottom first as given: re-sort so artillery tops its stack.
+            s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);
+        }
+        for (side, h) in c.chiefs {
+            let ch = s.chiefs.iter_mut().find(|x| x.side == side).ok_or_else(|| format!("case state: no side {side}"))?;
+            ch.hex = h;
+        }
+        s.holder.extend(c.holder);
+        s.groups.clear();
+        compute_groups(&mut s);
+        for g in s.groups.iter_mut() {
+            g.committed = true;
+            if !c.secret {
+                g.status = Some(c.groups.get(&g.id).copied().unwrap_or(Status::SO));
+            }
+        }
+        if let Some(f) = c.activate {
+            let side = s.scenario.formation(&f).ok_or_else(|| format!("case state: no formation {f}"))?.side.clone();
+            s.activated.push(f.clone());
+            s.cup = match &c.cup {
+                Some(list) => list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?,
+                None => s.scenario.formations.iter().filter(|x| x.id != f).map(|x| Am { formation: x.id.clone(), n: 1 }).collect(),
+            };
+            s.cup.sort();
+            s.phase = Phase::Activation { am: Am { formation: f, n: 1 }, side };
+        } else if let Some(side) = c.draw {
+            s.cup = match c.cup {
+                Some(list) => list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?,
+                None => s
+                    .scenario
+                    .formations
+                    .iter()
+                    .flat_map(|f| (1..=f.initiative.len() as u8).map(|n| Am { formation: f.id.clone(), n }))
+                    .collect(),
+            };
+            s.cup.sort();
+            s.phase = Phase::Draw { side };
+        } else {
+            for g in s.groups.iter_mut() {
+                g.committed = false;
+                g.status = None;
+            }
+        }
+        JoursDeGloire::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
+        Ok(s)
+    }
+    /// The cup draw's die is read as a position from 0, the d10 as its face: both 0-based.
+    fn case_faces(dice: &[u32]) -> Vec<u32> {
+        dice.to_vec()
+    }
+}

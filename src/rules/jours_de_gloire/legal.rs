@@ -1,0 +1,116 @@
+//! Random legal orders (the bot, selfplay, property tests): secret orders to groups in
+//! reach up to the order potential; moves tried at random toward the VP hexes and the enemy,
+//! each checked by the rules before it is kept.
+
+use std::collections::BTreeMap;
+
+use super::command::groups_of;
+use super::orders::{Action, ChiefMove, Move, Orders, Turn};
+use super::state::{Phase, State, Status};
+use super::turn;
+use crate::dice::Dice;
+use crate::geo::hex::HexId;
+
+/// Random legal orders for `seat`, or `None` when nothing is expected of it.
+pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
+    let side = s.side_of(seat)?.to_string();
+    match &s.phase {
+        Phase::Orders { side: due } if *due == side => {
+            let potential = s.scenario.side(&side).map(|d| d.commander.order_potential).unwrap_or(0);
+            let mut assign = BTreeMap::new();
+            let mut given = 0;
+            let mut gs: Vec<_> = groups_of(s, &side).collect();
+            // A random order of preference among the groups in reach.
+            for i in (1..gs.len()).rev() {
+                let j = ch.roll(i as u32 + 1) as usize;
+                gs.swap(i, j);
+            }
+            for g in gs {
+                let st = if g.in_reach && given < potential && ch.roll(4) != 0 {
+                    given += 1;
+                    Status::OR
+                } else {
+                    Status::SO
+                };
+                assign.insert(g.id.clone(), st);
+            }
+            Some(Orders { assign, ..Orders::default() })
+        }
+        Phase::Activation { am, side: due } if *due == side => {
+            let mut w = s.clone();
+            let mut actions = Vec::new();
+            let units: Vec<String> =
+                s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
+            for id in units {
+                if ch.roll(5) == 0 {
+                    continue;
+                }
+                for _ in 0..6 {
+                    let Some(a) = candidate(&w, &side, &id, ch) else { break };
+                    if let Ok(ev) = turn::step(&mut w.clone(), &side, &a) {
+                        let _ = ev;
+                        if turn::step(&mut w, &side, &a).is_ok() {
+                            actions.push(a);
+                        }
+                        break;
+                    }
+                }
+            }
+            if ch.roll(4) == 0
+                && let Some(a) = chief_candidate(&w, &side, ch)
+                && turn::step(&mut w.clone(), &side, &a).is_ok()
+            {
+                actions.push(a);
+            }
+            actions.push(Action::EndActivation);
+            Some(Orders { actions, ..Orders::default() })
+        }
+        _ => None,
+    }
+}
+
+/// Where a unit of `side` wants to go: an enemy-held VP hex or the nearest enemy unit.
+fn goal(s: &State, side: &str, from: HexId) -> Option<HexId> {
+    let vp = s.scenario.vp.keys().filter(|h| s.holder.get(h).is_none_or(|x| x != side)).copied();
+    let enemies = s.units.iter().filter(|u| u.side != side).filter_map(|u| u.hex);
+    vp.chain(enemies).min_by_key(|h| (h.distance(from), *h))
+}
+
+/// A random move or turn for one unit: a short walk, mostly toward its goal.
+fn candidate(s: &State, side: &str, id: &str, ch: &mut Dice) -> Option<Action> {
+    let u = s.unit(id)?;
+    let start = u.hex?;
+    if ch.roll(6) == 0 {
+        return Some(Action::Face(Turn { unit: id.to_string(), facing: ch.roll(6) as u8 }));
+    }
+    let target = goal(s, side, start);
+    let len = 1 + ch.roll(3) as usize;
+    let mut path = Vec::new();
+    let mut at = start;
+    for _ in 0..len {
+        let ns: Vec<HexId> = at.neighbours().into_iter().map(|(_, h)| h).filter(|h| s.scenario.terrain_of.contains_key(h)).collect();
+        if ns.is_empty() {
+            break;
+        }
+        let next = match target {
+            Some(t) if ch.roll(3) != 0 => *ns.iter().min_by_key(|h| (h.distance(t), **h))?,
+            _ => ns[ch.roll(ns.len() as u32) as usize],
+        };
+        path.push(next);
+        at = next;
+    }
+    // Face the goal: the vertex whose front holds the first step toward it.
+    let facing = target
+        .and_then(|t| at.neighbours().into_iter().min_by_key(|(_, h)| (h.distance(t), *h)).map(|(d, _)| d))
+        .map(|d| crate::geo::facing::vertices_fronting(d)[ch.roll(2) as usize]);
+    let forced = ch.roll(4) == 0;
+    Some(Action::Move(Move { unit: id.to_string(), path, facing, forced }))
+}
+
+/// A random one- or two-hex move of the commander-in-chief.
+fn chief_candidate(s: &State, side: &str, ch: &mut Dice) -> Option<Action> {
+    let c = s.chief(side)?;
+    let ns = c.hex.neighbours();
+    let (_, h) = ns.get(ch.roll(ns.len().max(1) as u32) as usize)?;
+    Some(Action::Chief(ChiefMove { path: vec![*h] }))
+}

@@ -1,0 +1,214 @@
+//! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
+//! `jours-de-gloire`. A first, partial slice (issue 23).
+//!
+//! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
+//! and their secret orders as commitments opened at the formation's first activation
+//! (`command`, JDG 2.3–2.4, digest F.4), the activation cup drawn one marker at a time as a
+//! leading roll of the drawing seat's entry (`turn`, JDG 1, 2.2; DESIGN §2.5), movement
+//! with terrain, roads, facing, stacking and ZOC (`movement`, JDG 4, 5.1, 6), the
+//! commander-in-chief's move, and VP victory (JDG 13). Not built: strategic initiative,
+//! leader initiative, fire, melee, charges, disorder and rout, rally, squares,
+//! reinforcements, demoralisation; `docs/jours-de-gloire/rules.md` lists every checklist
+//! item with its case or the reason it is missing.
+//!
+//! Turn flow by mail: phase A, each seat in turn commits its groups' orders; then every
+//! draw opens the entry of the side that did not act last (its leading roll, fixed by the
+//! other side's latest reveal), and that entry carries the activation when the drawn
+//! formation is its own; otherwise it is a bare draw and the owner acts next.
+
+pub mod cases;
+pub mod command;
+pub mod legal;
+pub mod movement;
+pub mod orders;
+pub mod scenario;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::engine::{Await, Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+
+pub use orders::Orders;
+pub use state::State;
+use state::{Chief, Phase, Unit};
+
+/// The ruleset.
+pub struct JoursDeGloire;
+
+/// Build the starting state.
+fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+    let sc = scenario::Scenario::from_text(text)?;
+    let mut by_side = BTreeMap::new();
+    let mut problems = Vec::new();
+    for s in seats {
+        if sc.side(&s.side).is_none() {
+            problems.push(format!("seat {} plays side {}, which this battle does not have", s.seat, s.side));
+        } else if by_side.insert(s.side.clone(), s.seat.clone()).is_some() {
+            problems.push(format!("side {} has more than one seat; this ruleset plays one seat per side", s.side));
+        }
+    }
+    for side in &sc.sides {
+        if !by_side.contains_key(&side.id) {
+            problems.push(format!("no seat plays side {}", side.id));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ScenarioError { problems });
+    }
+    let units = sc
+        .units
+        .iter()
+        .map(|u| Unit {
+            id: u.id.clone(),
+            side: sc.formation(&u.formation).map(|f| f.side.clone()).unwrap_or_default(),
+            formation: u.formation.clone(),
+            kind: u.kind,
+            hex: Some(u.hex),
+            facing: u.facing,
+            disordered: false,
+            routed: false,
+        })
+        .collect();
+    let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
+    let holder = sc.victory.holder.clone();
+    let mut s = State {
+        scenario: sc,
+        seats: by_side,
+        turn: 1,
+        phase: Phase::Over,
+        units,
+        chiefs,
+        groups: vec![],
+        cup: vec![],
+        aside: vec![],
+        acted: vec![],
+        activated: vec![],
+        holder,
+        outcome: None,
+    };
+    // Artillery on top of its stack from the start (5.1.2).
+    s.units.sort_by_key(|u| u.kind == scenario::Kind::Artillery);
+    for h in s.units.iter().filter_map(|u| u.hex).collect::<std::collections::BTreeSet<_>>() {
+        if let Some(p) = movement::stack_problem(&s, h).or_else(|| movement::facing_problem(&s, h)) {
+            return Err(ScenarioError { problems: vec![format!("the set-up breaks the rules in {h}: {p}")] });
+        }
+    }
+    turn::start_turn(&mut s);
+    Ok(s)
+}
+
+impl Ruleset for JoursDeGloire {
+    type State = State;
+    type Orders = Orders;
+    const ID: &'static str = "jours-de-gloire";
+    const VERSION: &'static str = "0.1.0";
+
+    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        setup(text, seats)
+    }
+    fn expect(s: &State) -> Expectation {
+        let awaits = match &s.phase {
+            Phase::Orders { side } => {
+                let n = command::groups_of(s, side).count();
+                vec![Await { seat: s.seat_of(side), what: format!("give secret orders (OR/SO) to your {n} tactical groups (JDG 2.3.2)") }]
+            }
+            Phase::Draw { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: format!("draw an activation marker from the cup ({} left, JDG 2.2); act with it if it is yours", s.cup.len()),
+            }],
+            Phase::Activation { am, side } => {
+                vec![Await { seat: s.seat_of(side), what: format!("act with {} ({am}), then end_activation (JDG 2.4, 4)", am.formation) }]
+            }
+            Phase::Over => vec![],
+        };
+        Expectation { when: s.phase_text(), awaits }
+    }
+    fn validate(s: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
+        match turn::run(s, seat, &orders) {
+            Ok(_) => Ok(Legal::accepted(orders)),
+            Err(violations) => Err(Rejected { orders, violations }),
+        }
+    }
+    fn apply(s: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
+        match turn::run(s, seat, orders.get()) {
+            Ok((w, ev)) => {
+                *s = w;
+                ev
+            }
+            Err(v) => v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}"))).collect(),
+        }
+    }
+    fn validate_and_apply(s: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
+        match turn::run(s, seat, &orders) {
+            Ok((w, ev)) => {
+                *s = w;
+                Ok(ev)
+            }
+            Err(violations) => Err(Rejected { orders, violations }),
+        }
+    }
+    fn pending_roll(_s: &State) -> Option<String> {
+        None
+    }
+    fn resolve(_s: &mut State, _dice: &mut Dice) -> Vec<Event> {
+        vec![]
+    }
+    fn leading_roll(s: &State) -> Option<(String, String)> {
+        match &s.phase {
+            Phase::Draw { side } => Some((s.seat_of(side), format!("JDG 2.2: the cup draw among {} markers", s.cup.len()))),
+            _ => None,
+        }
+    }
+    fn resolve_lead(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if matches!(s.phase, Phase::Draw { .. }) { turn::draw(s, dice) } else { vec![] }
+    }
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+    fn game_turn(s: &State) -> u32 {
+        u32::from(s.turn)
+    }
+    /// Nothing secret lives in the state: the orders are in the seats' sealed notes until
+    /// opened, so every seat sees the whole state.
+    fn view(s: &State, _seat: &str) -> State {
+        s.clone()
+    }
+    fn random_orders(s: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
+        legal::random_orders(s, seat, chooser)
+    }
+    fn hidden(s: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        command::hidden(s, seat, acts)
+    }
+    fn conceal(
+        s: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        command::conceal(s, seat, orders, order)
+    }
+    fn committed_value_bound(_s: &State, id: &str) -> usize {
+        command::value_bound(id)
+    }
+    fn template(s: &State, seat: &str) -> String {
+        view::template(s, seat)
+    }
+    fn preview(s: &State, seat: &str, orders: &Orders) -> Vec<String> {
+        match turn::run(s, seat, orders) {
+            Ok((_, ev)) => ev.into_iter().map(|e| e.text).collect(),
+            Err(v) => v.into_iter().map(|v| v.to_string()).collect(),
+        }
+    }
+    fn describe(s: &State) -> String {
+        view::describe(s)
+    }
+    fn picture(s: &State) -> crate::render::Picture {
+        view::picture(s)
+    }
+    fn check_invariants(s: &State) -> Result<(), String> {
+        view::check_invariants(s)
+    }
+}

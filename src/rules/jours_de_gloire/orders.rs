@@ -1,0 +1,71 @@
+//! Orders as a seat writes them (`body.orders`): phase A's secret orders per tactical group,
+//! and the actions of an activated formation.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::state::Status;
+use crate::geo::hex::HexId;
+
+/// One entry's orders.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// Phase A as the player writes it: every tactical group of the side with its orders,
+    /// `OR` or `SO` (JDG 2.3.2). The tool turns this into commitments and never sends it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assign: BTreeMap<String, Status>,
+    /// Phase A as the log carries it: the groups whose orders the entry commits to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+    /// Phase D: the activated formation's actions in order, the last one `end_activation`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
+    #[schemars(with = "Vec<Action>")]
+    pub actions: Vec<Action>,
+}
+
+/// One action of an activation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Move one unit along a path of adjacent hexes (JDG 4), ending with a facing.
+    Move(Move),
+    /// Turn the infantry or cavalry (or the artillery) of a hex without moving (JDG 6.1.2).
+    Face(Turn),
+    /// Move the commander-in-chief (JDG 2.5.1).
+    Chief(ChiefMove),
+    /// The formation is done: the marker is set aside (JDG 2.2).
+    EndActivation,
+}
+
+/// A unit's move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub unit: String,
+    /// Hexes entered, in order (the start hex left out).
+    pub path: Vec<HexId>,
+    /// The vertex faced at the end, 0..5; default: as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<u8>,
+    /// Forced march: double MA, far from the enemy (JDG 4.1.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
+}
+
+/// A change of facing in place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    pub unit: String,
+    pub facing: u8,
+}
+
+/// The commander-in-chief's move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChiefMove {
+    pub path: Vec<HexId>,
+}

@@ -1,0 +1,521 @@
+//! The scenario file (`scenarios/jours-de-gloire/*.yaml`): parsed into [`RawScenario`]
+//! (what the YAML says), then checked into [`Scenario`] (what the rules may rely on). The
+//! two differ: a raw scenario may name a formation that does not exist or put a unit off
+//! the map; a [`Scenario`] never does.
+//!
+//! Every value the rules read is here, so a published battle's data replaces the
+//! representative file without a change to the code (DESIGN §3, "rule data is data").
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::ScenarioError;
+use crate::geo::hex::HexId;
+
+/// Unit types (JDG 0.3). Foot and horse artillery are treated alike by the series rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Infantry,
+    Cavalry,
+    Artillery,
+}
+
+impl Kind {
+    /// A letter for the picture and the position lists.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::Infantry => 'I',
+            Kind::Cavalry => 'C',
+            Kind::Artillery => 'A',
+        }
+    }
+}
+
+/// Hex terrain named by the rules (digest B.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Terrain {
+    Clear,
+    Town,
+    Village,
+    Castle,
+    Woods,
+    Orchard,
+    Oasis,
+    Rough,
+    /// The reduced rate for following a road (not a hex terrain of its own).
+    Road,
+}
+
+/// Hexside features named by the rules (digest B.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Feature {
+    Slope,
+    SteepSlope,
+    Crest,
+    River,
+    Ford,
+    Bridge,
+    Wall,
+    Fortification,
+    Impassable,
+}
+
+/// A cost in half MP, or `no` (not allowed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawCost {
+    Half(u8),
+    Word(NoWord),
+}
+
+/// The word `no`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NoWord {
+    No,
+}
+
+impl RawCost {
+    /// The cost in half MP; `None` when not allowed.
+    pub fn half(self) -> Option<u8> {
+        match self {
+            RawCost::Half(n) => Some(n),
+            RawCost::Word(_) => None,
+        }
+    }
+}
+
+/// One row of the Terrain Table: a cost per unit type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    pub inf: RawCost,
+    pub cav: RawCost,
+    pub art: RawCost,
+    /// Six front hexes for a unit here (JDG 6.1.1: town, village, castle).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_round: bool,
+}
+
+impl Costs {
+    /// The cost for `kind` in half MP; `None` when not allowed.
+    pub fn for_kind(&self, kind: Kind) -> Option<u8> {
+        match kind {
+            Kind::Infantry => self.inf,
+            Kind::Cavalry => self.cav,
+            Kind::Artillery => self.art,
+        }
+        .half()
+    }
+}
+
+/// One face of a counter: `[SP, cohesion, engagement, MP]` (JDG 0.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "[u8; 4]", into = "[u8; 4]")]
+pub struct Face {
+    pub sp: u8,
+    pub cohesion: u8,
+    pub engagement: u8,
+    pub mp: u8,
+}
+
+impl From<[u8; 4]> for Face {
+    fn from(a: [u8; 4]) -> Face {
+        Face { sp: a[0], cohesion: a[1], engagement: a[2], mp: a[3] }
+    }
+}
+
+impl From<Face> for [u8; 4] {
+    fn from(f: Face) -> [u8; 4] {
+        [f.sp, f.cohesion, f.engagement, f.mp]
+    }
+}
+
+/// An army commander counter (JDG 2.5.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Commander {
+    pub id: String,
+    pub name: String,
+    pub hex: HexId,
+    /// Added to strategic initiative, subtracted from leader initiative (JDG 3, 2.4.3).
+    pub drm: u8,
+    /// Most groups given orders per turn (JDG 2.3.2).
+    pub order_potential: u8,
+    /// In hexes, never blocked (JDG 2.5.1).
+    pub command_distance: u8,
+}
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideData {
+    pub id: String,
+    pub name: String,
+    pub commander: Commander,
+}
+
+/// A formation and its activation markers (JDG 2.1.1): the leader's initiative on each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Formation {
+    pub id: String,
+    pub side: String,
+    pub name: String,
+    pub initiative: Vec<u8>,
+}
+
+/// A combat unit's printed data and starting position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitData {
+    pub id: String,
+    pub name: String,
+    pub formation: String,
+    pub kind: Kind,
+    /// Heavy cavalry (the `L` on the counter).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub heavy: bool,
+    #[schemars(with = "[u8; 4]")]
+    pub good: Face,
+    #[schemars(with = "[u8; 4]")]
+    pub disordered: Face,
+    /// Artillery: effective and maximum range in hexes (JDG 7.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<[u8; 2]>,
+    pub hex: HexId,
+    /// The vertex faced, 0..6 (JDG 6.1.1, `geo::facing`).
+    pub facing: u8,
+}
+
+/// A hexside feature between two adjacent hexes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSide {
+    pub a: HexId,
+    pub b: HexId,
+    pub feature: Feature,
+}
+
+/// The map as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMap {
+    pub rows: [u8; 2],
+    pub cols: [u8; 2],
+    pub default: Terrain,
+    #[serde(default)]
+    pub hexes: BTreeMap<Terrain, Vec<HexId>>,
+    #[serde(default)]
+    pub hexsides: Vec<RawSide>,
+    #[serde(default)]
+    pub roads: Vec<Vec<HexId>>,
+    #[serde(default)]
+    pub places: BTreeMap<HexId, String>,
+    #[serde(default)]
+    pub vp: BTreeMap<HexId, u8>,
+}
+
+/// Victory conditions (JDG 13).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    /// 13.1: holding every VP hex at the end of a turn wins at once.
+    #[serde(default)]
+    pub automatic_all_vp: bool,
+    /// Who holds each VP hex before any unit stands in it.
+    pub holder: BTreeMap<HexId, String>,
+}
+
+/// A scenario as the YAML says it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: String,
+    /// The data version (tables and counters), pinned by the log through the scenario text.
+    pub data: String,
+    pub turns: u8,
+    #[serde(default)]
+    pub night: Vec<u8>,
+    #[serde(default)]
+    pub fog: Vec<u8>,
+    pub group_link: u8,
+    pub sides: Vec<SideData>,
+    pub first: String,
+    pub map: RawMap,
+    pub victory: Victory,
+    pub terrain: BTreeMap<Terrain, Costs>,
+    pub hexsides: BTreeMap<Feature, Costs>,
+    pub road_override: u8,
+    /// Fire and melee tables: carried, not read by this slice (see the file's header).
+    #[serde(default)]
+    #[schemars(with = "serde_json::Value")]
+    pub fire_table: yaml_serde::Value,
+    #[serde(default)]
+    #[schemars(with = "serde_json::Value")]
+    pub melee_table: yaml_serde::Value,
+    pub formations: Vec<Formation>,
+    pub units: Vec<UnitData>,
+}
+
+/// A checked scenario: every reference resolves, every unit stands on the map, the two
+/// sides are distinct, every hex has a terrain row and every feature a hexside row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    pub data: String,
+    pub turns: u8,
+    pub night: BTreeSet<u8>,
+    pub fog: BTreeSet<u8>,
+    pub group_link: u8,
+    /// Exactly two, the first to commit its orders first.
+    pub sides: [SideData; 2],
+    pub terrain_of: BTreeMap<HexId, Terrain>,
+    /// Hexside features, each pair stored lowest hex first.
+    pub sides_of: BTreeMap<(HexId, HexId), Feature>,
+    /// Road links, each pair stored lowest hex first.
+    pub roads: BTreeSet<(HexId, HexId)>,
+    pub places: BTreeMap<HexId, String>,
+    pub vp: BTreeMap<HexId, u8>,
+    pub victory: Victory,
+    pub terrain: BTreeMap<Terrain, Costs>,
+    pub hexsides: BTreeMap<Feature, Costs>,
+    pub road_override: u8,
+    pub formations: Vec<Formation>,
+    pub units: Vec<UnitData>,
+}
+
+/// A hex pair in stored order.
+pub fn pair(a: HexId, b: HexId) -> (HexId, HexId) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+impl Scenario {
+    /// Parse and check a scenario text.
+    pub fn from_text(text: &str) -> Result<Scenario, ScenarioError> {
+        let raw: RawScenario =
+            crate::log::yamlscan::from_str(text).map_err(|e| ScenarioError { problems: vec![format!("cannot read the scenario: {e}")] })?;
+        Scenario::check(raw)
+    }
+
+    /// Check a raw scenario, listing every problem.
+    pub fn check(raw: RawScenario) -> Result<Scenario, ScenarioError> {
+        let mut p = Vec::new();
+        let [r0, r1] = raw.map.rows;
+        let [c0, c1] = raw.map.cols;
+        if r0 > r1 || c0 > c1 || r1 > 99 || c1 > 99 {
+            p.push(format!("map rows {r0}..{r1}, columns {c0}..{c1} are not a grid"));
+        }
+        let mut terrain_of = BTreeMap::new();
+        for r in r0..=r1.min(99) {
+            for c in c0..=c1.min(99) {
+                terrain_of.insert(HexId::new(r, c), raw.map.default);
+            }
+        }
+        for (t, hexes) in &raw.map.hexes {
+            for h in hexes {
+                match terrain_of.get_mut(h) {
+                    Some(x) => *x = *t,
+                    None => p.push(format!("terrain hex {h} is off the map")),
+                }
+            }
+        }
+        for t in terrain_of.values().collect::<BTreeSet<_>>() {
+            if !raw.terrain.contains_key(t) {
+                p.push(format!("the terrain table has no row for {t:?}"));
+            }
+        }
+        let on_map = |h: &HexId| terrain_of.contains_key(h);
+        let mut sides_of = BTreeMap::new();
+        for s in &raw.map.hexsides {
+            if !on_map(&s.a) || !on_map(&s.b) || !s.a.is_adjacent(s.b) {
+                p.push(format!("hexside {}-{} is not between two adjacent map hexes", s.a, s.b));
+            }
+            if !raw.hexsides.contains_key(&s.feature) {
+                p.push(format!("the hexside table has no row for {:?}", s.feature));
+            }
+            sides_of.insert(pair(s.a, s.b), s.feature);
+        }
+        let mut roads = BTreeSet::new();
+        if !raw.map.roads.is_empty() && !raw.terrain.contains_key(&Terrain::Road) {
+            p.push("the map has roads but the terrain table no `road` row".into());
+        }
+        for road in &raw.map.roads {
+            for w in road.windows(2) {
+                if !on_map(&w[0]) || !on_map(&w[1]) || !w[0].is_adjacent(w[1]) {
+                    p.push(format!("road step {}-{} is not between two adjacent map hexes", w[0], w[1]));
+                }
+                roads.insert(pair(w[0], w[1]));
+            }
+        }
+        for h in raw.map.places.keys().chain(raw.map.vp.keys()) {
+            if !on_map(h) {
+                p.push(format!("place or VP hex {h} is off the map"));
+            }
+        }
+        let side_ids: Vec<&str> = raw.sides.iter().map(|s| s.id.as_str()).collect();
+        if raw.sides.len() != 2 || side_ids[0] == side_ids[1] {
+            p.push("a battle has exactly two sides".into());
+        }
+        if !side_ids.contains(&raw.first.as_str()) {
+            p.push(format!("first side {} is not a side", raw.first));
+        }
+        for s in &raw.sides {
+            if !on_map(&s.commander.hex) {
+                p.push(format!("commander {} stands off the map", s.commander.id));
+            }
+        }
+        for h in raw.map.vp.keys() {
+            match raw.victory.holder.get(h) {
+                Some(s) if side_ids.contains(&s.as_str()) => {}
+                _ => p.push(format!("VP hex {h} has no starting holder among the sides")),
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for f in &raw.formations {
+            if !seen.insert(f.id.clone()) {
+                p.push(format!("formation {} is listed twice", f.id));
+            }
+            if !side_ids.contains(&f.side.as_str()) {
+                p.push(format!("formation {} belongs to no side ({})", f.id, f.side));
+            }
+            if f.initiative.is_empty() || f.initiative.len() > 2 || f.initiative.iter().any(|&i| i > 9) {
+                p.push(format!("formation {}: one or two activation markers, initiative 0..9", f.id));
+            }
+            if !valid_id(&f.id) {
+                p.push(format!("formation id {:?}: letters, digits and '-' only", f.id));
+            }
+        }
+        let mut ids = BTreeSet::new();
+        for u in &raw.units {
+            if !ids.insert(u.id.clone()) {
+                p.push(format!("unit {} is listed twice", u.id));
+            }
+            if !valid_id(&u.id) {
+                p.push(format!("unit id {:?}: letters, digits and '-' only", u.id));
+            }
+            if !raw.formations.iter().any(|f| f.id == u.formation) {
+                p.push(format!("unit {} belongs to no formation ({})", u.id, u.formation));
+            }
+            if !on_map(&u.hex) {
+                p.push(format!("unit {} stands off the map at {}", u.id, u.hex));
+            }
+            if u.facing > 5 {
+                p.push(format!("unit {} faces vertex {}; vertices are 0..5", u.id, u.facing));
+            }
+            if (u.kind == Kind::Artillery) != u.range.is_some() {
+                p.push(format!("unit {}: artillery, and only artillery, has a range", u.id));
+            }
+            if u.heavy && u.kind != Kind::Cavalry {
+                p.push(format!("unit {}: only cavalry is heavy", u.id));
+            }
+        }
+        if raw.turns == 0 {
+            p.push("a battle lasts one turn at least".into());
+        }
+        if !p.is_empty() {
+            return Err(ScenarioError { problems: p });
+        }
+        let mut sides = raw.sides.into_iter();
+        let (Some(a), Some(b)) = (sides.next(), sides.next()) else {
+            return Err(ScenarioError { problems: vec!["a battle has exactly two sides".into()] });
+        };
+        let sides = if a.id == raw.first { [a, b] } else { [b, a] };
+        Ok(Scenario {
+            name: raw.name,
+            data: raw.data,
+            turns: raw.turns,
+            night: raw.night.into_iter().collect(),
+            fog: raw.fog.into_iter().collect(),
+            group_link: raw.group_link,
+            sides,
+            terrain_of,
+            sides_of,
+            roads,
+            places: raw.map.places,
+            vp: raw.map.vp,
+            victory: raw.victory,
+            terrain: raw.terrain,
+            hexsides: raw.hexsides,
+            road_override: raw.road_override,
+            formations: raw.formations,
+            units: raw.units,
+        })
+    }
+
+    /// The hexside feature between two adjacent hexes, if any.
+    pub fn feature(&self, a: HexId, b: HexId) -> Option<Feature> {
+        self.sides_of.get(&pair(a, b)).copied()
+    }
+
+    /// Whether a road links two adjacent hexes.
+    pub fn road(&self, a: HexId, b: HexId) -> bool {
+        self.roads.contains(&pair(a, b))
+    }
+
+    /// The formation of that id.
+    pub fn formation(&self, id: &str) -> Option<&Formation> {
+        self.formations.iter().find(|f| f.id == id)
+    }
+
+    /// The side data of that id.
+    pub fn side(&self, id: &str) -> Option<&SideData> {
+        self.sides.iter().find(|s| s.id == id)
+    }
+
+    /// The other side's id.
+    pub fn other(&self, side: &str) -> &str {
+        if self.sides[0].id == side { &self.sides[1].id } else { &self.sides[0].id }
+    }
+
+    /// A unit's printed data.
+    pub fn unit(&self, id: &str) -> Option<&UnitData> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    /// Six front hexes in this hex (JDG 6.1.1).
+    pub fn all_round(&self, h: HexId) -> bool {
+        self.terrain_of.get(&h).and_then(|t| self.terrain.get(t)).is_some_and(|c| c.all_round)
+    }
+}
+
+/// The JSON Schema of a scenario file.
+pub fn schema() -> schemars::Schema {
+    schemars::schema_for!(RawScenario)
+}
+
+/// Ids go into commitment ids and values: keep them to letters, digits and `-`.
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 24 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// The bundled representative battle.
+pub const MARENGO_YAML: &str = include_str!("../../../scenarios/jours-de-gloire/marengo.yaml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundled_battle_is_valid() {
+        let s = Scenario::from_text(MARENGO_YAML).expect("valid");
+        assert_eq!(s.sides[0].id, "french");
+        assert!(s.all_round("0506".parse().expect("hex")));
+        assert!(s.road("0506".parse().expect("hex"), "0606".parse().expect("hex")));
+    }
+
+    #[test]
+    fn raw_problems_are_all_listed() {
+        let bad = MARENGO_YAML
+            .replace("formation: boudet, kind: infantry, good: [4, 7", "formation: nobody, kind: infantry, good: [4, 7")
+            .replace("first: french", "first: prussian");
+        let e = Scenario::from_text(&bad).expect_err("invalid");
+        assert!(e.problems.iter().any(|p| p.contains("belongs to no formation")), "{e}");
+        assert!(e.problems.iter().any(|p| p.contains("first side")), "{e}");
+    }
+}

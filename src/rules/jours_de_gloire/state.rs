@@ -1,0 +1,218 @@
+//! The game state: the checked scenario, the units where they stand, the turn and its
+//! phase, this turn's tactical groups and their orders, the cup.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::scenario::{Face, Kind, Scenario, UnitData};
+use crate::engine::Outcome;
+use crate::geo::facing::Facing;
+use crate::geo::hex::HexId;
+
+/// A combat unit in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub side: String,
+    pub formation: String,
+    pub kind: Kind,
+    /// `None` once eliminated (this slice eliminates nobody yet).
+    pub hex: Option<HexId>,
+    /// The vertex faced, 0..6 (JDG 6.1.1).
+    pub facing: u8,
+    /// On its disordered face (JDG 10.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disordered: bool,
+    /// Under a Rout marker (JDG 10.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub routed: bool,
+}
+
+impl Unit {
+    /// The facing as the shared geometry reads it.
+    pub fn face(&self) -> Facing {
+        Facing::Vertex(self.facing)
+    }
+}
+
+/// A group's orders for the turn (JDG 2.3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Status {
+    /// Ordres Reçus: in command.
+    OR,
+    /// Sans Ordres: out of command.
+    SO,
+}
+
+impl Status {
+    /// The two letters as written in orders and commitment values.
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::OR => "OR",
+            Status::SO => "SO",
+        }
+    }
+    /// From the two letters.
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "OR" => Some(Status::OR),
+            "SO" => Some(Status::SO),
+            _ => None,
+        }
+    }
+}
+
+/// A tactical group of one turn (JDG 2.3.1), fixed in phase A.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// `<formation>-<k>`, k counted from 1 in the order of each group's first unit id.
+    pub id: String,
+    pub turn: u8,
+    pub side: String,
+    pub formation: String,
+    pub units: Vec<String>,
+    /// At least one unit within the C-in-C's command distance in phase A (JDG 2.3.2).
+    pub in_reach: bool,
+    /// Its commitment is in the log.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub committed: bool,
+    /// The orders, once opened (JDG 2.4); `None` while secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+}
+
+/// An activation marker (JDG 2.1.1): formation and number (1 or 2).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Am {
+    pub formation: String,
+    pub n: u8,
+}
+
+impl std::fmt::Display for Am {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.formation, self.n)
+    }
+}
+
+/// Where the turn stands (JDG 1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// A: this side commits its groups' orders.
+    Orders { side: String },
+    /// D.1: this side's next entry opens with the cup draw (a leading roll).
+    Draw { side: String },
+    /// D.2-D.3: the drawn formation acts.
+    Activation { am: Am, side: String },
+    /// The battle is over.
+    Over,
+}
+
+/// A commander-in-chief in play (JDG 2.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chief {
+    pub side: String,
+    pub hex: HexId,
+    /// Moved this turn (flipped; back at the end of the turn, a reading of a gap).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moved: bool,
+}
+
+/// The whole state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    /// Side id → seat.
+    pub seats: BTreeMap<String, String>,
+    pub turn: u8,
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    pub chiefs: Vec<Chief>,
+    /// This turn's groups, and earlier turns' groups whose orders are still secret.
+    pub groups: Vec<Group>,
+    /// AMs in the cup, sorted: the canonical order a draw picks from (digest F.4).
+    pub cup: Vec<Am>,
+    /// AMs played or set aside this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aside: Vec<Am>,
+    /// Units that moved or turned in the current activation (JDG 4.4.1, 6.2.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acted: Vec<String>,
+    /// Formations that have activated this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activated: Vec<String>,
+    /// Who holds each VP hex (the side whose unit last stood in it).
+    pub holder: BTreeMap<HexId, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The side of a seat.
+    pub fn side_of(&self, seat: &str) -> Option<&str> {
+        self.seats.iter().find(|(_, s)| s.as_str() == seat).map(|(side, _)| side.as_str())
+    }
+    /// The seat of a side.
+    pub fn seat_of(&self, side: &str) -> String {
+        self.seats.get(side).cloned().unwrap_or_default()
+    }
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+    /// A unit by id, to change.
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+    /// Units in a hex, in stacking order (bottom first).
+    pub fn units_at(&self, h: HexId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.hex == Some(h))
+    }
+    /// A unit's printed data.
+    pub fn data(&self, id: &str) -> Option<&UnitData> {
+        self.scenario.unit(id)
+    }
+    /// The face a unit shows now.
+    pub fn face(&self, u: &Unit) -> Face {
+        let d = self.data(&u.id);
+        match d {
+            Some(d) if u.disordered || u.routed => d.disordered,
+            Some(d) => d.good,
+            None => Face { sp: 0, cohesion: 0, engagement: 0, mp: 0 },
+        }
+    }
+    /// A side's commander-in-chief.
+    pub fn chief(&self, side: &str) -> Option<&Chief> {
+        self.chiefs.iter().find(|c| c.side == side)
+    }
+    /// The group of this turn holding a unit.
+    pub fn group_of(&self, unit: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.turn == self.turn && g.units.iter().any(|u| u == unit))
+    }
+    /// Whether the turn is a night turn (JDG 12.1).
+    pub fn night(&self) -> bool {
+        self.scenario.night.contains(&self.turn)
+    }
+    /// Whether the turn is a fog turn (JDG 12.2).
+    pub fn fog(&self) -> bool {
+        self.scenario.fog.contains(&self.turn)
+    }
+    /// The phase in words.
+    pub fn phase_text(&self) -> String {
+        let weather = if self.night() {
+            " (night)"
+        } else if self.fog() {
+            " (fog)"
+        } else {
+            ""
+        };
+        let p = match &self.phase {
+            Phase::Orders { side } => format!("phase A: the {side} orders"),
+            Phase::Draw { side } => format!("phase D: the {side} player draws from the cup"),
+            Phase::Activation { am, side } => format!("phase D: {side} activation of {am}"),
+            Phase::Over => "the battle is over".into(),
+        };
+        format!("Turn {} of {}{weather}, {p}", self.turn, self.scenario.turns)
+    }
+}

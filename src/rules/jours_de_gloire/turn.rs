@@ -1,0 +1,254 @@
+//! The sequence of play (JDG 1): phase A orders, C the cup, D the activations, F the end
+//! of the turn with its victory check (JDG 13). Phases B (strategic initiative) and E (rout
+//! moves and demoralisation) are not built yet: every AM goes into the cup, and no unit can
+//! rout in this slice.
+
+use super::command::{self, groups_of};
+use super::movement;
+use super::orders::{Action, Orders};
+use super::state::{Am, Phase, State};
+use crate::dice::Dice;
+use crate::engine::{Event, Outcome, Violation};
+use crate::geo::hex::HexId;
+
+/// Begin turn `s.turn`: groups fixed (2.3.1), the first side to commit its orders.
+pub fn start_turn(s: &mut State) -> Vec<Event> {
+    command::compute_groups(s);
+    s.aside.clear();
+    s.activated.clear();
+    s.acted.clear();
+    let first = s.scenario.sides[0].id.clone();
+    let mut ev = vec![Event::rule("JDG 1.A", format!("turn {} begins: the tactical groups are fixed (JDG 2.3.1)", s.turn))];
+    ev.extend(orders_phase(s, first));
+    ev
+}
+
+/// Phase A for `side`, skipped when it has no group (nothing to order).
+fn orders_phase(s: &mut State, side: String) -> Vec<Event> {
+    if groups_of(s, &side).next().is_some() {
+        s.phase = Phase::Orders { side };
+        return vec![];
+    }
+    after_orders(s, &side)
+}
+
+/// After `side` committed its orders: the other side, or phase C.
+fn after_orders(s: &mut State, side: &str) -> Vec<Event> {
+    if side == s.scenario.sides[0].id {
+        let other = s.scenario.sides[1].id.clone();
+        return orders_phase(s, other);
+    }
+    fill_cup(s)
+}
+
+/// Phase C (JDG 1.C, 2.1.1): every AM of a formation with a unit on the map goes into the
+/// cup, in canonical order (digest F.4). Then phase D's first draw, by the first side.
+fn fill_cup(s: &mut State) -> Vec<Event> {
+    let mut cup = Vec::new();
+    for f in &s.scenario.formations {
+        if s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
+            for n in 1..=f.initiative.len() {
+                cup.push(Am { formation: f.id.clone(), n: n as u8 });
+            }
+        }
+    }
+    cup.sort();
+    s.cup = cup;
+    let list: Vec<String> = s.cup.iter().map(|a| a.to_string()).collect();
+    let mut ev = vec![Event::rule("JDG 1.C", format!("the cup holds {} markers: {}", s.cup.len(), list.join(", ")))];
+    let first = s.scenario.sides[0].id.clone();
+    ev.extend(next_draw(s, first));
+    ev
+}
+
+/// D.1 or D.4: another draw while more than one AM is left, the draw opening `side`'s next
+/// entry; else the last AM is set aside unplayed and the turn ends (JDG 2.2).
+fn next_draw(s: &mut State, side: String) -> Vec<Event> {
+    s.acted.clear();
+    if s.cup.len() >= 2 {
+        s.phase = Phase::Draw { side };
+        return vec![];
+    }
+    let mut ev = Vec::new();
+    if let Some(last) = s.cup.pop() {
+        ev.push(Event::rule(
+            "JDG 2.2",
+            format!("{last} is the last marker in the cup: it is set aside and its formation does not activate"),
+        ));
+        s.aside.push(last);
+    }
+    ev.extend(end_turn(s));
+    ev
+}
+
+/// The cup draw (D.1): one die with as many faces as markers left, read against the cup's
+/// canonical order; the drawn formation's owner acts next.
+pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let n = s.cup.len();
+    if n < 2 {
+        return vec![];
+    }
+    let i = dice.roll(n as u32) as usize;
+    let am = s.cup.remove(i.min(n - 1));
+    let side = s.scenario.formation(&am.formation).map(|f| f.side.clone()).unwrap_or_default();
+    let first = !s.activated.contains(&am.formation);
+    let mut ev = vec![Event::roll(format!("JDG 2.2: cup draw among {n} markers (position from 0)"), format!("d{n}"), i as u32)];
+    ev.push(Event::rule(
+        "JDG 2.2",
+        format!(
+            "{am} is drawn: the {side} formation {} activates{}",
+            am.formation,
+            if first { " (its orders open now, JDG 2.4)" } else { "" }
+        ),
+    ));
+    if first {
+        s.activated.push(am.formation.clone());
+    }
+    s.acted.clear();
+    s.phase = Phase::Activation { am, side };
+    ev
+}
+
+/// One action of the active side.
+pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
+    match a {
+        Action::Move(m) => movement::step_move(s, side, m),
+        Action::Face(t) => movement::step_face(s, side, t),
+        Action::Chief(c) => movement::step_chief(s, side, c),
+        Action::EndActivation => Ok(end_activation(s, side)),
+    }
+}
+
+/// D.4: the AM is set aside; the other side draws next.
+fn end_activation(s: &mut State, side: &str) -> Vec<Event> {
+    let Phase::Activation { am, .. } = s.phase.clone() else { return vec![] };
+    s.aside.push(am.clone());
+    let mut ev = vec![Event::rule("JDG 2.2", format!("{am} is set aside"))];
+    let other = s.scenario.other(side).to_string();
+    ev.extend(next_draw(s, other));
+    ev
+}
+
+/// Check a whole entry's orders on a copy of the state, returning the copy and the events.
+pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec<Violation>> {
+    let Some(side) = s.side_of(seat).map(str::to_string) else {
+        return Err(vec![Violation::new("JDG 1", format!("{seat} is not a seat of this battle"))]);
+    };
+    let mut w = s.clone();
+    match s.phase.clone() {
+        Phase::Orders { side: due } if due == side => {
+            if !o.actions.is_empty() {
+                return Err(vec![Violation::new("JDG 1.A", "phase A gives orders; units act in phase D")]);
+            }
+            let mut errs = Vec::new();
+            if !o.assign.is_empty() {
+                errs.extend(command::check_assign(s, &side, o));
+            } else {
+                let mut want: Vec<String> = groups_of(s, &side).map(|g| g.id.clone()).collect();
+                want.sort();
+                let mut got = o.groups.clone();
+                got.sort();
+                if got != want {
+                    errs.push(Violation::new(command::RULE, format!("phase A names each of your groups once: {}", want.join(", "))));
+                }
+            }
+            // Every group's orders are committed (checked by `hidden`, before these orders).
+            if groups_of(s, &side).any(|g| !g.committed) && o.assign.is_empty() {
+                errs.push(Violation::new(command::RULE, "the orders of your groups travel as commitments (sign with your key)"));
+            }
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            let n = groups_of(s, &side).count();
+            let mut ev = vec![Event::rule("JDG 2.3.2", format!("the {side} player gives secret orders to his {n} tactical groups"))];
+            ev.extend(after_orders(&mut w, &side));
+            Ok((w, ev))
+        }
+        Phase::Activation { am, side: due } if due == side => {
+            if !o.assign.is_empty() || !o.groups.is_empty() {
+                return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
+            }
+            let closed: Vec<String> = s
+                .groups
+                .iter()
+                .filter(|g| g.turn == s.turn && g.formation == am.formation && g.status.is_none())
+                .map(command::commit_id)
+                .collect();
+            if !closed.is_empty() {
+                return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
+            }
+            if !matches!(o.actions.last(), Some(Action::EndActivation)) {
+                return Err(vec![Violation::new("JDG 2.2", "an activation ends with `end_activation`, its last action")]);
+            }
+            let mut ev = Vec::new();
+            let mut errs = Vec::new();
+            for (i, a) in o.actions.iter().enumerate() {
+                if matches!(a, Action::EndActivation) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new("JDG 2.2", format!("action {}: `end_activation` comes last", i + 1)));
+                    break;
+                }
+                match step(&mut w, &side, a) {
+                    Ok(e) => ev.extend(e),
+                    Err(v) => errs.extend(v.into_iter().map(|mut v| {
+                        v.message = format!("action {}: {}", i + 1, v.message);
+                        v
+                    })),
+                }
+            }
+            if errs.is_empty() { Ok((w, ev)) } else { Err(errs) }
+        }
+        Phase::Over => Err(vec![Violation::new("JDG 13", "the battle is over")]),
+        _ => Err(vec![Violation::new("JDG 1", format!("not your turn to order: {}", s.phase_text()))]),
+    }
+}
+
+/// A unit of `side` stands in `h`: a VP hex there is now held by `side`.
+pub fn note_holder(s: &mut State, h: HexId, side: &str) {
+    if s.scenario.vp.contains_key(&h) {
+        s.holder.insert(h, side.to_string());
+    }
+}
+
+/// VP of a side: the hexes it holds.
+pub fn vp(s: &State, side: &str) -> u32 {
+    s.scenario.vp.iter().filter(|(h, _)| s.holder.get(h).is_some_and(|x| x == side)).map(|(_, v)| u32::from(*v)).sum()
+}
+
+/// Phase F (JDG 1.F, 13): automatic victory, then the next turn or the end-of-game count.
+/// (Phase E has nothing to do while no unit can rout.)
+fn end_turn(s: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    if s.scenario.victory.automatic_all_vp && !s.scenario.vp.is_empty() {
+        for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {
+            if s.scenario.vp.keys().all(|h| s.holder.get(h) == Some(&side)) {
+                s.outcome = Some(Outcome::Win {
+                    side: side.clone(),
+                    reason: format!("holds every VP hex at the end of turn {} (JDG 13.1)", s.turn),
+                });
+                s.phase = Phase::Over;
+                ev.push(Event::rule("JDG 13.1", format!("the {side} player holds every VP hex: automatic victory")));
+                return ev;
+            }
+        }
+    }
+    for c in s.chiefs.iter_mut() {
+        c.moved = false;
+    }
+    if s.turn >= s.scenario.turns {
+        let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
+        let (va, vb) = (vp(s, &a), vp(s, &b));
+        let reason = format!("{a} {va} VP, {b} {vb} VP at the end of turn {} (JDG 13.2)", s.turn);
+        s.outcome = Some(match va.cmp(&vb) {
+            std::cmp::Ordering::Greater => Outcome::Win { side: a, reason },
+            std::cmp::Ordering::Less => Outcome::Win { side: b, reason },
+            std::cmp::Ordering::Equal => Outcome::Draw { reason },
+        });
+        s.phase = Phase::Over;
+        ev.push(Event::rule("JDG 13.2", "the last turn is over: the VP decide"));
+        return ev;
+    }
+    s.turn += 1;
+    ev.push(Event::rule("JDG 1.F", format!("turn {} ends", s.turn - 1)));
+    ev.extend(start_turn(s));
+    ev
+}

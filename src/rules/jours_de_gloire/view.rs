@@ -1,0 +1,250 @@
+//! What players read and see: the state as text, the orders template, the picture (the
+//! shared hex renderer, with each counter's facing as an arrow badge) and the invariants.
+
+use super::command::{self, groups_of};
+use super::movement::{facing_problem, stack_problem};
+use super::scenario::{Feature, Kind, Terrain};
+use super::state::{Phase, State};
+use crate::render::{
+    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+};
+
+/// The arrow of each vertex in the picture: vertex 5 points north, then clockwise.
+const ARROWS: [&str; 6] = ["↗", "↘", "↓", "↙", "↖", "↑"];
+
+/// The state, one fact per line.
+pub fn describe(s: &State) -> String {
+    let mut out = vec![s.phase_text()];
+    if let Some(o) = &s.outcome {
+        out.push(format!("result: {}", crate::engine::game::describe_outcome(o)));
+    }
+    let cup: Vec<String> = s.cup.iter().map(|a| a.to_string()).collect();
+    out.push(format!("cup: {}", if cup.is_empty() { "empty".into() } else { cup.join(", ") }));
+    let aside: Vec<String> = s.aside.iter().map(|a| a.to_string()).collect();
+    if !aside.is_empty() {
+        out.push(format!("set aside: {}", aside.join(", ")));
+    }
+    for g in &s.groups {
+        let st = match (g.status, g.committed) {
+            (Some(st), _) => st.code().to_string(),
+            (None, true) => "orders secret".into(),
+            (None, false) => "no orders yet".into(),
+        };
+        let reach = if g.in_reach { "" } else { ", out of command distance" };
+        out.push(format!("group {} (turn {}): {} — {st}{reach}", g.id, g.turn, g.units.join(", ")));
+    }
+    for u in &s.units {
+        let f = s.face(u);
+        let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "off the map".into());
+        let mut state = Vec::new();
+        if u.disordered {
+            state.push("disordered");
+        }
+        if u.routed {
+            state.push("routed");
+        }
+        let state = if state.is_empty() { String::new() } else { format!(" {}", state.join(" ")) };
+        out.push(format!(
+            "unit {} ({} {}, {:?}) at {at} facing vertex {}: {} SP, cohesion {}, engagement {}, {} MP{state}",
+            u.id, u.side, u.formation, u.kind, u.facing, f.sp, f.cohesion, f.engagement, f.mp
+        ));
+    }
+    for c in &s.chiefs {
+        out.push(format!("commander-in-chief of {} at {}{}", c.side, c.hex, if c.moved { " (moved this turn)" } else { "" }));
+    }
+    for (h, v) in &s.scenario.vp {
+        let who = s.holder.get(h).map(String::as_str).unwrap_or("nobody");
+        out.push(format!("VP hex {h} ({v} VP) held by {who}"));
+    }
+    out.join("\n")
+}
+
+/// A commented YAML skeleton of what `seat` may send now, with the position.
+pub fn template(s: &State, seat: &str) -> String {
+    let e = <super::JoursDeGloire as crate::engine::Ruleset>::expect(s);
+    let Some(w) = e.awaits.iter().find(|a| a.seat == seat) else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
+    let Some(side) = s.side_of(seat).map(str::to_string) else { return format!("# {}\n", e.when) };
+    let mut t = format!(
+        "# {}\n# {}\n# your units: id, hex, facing vertex (0 NE|E … 5 NW|NE), type, SP-cohesion-engagement-MP, orders\n",
+        e.when, w.what
+    );
+    for u in s.units.iter().filter(|u| u.side == side) {
+        let Some(h) = u.hex else { continue };
+        let f = s.face(u);
+        let st = match s.group_of(&u.id) {
+            Some(g) => match (g.status, g.committed) {
+                (Some(x), _) => format!("{} {}", g.id, x.code()),
+                (None, true) => format!("{} secret", g.id),
+                (None, false) => format!("{} no orders yet", g.id),
+            },
+            None => String::new(),
+        };
+        t.push_str(&format!("#   {:<8} {h}  v{}  {:?}  {}-{}-{}-{}  {st}\n", u.id, u.facing, u.kind, f.sp, f.cohesion, f.engagement, f.mp));
+    }
+    t.push_str("# enemy units: id, hex, facing vertex, type\n");
+    for u in s.units.iter().filter(|u| u.side != side) {
+        if let Some(h) = u.hex {
+            t.push_str(&format!("#   {:<8} {h}  v{}  {:?}\n", u.id, u.facing, u.kind));
+        }
+    }
+    match &s.phase {
+        Phase::Orders { .. } => {
+            let potential = s.scenario.side(&side).map(|d| d.commander.order_potential).unwrap_or(0);
+            t.push_str(&format!("# JDG 2.3.2: at most {potential} groups OR; an OR group needs a unit within command distance.\n"));
+            t.push_str("# Your tool commits these secretly; the log shows only that each group has orders.\nassign:\n");
+            for g in groups_of(s, &side) {
+                let reach = if g.in_reach { "in reach" } else { "OUT of command distance: SO only" };
+                t.push_str(&format!("  {}: SO   # {} ({reach})\n", g.id, g.units.join(", ")));
+            }
+        }
+        Phase::Activation { am, .. } => {
+            let open = command::due_openings(s, &side);
+            if !open.is_empty() {
+                t.push_str(&format!("# your tool opens {} with this entry (JDG 2.4)\n", open.join(", ")));
+            }
+            t.push_str(&format!("# {} acts; movement JDG 4, facing 6.1, ZOC 6.2.2, stacking 5.1.\nactions:\n", am.formation));
+            for u in s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()) {
+                t.push_str(&format!(
+                    "  # - move: {{unit: {}, path: [\"HEX\", ...], facing: {}}}   # forced: true for a forced march (4.1.3)\n",
+                    u.id, u.facing
+                ));
+            }
+            t.push_str("  # - face: {unit: ID, facing: V}   # turn in place (one vertex at most in an enemy ZOC)\n");
+            t.push_str("  # - chief: {path: [\"HEX\", ...]}   # once per turn, 7 MP (2.5.1)\n");
+            t.push_str("  - end_activation\n");
+        }
+        _ => {}
+    }
+    t
+}
+
+/// Internal consistency: stacking and facing in every hex, both sides never in one hex,
+/// the cup and the turn in range.
+pub fn check_invariants(s: &State) -> Result<(), String> {
+    for u in &s.units {
+        let Some(h) = u.hex else { continue };
+        if !s.scenario.terrain_of.contains_key(&h) {
+            return Err(format!("{} stands off the map at {h}", u.id));
+        }
+        if u.facing > 5 {
+            return Err(format!("{} faces vertex {}", u.id, u.facing));
+        }
+        if s.units_at(h).any(|o| o.side != u.side) {
+            return Err(format!("{h} holds units of both sides"));
+        }
+        if let Some(p) = stack_problem(s, h).or_else(|| facing_problem(s, h)) {
+            return Err(format!("{h}: {p}"));
+        }
+    }
+    if s.turn == 0 || s.turn > s.scenario.turns {
+        return Err(format!("turn {} is off the track", s.turn));
+    }
+    if matches!(s.phase, Phase::Draw { .. }) && s.cup.len() < 2 {
+        return Err("a draw is due with fewer than two markers in the cup".into());
+    }
+    Ok(())
+}
+
+fn terrain_fill(t: Terrain) -> Rgb {
+    match t {
+        Terrain::Clear | Terrain::Road => Rgb(236, 228, 200),
+        Terrain::Town | Terrain::Village | Terrain::Castle => Rgb(210, 190, 170),
+        Terrain::Woods => Rgb(150, 190, 120),
+        Terrain::Orchard | Terrain::Oasis => Rgb(190, 215, 150),
+        Terrain::Rough => Rgb(200, 180, 140),
+    }
+}
+
+fn side_colour(s: &State, side: &str) -> (Rgb, Rgb) {
+    if s.scenario.sides[0].id == side { (Rgb(40, 70, 160), Rgb::WHITE) } else { (Rgb(235, 235, 225), Rgb::BLACK) }
+}
+
+/// The picture: terrain, hexside features, VP hexes, counters with their facing.
+pub fn picture(s: &State) -> Picture {
+    use crate::rules::glorys_end::render::axial;
+    let mut cells = Vec::new();
+    for (&h, &t) in &s.scenario.terrain_of {
+        cells.push(Cell {
+            id: h.to_string(),
+            axial: axial(h),
+            fill: terrain_fill(t),
+            place: s.scenario.places.get(&h).map(|n| PlaceMark { name: n.clone(), kind: PlaceKind::Town }),
+            vp: s.scenario.vp.get(&h).map(|v| (v.to_string(), s.holder.get(&h).map(|x| side_colour(s, x).0).unwrap_or(Rgb::BLACK))),
+            outline: None,
+            marks: vec![],
+        });
+    }
+    let sides = s
+        .scenario
+        .sides_of
+        .iter()
+        .map(|(&(a, b), f)| Side {
+            a: axial(a),
+            b: axial(b),
+            style: match f {
+                Feature::River | Feature::Ford | Feature::Bridge => SideStyle::MinorRiver,
+                Feature::Slope | Feature::Crest => SideStyle::Border,
+                _ => SideStyle::Impassable,
+            },
+        })
+        .collect();
+    let counters = s
+        .units
+        .iter()
+        .filter_map(|u| {
+            let h = u.hex?;
+            let (colour, ink) = side_colour(s, &u.side);
+            let f = s.face(u);
+            let mut badges = vec![Badge { text: ARROWS[usize::from(u.facing % 6)].into(), colour: Rgb(90, 90, 90) }];
+            if let Some(st) = s.group_of(&u.id).and_then(|g| g.status) {
+                badges.push(Badge {
+                    text: st.code().into(),
+                    colour: if st == super::state::Status::OR { Rgb(0, 120, 0) } else { Rgb(200, 100, 0) },
+                });
+            }
+            if u.disordered {
+                badges.push(Badge { text: "D".into(), colour: Rgb(160, 0, 0) });
+            }
+            Some(Counter {
+                at: axial(h),
+                colour,
+                ink,
+                symbol: match u.kind {
+                    Kind::Infantry => Symbol::Infantry,
+                    Kind::Cavalry => Symbol::Cavalry,
+                    Kind::Artillery => Symbol::Artillery,
+                },
+                size: String::new(),
+                top_text: u.id.clone(),
+                bottom_text: format!("{}-{}-{}-{}", f.sp, f.cohesion, f.engagement, f.mp),
+                steps: None,
+                badges,
+                title: format!(
+                    "{} {} ({}), facing vertex {}",
+                    u.id,
+                    s.data(&u.id).map(|d| d.name.as_str()).unwrap_or(""),
+                    u.formation,
+                    u.facing
+                ),
+            })
+        })
+        .collect();
+    let mut notes = vec![
+        "representative battle data (scenarios/jours-de-gloire); the arrow on a counter points at the vertex it faces".into(),
+        format!("cup: {}", s.cup.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")),
+    ];
+    if let Some(o) = &s.outcome {
+        notes.push(crate::engine::game::describe_outcome(o));
+    }
+    let a = &s.scenario.sides[0];
+    let b = &s.scenario.sides[1];
+    Picture {
+        title: format!("Jours de Gloire — {}: {}", s.scenario.name, s.phase_text()),
+        notes,
+        legend: vec![
+            LegendItem { colour: side_colour(s, &a.id).0, text: a.name.clone() },
+            LegendItem { colour: side_colour(s, &b.id).0, text: b.name.clone() },
+        ],
+        kind: PicKind::HexMap(HexMap { cells, sides, counters, arrows: vec![] }),
+    }
+}
