@@ -549,7 +549,9 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         Some(i) => {
             let mut all = std::mem::take(&mut game.entries);
             all.append(&mut rest);
-            LogReplay { replayed: Game::replay(&all[..=i]), all: Some(all) }
+            // The game is spoiled by the refused entry: rebuild the one before it.
+            let replayed = Game::replay_carefully(&all[..=i], crate::engine::hidden::Knowledge::public(), None);
+            LogReplay { replayed, all: Some(all) }
         }
     })
 }

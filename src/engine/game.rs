@@ -272,9 +272,44 @@ impl Game {
     ///
     /// No rollback point is kept per entry (a copy of the rules state, the hidden knowledge
     /// and the genesis before every entry made long replays costly): the entries are applied
-    /// straight, and only when one is refused is the replay redone up to it, then the refused
-    /// entry applied with its rollback, for exactly the game before it.
+    /// straight, and only when one is refused is the prefix up to it replayed again by
+    /// [`Game::replay_carefully`], for exactly the game before it.
     fn replay_presigned(
+        entries: &[Entry],
+        knowledge: Knowledge,
+        presigned: Option<std::sync::Arc<crate::log::protocol::Presigned>>,
+    ) -> Result<Game, (Option<Box<Game>>, GameError)> {
+        let mut game = Game::start_replay(entries, knowledge.clone(), presigned.clone())?;
+        match entries.iter().skip(1).position(|e| game.apply_or_spoil(e).is_err()) {
+            None => {
+                game.protocol.presigned = None;
+                Ok(game)
+            }
+            Some(i) => Game::replay_carefully(&entries[..=i + 1], knowledge, presigned),
+        }
+    }
+
+    /// Replay with a rollback copy before every entry, stopping at the first refusal with
+    /// the game as it stood before it: slower than a straight replay, so used only to rebuild
+    /// the game before an entry a straight replay refused (here and in `umpire verify`).
+    pub fn replay_carefully(
+        entries: &[Entry],
+        knowledge: Knowledge,
+        presigned: Option<std::sync::Arc<crate::log::protocol::Presigned>>,
+    ) -> Result<Game, (Option<Box<Game>>, GameError)> {
+        let mut game = Game::start_replay(entries, knowledge, presigned)?;
+        for e in &entries[1..] {
+            if let Err(err) = game.apply(e) {
+                game.protocol.presigned = None;
+                return Err((Some(Box::new(game)), err));
+            }
+        }
+        game.protocol.presigned = None;
+        Ok(game)
+    }
+
+    /// The game at the genesis of `entries` (an error for none), ready to replay them.
+    fn start_replay(
         entries: &[Entry],
         knowledge: Knowledge,
         presigned: Option<std::sync::Arc<crate::log::protocol::Presigned>>,
@@ -288,33 +323,10 @@ impl Game {
                 }),
             ));
         };
-        let start = |knowledge| -> Result<Game, (Option<Box<Game>>, GameError)> {
-            let mut game = Game::from_genesis_with(first, knowledge).map_err(|e| (None, e))?;
-            game.protocol.presigned = presigned.clone();
-            game.entries.reserve_exact(entries.len().saturating_sub(game.entries.len()));
-            Ok(game)
-        };
-        let mut game = start(knowledge.clone())?;
-        let refused = entries.iter().skip(1).position(|e| game.apply_or_spoil(e).is_err()).map(|i| i + 1);
-        let Some(i) = refused else {
-            game.protocol.presigned = None;
-            return Ok(game);
-        };
-        let mut game = start(knowledge)?;
-        for e in &entries[1..i] {
-            // These applied a moment ago and the replay is deterministic; were one refused
-            // now, that refusal is the answer.
-            if let Err(err) = game.apply(e) {
-                game.protocol.presigned = None;
-                return Err((Some(Box::new(game)), err));
-            }
-        }
-        let err = game.apply(&entries[i]).err();
-        game.protocol.presigned = None;
-        match err {
-            Some(err) => Err((Some(Box::new(game)), err)),
-            None => Ok(game),
-        }
+        let mut game = Game::from_genesis_with(first, knowledge).map_err(|e| (None, e))?;
+        game.protocol.presigned = presigned;
+        game.entries.reserve_exact(entries.len().saturating_sub(game.entries.len()));
+        Ok(game)
     }
 
     /// The genesis facts.
