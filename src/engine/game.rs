@@ -978,6 +978,8 @@ impl Game {
                 });
             }
         }
+        // A step is kept for the whole game: no spare room from growing the list.
+        events.shrink_to_fit();
         self.steps.push(StepRecord {
             seq,
             hash: entry.hash,

@@ -113,7 +113,8 @@ macro_rules! dispatch_id {
 /// Parse orders; when they do not parse, every action that fails on its own is named, one
 /// line each (`action 2: unknown variant ...`), so a player sees all the errors at once.
 fn parse_orders<O: serde::de::DeserializeOwned>(orders: &yaml_serde::Value) -> Result<O, OrdersError> {
-    yaml_serde::from_value(orders.clone()).map_err(|whole| {
+    // Read through a reference: no copy of the orders tree per entry.
+    O::deserialize(orders).map_err(|whole| {
         let each = action_errors::<O>(orders);
         OrdersError::Parse(if each.is_empty() { whole.to_string() } else { each.join("\n") })
     })
