@@ -12,7 +12,7 @@ use crate::log::store;
 /// Arguments of `umpire bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Measures, in one run on this machine (medians of --reps runs, each measurement alternating\nwith its baseline):\n  verify: the replay of `umpire verify` (signatures, chain, dice, rules; 2 threads) on bot games\n          of --entries entries (the Marne stretched to turn 250 without sudden death), against\n          the floor any verifier pays (split, SHA-256, a generic YAML parse, verify_strict; 2\n          threads), and its peak memory as a process;\n  tournament: one `umpire verify` of --tournament-games Marne bot-game logs against as many\n          separate `umpire verify` processes;\n  First World War: verify per entry (omniscient pass included) against Glory's End;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  status, orders template, orders check: whole processes on a Short Campaign game;\n  check:  validating the largest orders entry of a bot game in-process;\n  start:  process start-up (`umpire --version`) against `true`."
+    after_help = "Measures, in one run on this machine (medians of --reps runs, each measurement alternating\nwith its baseline):\n  verify: the replay of `umpire verify` (signatures, chain, dice, rules; 2 threads) on bot games\n          of --entries entries (the Marne stretched to turn 250 without sudden death), against\n          the floor any verifier pays (split, SHA-256, a generic YAML parse, verify_strict; 2\n          threads), and its peak memory as a process;\n  tournament: one `umpire verify` of --tournament-games Marne bot-game logs against as many\n          separate `umpire verify` processes;\n  First World War: verify per entry (omniscient pass included) against Glory's End;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  status, orders template, orders check: whole processes on a 300-entry Campaign game;\n  check:  validating the largest orders entry of a bot game in-process;\n  start:  process start-up (`umpire --version`) against `true`."
 )]
 pub struct BenchArgs {
     /// Total entries of the generated logs to verify.
@@ -145,7 +145,8 @@ fn long_marne() -> Result<&'static crate::scenarios::Bundled, CliError> {
     })))
 }
 
-/// Entries of the Short Campaign game whose largest orders entry `bench` checks.
+/// Entries of the Campaign game (the largest bundled map) on which `bench` times the read-only
+/// commands and checks the largest orders entry.
 const CAMPAIGN_ENTRIES: u64 = 300;
 
 /// The time to validate the largest orders entry among the first 1000 of `game` against its
@@ -194,12 +195,34 @@ fn generate(scenario: &crate::scenarios::Bundled, seed: u64, entries: u64) -> Re
     }
 }
 
-/// A bot game of `scenario` cut at the last of its first `entries` entries after which a seat
-/// is to send orders and no dice are owed (what a player asks `status` and a template of).
-fn ready_prefix(scenario: &crate::scenarios::Bundled, entries: u64) -> Result<Game, CliError> {
+/// Seeds [`long_ready_prefix`] tries before it settles for the longest game it found.
+const LONG_GAME_SEEDS: u64 = 40;
+
+/// [`ready_prefix_seeded`] of the first bot game (seeds 1, 2, …) that lasts `entries` entries: a
+/// bot game can end early (a sudden-death win), and a row that promises a game of `entries`
+/// must measure one. The longest found is taken if none lasts that long.
+fn long_ready_prefix(scenario: &crate::scenarios::Bundled, entries: u64) -> Result<Game, CliError> {
+    let mut best: Option<Game> = None;
+    for seed in 1..=LONG_GAME_SEEDS {
+        let g = ready_prefix_seeded(scenario, entries, seed)?;
+        // A ready point within the last dozen entries counts as the full length.
+        if g.entries.len() as u64 + 12 >= entries {
+            return Ok(g);
+        }
+        if best.as_ref().is_none_or(|b| b.entries.len() < g.entries.len()) {
+            best = Some(g);
+        }
+    }
+    best.ok_or_else(|| CliError::Other("no bot game was generated".into()))
+}
+
+/// A bot game of `scenario` (bot seed `seed`) cut at the last of its first `entries` entries
+/// after which a seat is to send orders and no dice are owed (what a player asks `status`
+/// and a template of).
+fn ready_prefix_seeded(scenario: &crate::scenarios::Bundled, entries: u64, seed: u64) -> Result<Game, CliError> {
     let seats = crate::scenarios::seats(scenario);
     let (mut game, mut players) =
-        bot::start_game(scenario, &seats, 1, 16_384, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
+        bot::start_game(scenario, &seats, seed, 16_384, "2000-01-01T00:00:00Z").map_err(|e| CliError::Other(e.to_string()))?;
     let mut clock = || "2000-01-01T00:00:00Z".to_string();
     let mut ready = 0;
     let mut keep = |_: &Entry, g: &Game| {
@@ -208,7 +231,7 @@ fn ready_prefix(scenario: &crate::scenarios::Bundled, entries: u64) -> Result<Ga
         }
         Ok(())
     };
-    match bot::play_out(&mut game, &mut players, 1, entries - 1, &mut clock, &mut keep) {
+    match bot::play_out(&mut game, &mut players, seed, entries - 1, &mut clock, &mut keep) {
         Ok(()) | Err(bot::BotError::TooLong(_)) => {}
         Err(e) => return Err(CliError::Other(e.to_string())),
     }
@@ -470,12 +493,12 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     };
     let t_cache = time_apply(&exe, reps, &prefix, next, Some(&cache))?;
 
-    // The read-only commands on a 300-entry Short Campaign game, as whole processes, with the
+    // The read-only commands on a 300-entry Campaign game, as whole processes, with the
     // cache `apply` would have left next to the log.
     say_err!("measuring status, orders template and orders check on a campaign game…");
-    let campaign = crate::scenarios::find("glorys-end/short-campaign")
-        .ok_or_else(|| CliError::Other("the bundled short campaign is missing".into()))?;
-    let cgame = ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
+    let campaign = crate::scenarios::find("glorys-end/campaign")
+        .ok_or_else(|| CliError::Other("the bundled campaign is missing".into()))?;
+    let cgame = long_ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
     let clog = work.join("campaign.log");
     std::fs::write(&clog, store::join_log(&cgame.entries)).map_err(io)?;
     crate::cache::write(&clog, &cgame);
@@ -526,7 +549,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let (t_status, t_template, t_check_proc) = (t[0], t[1], t[2]);
 
     // check: validating the largest orders entry (a full turn's moves) against its prestate,
-    // on the Marne game and on the Short Campaign game (the largest bundled map).
+    // on the Marne game and on the Campaign game (the largest bundled map).
     say_err!("measuring orders check in-process and start-up…");
     let check_marne = largest_check(game, reps)?;
     let check_campaign = largest_check(&cgame, reps)?;
@@ -612,7 +635,7 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         (&*format!("orders check --as {seat} (its template)"), t_check_proc),
     ] {
         say!(
-            "| `umpire {what}` of a {}-entry Short Campaign game, whole process, cache present | {:.1} ms | start-up {:.1} ms | {:.1}× start-up | < 20 ms: {} |",
+            "| `umpire {what}` of a {}-entry Campaign game, whole process, cache present | {:.1} ms | start-up {:.1} ms | {:.1}× start-up | < 20 ms: {} |",
             cgame.entries.len(),
             ms(d),
             ms(t_start),
