@@ -10,6 +10,7 @@
 //!   declare: us                  # or phase Declare for that side
 //!   tokens: {us: 1}
 //!   turn: 2
+//!   manoeuvred: [us-tanks]       # platoons done this turn; units may be `acted: true`, `destroyed: true`
 //! ```
 //! Dice are written as the faces shown (1..n) and read 0-based by the rules.
 
@@ -39,6 +40,9 @@ struct CaseState {
     tokens: BTreeMap<String, u32>,
     #[serde(default)]
     turn: Option<u32>,
+    /// Platoons that have manoeuvred this turn.
+    #[serde(default)]
+    manoeuvred: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -58,6 +62,10 @@ struct CaseUnit {
     panic: bool,
     #[serde(default)]
     mobility: u8,
+    #[serde(default)]
+    acted: bool,
+    #[serde(default)]
+    destroyed: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -89,8 +97,11 @@ impl CaseRuleset for SteelWheels {
                 u.fired = cu.fired;
                 u.panic = cu.panic;
                 u.mobility = cu.mobility;
+                u.acted = cu.acted;
+                u.destroyed = cu.destroyed;
             }
         }
+        s.manoeuvred.extend(c.manoeuvred);
         if !c.tokens.is_empty() {
             s.tokens.extend(c.tokens);
         }

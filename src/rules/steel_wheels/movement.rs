@@ -200,6 +200,14 @@ pub fn check(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Moved, Vec<V
             ),
         ));
     }
+    // Vehicles, guns and wrecks obstruct every action (LOS-5, WRECK-1): a path may not run
+    // through another model. Figures do not stop a move in this slice (overrun is not built).
+    for o in s.units.iter().filter(|o| o.id != u.id && o.is_model()) {
+        let fp = o.footprint();
+        if path.segments().any(|(a, b)| fp.meets_segment(a, b)) {
+            errs.push(v("SW-WRECK-1", u, format!("the path of {} runs through {} (models and wrecks obstruct, LOS-5)", u.id, o.id)));
+        }
+    }
     let to = *pts.last().unwrap_or(&u.at);
     let fp = footprint(u.card(), to, end_heading);
     if let Some(p) = end_problem(s, u, &fp) {
@@ -220,14 +228,4 @@ pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
         }
     }
     None
-}
-
-/// Turn in place: foot units and guns turn freely; a vehicle turning on the spot is a move
-/// of nothing but turns, not built here.
-pub fn face(u: &Unit, heading: u16) -> Result<Heading, Violation> {
-    let h = Heading::try_from(i64::from(heading)).map_err(|e| v("SW-GEO-1", u, e))?;
-    if u.is_vehicle() {
-        return Err(v("SW-MOV-5", u, "a vehicle turns by moving (a pivot in place is not built)".into()));
-    }
-    Ok(h)
 }
