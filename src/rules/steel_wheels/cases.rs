@@ -81,12 +81,14 @@ impl CaseRuleset for SteelWheels {
             s.turn = t;
         }
         if let Some(units) = c.units {
-            for u in &mut s.units {
-                u.eliminated = true;
+            let named: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+            if let Some(bad) = named.iter().find(|id| s.unit(id).is_none()) {
+                return Err(format!("case state: no unit {bad}"));
             }
+            // Units not named are not in the battle at all (they count for nothing).
+            s.units.retain(|u| named.contains(&u.id));
             for cu in units {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
-                u.eliminated = false;
                 u.at = point(cu.at).ok_or("case state: a bad point")?;
                 u.heading = Heading::try_from(i64::from(cu.heading)).map_err(|e| format!("case state: {e}"))?;
                 if let Some(f) = cu.figures {

@@ -131,7 +131,7 @@ fn end_turn(s: &mut State) -> Vec<Event> {
     let wiped = |side: &str| s.units.iter().filter(|u| u.side == side).all(|u| u.lost());
     if s.turn >= s.scenario.turns || wiped(&a) || wiped(&b) {
         let o = victory(s);
-        ev.push(Event::rule("SW-VIC-3", format!("{o:?}")));
+        ev.push(Event::rule("SW-VIC-3", outcome_text(&o)));
         s.outcome = Some(o);
         s.phase = Phase::Over;
         return ev;
@@ -139,6 +139,14 @@ fn end_turn(s: &mut State) -> Vec<Event> {
     s.turn += 1;
     ev.extend(start_turn(s));
     ev
+}
+
+/// The result in words.
+pub fn outcome_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Win { side, reason } => format!("{side} wins: {reason}"),
+        Outcome::Draw { reason } => format!("Draw: {reason}"),
+    }
 }
 
 /// Points lost by `side`: the full cost of its destroyed, dispersed and abandoned units
@@ -346,7 +354,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     if s.units.iter().filter(|u| u.side == a).all(|u| u.lost()) || s.units.iter().filter(|u| u.side == b).all(|u| u.lost()) {
         let o = victory(s);
-        ev.push(Event::rule("SW-VIC-3", "a side has nothing left on the table"));
+        ev.push(Event::rule("SW-VIC-3", format!("a side has nothing left on the table: {}", outcome_text(&o))));
         s.outcome = Some(o);
         s.phase = Phase::Over;
         return ev;
