@@ -157,13 +157,16 @@ pub struct Card {
     pub armour: Option<Armour>,
 }
 
+/// E.23 cells: vision → geometry → class → terrain group → [stationary, moving, fired] cm.
+pub type ObsChart = BTreeMap<String, BTreeMap<String, BTreeMap<String, BTreeMap<String, [u32; 3]>>>>;
+
 /// Everything read from the data file.
 #[derive(Debug)]
 pub struct Data {
     pub version: String,
     pub terrain: BTreeMap<String, TerrainRow>,
     /// vision → geometry → class → terrain group → [stationary, moving, fired] cm.
-    pub obs: BTreeMap<String, BTreeMap<String, BTreeMap<String, BTreeMap<String, [u32; 3]>>>>,
+    pub obs: ObsChart,
     /// S / L / MP → row 1..15 → 10 shot columns (E.24).
     pub light_inf: BTreeMap<String, BTreeMap<u32, [u32; 10]>>,
     /// target column → row 1..15 → result word (E.26).

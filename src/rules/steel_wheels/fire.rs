@@ -147,14 +147,13 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
 }
 
 /// Half-width of a weapon's arc in tenths (AIM-V, AIM-A, E.13), from its site.
-fn arc_half(site: &str, firer: &Unit) -> Option<u16> {
+fn arc_half(site: &str) -> Option<u16> {
     Some(match site {
         "turret" | "coaxial" | "pintle" => 1800,
         "spg_fixed" => 150,
         "hull" | "casemate" => 220,
-        "carriage" => match firer.card().kind.as_str() {
-            _ => 220, // the E.32 guns all have the "wheels" icon: ±22° (E.13)
-        },
+        // The E.32 guns all have the "wheels" icon: ±22° (E.13).
+        "carriage" => 220,
         _ => return None,
     })
 }
@@ -214,7 +213,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
         }
         // AIM-V / AIM-A arcs; infantry fire in any direction (AIM-I).
         if !firer.is_infantry() {
-            let Some(half) = arc_half(site, firer) else { continue };
+            let Some(half) = arc_half(site) else { continue };
             if !Arc::new(firer.heading, half).meets(at, &tfp) {
                 why.push(format!("{} ({site}) does not bear: ±{}° (AIM-V)", line.w, half / 10));
                 continue;

@@ -120,7 +120,7 @@ pub fn picture(s: &State) -> Picture {
                     _ => None,
                 };
                 let Some(half) = half else { continue };
-                if d.weapons.get(&l.w).is_none() {
+                if !d.weapons.contains_key(&l.w) {
                     continue;
                 }
                 let a = u.at.offset(300, Heading::new(i32::from(u.heading.tenths()) + half));
