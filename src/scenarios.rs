@@ -75,6 +75,12 @@ pub const ALL: &[Bundled] = &[
         about: "Jours de Gloire, a representative small battle around Marengo (6 turns, 3 formations a side): a partial first slice, orders, cup, movement and facing only, no combat yet (docs/jours-de-gloire/rules.md)",
         text: include_str!("../scenarios/jours-de-gloire/marengo.yaml"),
     },
+    Bundled {
+        name: "steel-wheels/crossroads",
+        ruleset: "steel-wheels",
+        about: "WWII Steel Wheels, a REPRESENTATIVE crossroads fight (6 turns, 2 US and 3 German platoons): a partial first slice, manoeuvres, movement, spotting and direct fire (docs/steel-wheels/rules.md)",
+        text: include_str!("../scenarios/steel-wheels/crossroads.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -98,6 +104,8 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
         "when-eagles-fight" => vec![("central", "central"), ("russian", "russian")],
         // The first side of the battle commits its orders first (digest F.5).
         "jours-de-gloire" => vec![("french", "french"), ("austrian", "austrian")],
+        // The attacker declares first (MAN-2).
+        "steel-wheels" => vec![("us", "us"), ("de", "de")],
         _ => Vec::new(),
     }
 }

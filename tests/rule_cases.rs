@@ -7,6 +7,7 @@ use umpire::engine::cases::{RuleCase, run_case};
 use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
 use umpire::rules::jours_de_gloire::JoursDeGloire;
+use umpire::rules::steel_wheels::SteelWheels;
 use umpire::rules::when_eagles_fight::WhenEaglesFight;
 
 #[test]
@@ -27,6 +28,11 @@ fn when_eagles_fight_rule_cases() {
 #[test]
 fn jours_de_gloire_rule_cases() {
     run_dir::<JoursDeGloire>("jours-de-gloire");
+}
+
+#[test]
+fn steel_wheels_rule_cases() {
+    run_dir::<SteelWheels>("steel-wheels");
 }
 
 fn run_dir<R: CaseRuleset>(ruleset: &str) {

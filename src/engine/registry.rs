@@ -9,6 +9,7 @@ use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
 use crate::rules::jours_de_gloire::JoursDeGloire;
+use crate::rules::steel_wheels::SteelWheels;
 use crate::rules::when_eagles_fight::WhenEaglesFight;
 
 /// Every ruleset umpire knows.
@@ -22,13 +23,16 @@ pub enum RulesetId {
     WhenEaglesFight,
     /// Jours de Gloire (Vae Victis series rules): a partial first slice.
     JoursDeGloire,
+    /// WWII Steel Wheels (Ruote d'Acciaio v2.5): a partial first slice.
+    SteelWheels,
     /// The engine's toy game with hidden information (unit tests only).
     #[cfg(test)]
     Toy,
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] = &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire];
+pub const ALL: &[RulesetId] =
+    &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire, RulesetId::SteelWheels];
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {
@@ -49,6 +53,8 @@ pub enum AnyState {
     WhenEaglesFight(<WhenEaglesFight as Ruleset>::State),
     /// Jours de Gloire.
     JoursDeGloire(<JoursDeGloire as Ruleset>::State),
+    /// Steel Wheels.
+    SteelWheels(<SteelWheels as Ruleset>::State),
     /// The engine's toy game (unit tests only).
     #[cfg(test)]
     Toy(<super::toy::Toy as Ruleset>::State),
@@ -90,6 +96,7 @@ macro_rules! dispatch {
             AnyState::FirstWorldWar($s) => arm!(FirstWorldWar, FirstWorldWar, $body),
             AnyState::WhenEaglesFight($s) => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             AnyState::JoursDeGloire($s) => arm!(JoursDeGloire, JoursDeGloire, $body),
+            AnyState::SteelWheels($s) => arm!(SteelWheels, SteelWheels, $body),
             #[cfg(test)]
             AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
@@ -104,6 +111,7 @@ macro_rules! dispatch_id {
             RulesetId::FirstWorldWar => arm!(FirstWorldWar, FirstWorldWar, $body),
             RulesetId::WhenEaglesFight => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             RulesetId::JoursDeGloire => arm!(JoursDeGloire, JoursDeGloire, $body),
+            RulesetId::SteelWheels => arm!(SteelWheels, SteelWheels, $body),
             #[cfg(test)]
             RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
@@ -149,6 +157,7 @@ impl RulesetId {
             "first-world-war" => Some(RulesetId::FirstWorldWar),
             "when-eagles-fight" => Some(RulesetId::WhenEaglesFight),
             "jours-de-gloire" => Some(RulesetId::JoursDeGloire),
+            "steel-wheels" => Some(RulesetId::SteelWheels),
             #[cfg(test)]
             super::toy::ID => Some(RulesetId::Toy),
             _ => None,
@@ -173,6 +182,7 @@ impl RulesetId {
             RulesetId::FirstWorldWar => "The First World War",
             RulesetId::WhenEaglesFight => "When Eagles Fight",
             RulesetId::JoursDeGloire => "Jours de Gloire",
+            RulesetId::SteelWheels => "WWII Steel Wheels",
             #[cfg(test)]
             RulesetId::Toy => "Toy: guess the hidden number",
         }
@@ -203,6 +213,7 @@ impl AnyState {
             AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
             AnyState::WhenEaglesFight(_) => RulesetId::WhenEaglesFight,
             AnyState::JoursDeGloire(_) => RulesetId::JoursDeGloire,
+            AnyState::SteelWheels(_) => RulesetId::SteelWheels,
             #[cfg(test)]
             AnyState::Toy(_) => RulesetId::Toy,
         }

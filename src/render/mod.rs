@@ -237,7 +237,30 @@ pub struct Area {
 pub struct Table {
     pub width_mm: i32,
     pub height_mm: i32,
+    /// Terrain areas, drawn first (y grows up the page in table coordinates: the writer
+    /// flips it).
+    pub areas: Vec<TableArea>,
+    /// Polylines: linear terrain, facing marks and arcs of fire, drawn over the areas.
+    pub lines: Vec<TableLine>,
     pub pieces: Vec<Piece>,
+}
+
+/// A terrain polygon on a table, in mm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableArea {
+    pub label: String,
+    pub points: Vec<(i32, i32)>,
+    pub fill: Rgb,
+}
+
+/// A polyline on a table, in mm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableLine {
+    pub points: Vec<(i32, i32)>,
+    pub colour: Rgb,
+    pub width_mm: i32,
+    /// Dashed (arcs of fire).
+    pub dashed: bool,
 }
 
 /// A rectangular piece on a table.

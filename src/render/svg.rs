@@ -484,7 +484,7 @@ fn legend(b: &mut String, p: &Picture, height: i32) {
 // ---- area graphs and tables: a plain rendering, enough to see the position ----
 
 /// Pixels per millimetre for tables.
-const PX_PER_MM: i32 = 2;
+const PX_PER_MM: i32 = 1;
 /// Pixels per millimetre for area graphs (areas 50 mm apart leave room for a box of pieces).
 const AREA_PX_PER_MM: i32 = 4;
 /// An area's box, px.
@@ -642,10 +642,33 @@ fn table_layers(p: &Picture, t: &Table) -> Layers {
         t.height_mm * PX_PER_MM
     );
     legend(&mut b, p, height);
+    // Table y grows up the page: flip it.
+    let px = |x: i32, y: i32| (MARGIN + x * PX_PER_MM, TOP + (t.height_mm - y) * PX_PER_MM);
+    for a in &t.areas {
+        let pts: Vec<String> = a.points.iter().map(|&(x, y)| px(x, y)).map(|(x, y)| format!("{x},{y}")).collect();
+        let _ = writeln!(
+            b,
+            "<polygon points=\"{}\" fill=\"{}\" stroke=\"#555\" opacity=\"0.85\"><title>{}</title></polygon>",
+            pts.join(" "),
+            a.fill.hex(),
+            escape(&a.label)
+        );
+    }
+    for l in &t.lines {
+        let pts: Vec<String> = l.points.iter().map(|&(x, y)| px(x, y)).map(|(x, y)| format!("{x},{y}")).collect();
+        let dash = if l.dashed { " stroke-dasharray=\"6,4\"" } else { "" };
+        let _ = writeln!(
+            b,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{dash}/>",
+            pts.join(" "),
+            l.colour.hex(),
+            (l.width_mm * PX_PER_MM).max(1)
+        );
+    }
     let mut o = String::new();
     title_and_notes(&mut o, p);
     for pc in &t.pieces {
-        let (x, y) = (MARGIN + pc.x_mm * PX_PER_MM, TOP + pc.y_mm * PX_PER_MM);
+        let (x, y) = px(pc.x_mm, pc.y_mm);
         let (w, h) = (pc.w_mm * PX_PER_MM, pc.h_mm * PX_PER_MM);
         let deg = pc.facing_decideg;
         let sign = if deg < 0 { "-" } else { "" };

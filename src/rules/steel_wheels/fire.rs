@@ -1,0 +1,575 @@
+//! Observation (SW-OBS, SW-LOS) and direct fire (SW-AIM, SW-FIRE, SW-EFF, SW-LW, SW-HW,
+//! SW-PEN, SW-DAM), with the representative charts E.23–E.28. Checks are made when the order
+//! is read ([`plan`]); the dice come only in [`resolve`], in the digest's G.1 order: weapon
+//! lines in card order, for each shot the hit die, then penetration, then effects; light
+//! weapons one band die per band group; then the CTs the action triggered.
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, Weapon};
+use super::state::{State, Unit};
+use crate::dice::Dice;
+use crate::engine::{Event, Violation};
+use crate::geo::table::impact::{Face, Struck, struck_face};
+use crate::geo::table::{Arc, Footprint, Heading, Ignore, Point, Scene, Vector};
+
+/// Range bands (WPN-4): short D12, effective D10, long D8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    Short,
+    Effective,
+    Long,
+}
+
+impl Band {
+    pub fn die(self) -> u32 {
+        match self {
+            Band::Short => 12,
+            Band::Effective => 10,
+            Band::Long => 8,
+        }
+    }
+}
+
+/// One heavy weapon line's shots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeavyLine {
+    pub weapon: String,
+    pub shots: u32,
+    pub band: Band,
+    /// Shoulder launchers: D10 + AD to hit and D10 to penetrate (AMB-8).
+    pub shoulder: bool,
+    /// AP (else HE).
+    pub ap: bool,
+    pub cal_tenths: u32,
+}
+
+/// The light weapons of one band (LW-1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LightGroup {
+    pub band: Band,
+    pub shots: u32,
+}
+
+/// A fire action, checked and waiting for its dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    pub firer: String,
+    pub target: String,
+    pub from: Point,
+    pub heavy: Vec<HeavyLine>,
+    pub light: Vec<LightGroup>,
+    /// Target status when fired on (EFF-2): moving.
+    pub target_moving: bool,
+    /// Target cover for light fire and direct hits: S, L, M or P (EFF-4).
+    pub cover: char,
+}
+
+fn v(rule: &str, msg: String) -> Violation {
+    Violation::new(rule, msg)
+}
+
+/// The sight scene: terrain areas, obstacles, and every model but the two ends (LOS-4/5).
+fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32) {
+    let areas = s.scenario.sight_areas();
+    let linears: Vec<_> = s.scenario.linears.iter().map(|l| l.feature.clone()).collect();
+    let from_fp = super::scenario::footprint(from.card(), from_at, from.heading);
+    let to_fp = to.footprint();
+    let mut models = Vec::new();
+    let mut ignore_models = Vec::new();
+    for u in s.units.iter().filter(|u| u.is_model()) {
+        if u.id == from.id || u.id == to.id {
+            ignore_models.push(models.len());
+        }
+        models.push(u.footprint());
+    }
+    // LOS-4 default: a unit in contact with an obstacle sees across it.
+    let ignore_linears: Vec<usize> = linears
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.within_footprint(&from_fp, 10) || l.within_footprint(&to_fp, 10))
+        .map(|(i, _)| i)
+        .collect();
+    let scene = Scene { areas: &areas, linears: &linears, models: &models };
+    let seen = scene.sight_samples(from_at, &to_fp, Ignore { models: &ignore_models, linears: &ignore_linears });
+    (seen.visible(), seen.total())
+}
+
+/// The E.22 row of the area `fp` is wholly on (TERR-1), `open` if none.
+fn terrain_of(s: &State, fp: &Footprint) -> (String, Option<String>) {
+    match s.scenario.area_of(fp) {
+        Some(a) => (a.kind.clone(), Some(a.id.clone())),
+        None => ("open".into(), None),
+    }
+}
+
+/// SW-OBS-1..3: can `obs` (standing at `at`) spot `t`? `Ok` with the visible samples, or why not.
+pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), Violation> {
+    let d = data::data();
+    let ofp = super::scenario::footprint(obs.card(), at, obs.heading);
+    let tfp = t.footprint();
+    let (tkind, tarea) = terrain_of(s, &tfp);
+    let (_, oarea) = terrain_of(s, &ofp);
+    let group = d.terrain.get(&tkind).map(|r| r.obs.clone()).unwrap_or_else(|| "open".into());
+    let group = if group == "variable" { "variable".to_string() } else { group };
+    let geometry = if tarea.is_some() && tarea == oarea { "from_inside" } else { "from_outside" };
+    let vision = if obs.card().vision.as_deref() == Some("slit") { "vision_slit" } else { "ordinary" };
+    let class = t.card().obs_class.clone().unwrap_or_else(|| "medium".into());
+    let col = if t.fired {
+        2
+    } else if t.moving {
+        1
+    } else {
+        0
+    };
+    let range_cm = d.obs.get(vision).and_then(|m| m.get(geometry)).and_then(|m| m.get(&class)).and_then(|m| m.get(&group)).map(|r| r[col]);
+    let Some(range_cm) = range_cm else {
+        return Err(v("SW-OBS-3", format!("no E.23 cell for {vision}/{geometry}/{class}/{group}")));
+    };
+    let gap = ofp.gap_mm(&tfp);
+    if gap > range_cm * 10 {
+        return Err(v(
+            "SW-OBS-3",
+            format!(
+                "{} cannot spot {}: {gap} mm away, beyond {range_cm} cm ({vision}, {geometry}, {class} target in {group} terrain, E.23)",
+                obs.id, t.id
+            ),
+        ));
+    }
+    let (vis, total) = sight_samples(s, obs, at, t);
+    // OBS-2: a model showing less than 1/3 of itself, a squad less than half, is never spotted.
+    let enough = if t.is_infantry() { 2 * vis >= total } else { 3 * vis >= total };
+    if !enough || vis == 0 {
+        return Err(v("SW-OBS-2", format!("{} sees only {vis} of {total} sample points of {} (SW-LOS)", obs.id, t.id)));
+    }
+    Ok((vis, total))
+}
+
+/// Half-width of a weapon's arc in tenths (AIM-V, AIM-A, E.13), from its site.
+fn arc_half(site: &str) -> Option<u16> {
+    Some(match site {
+        "turret" | "coaxial" | "pintle" => 1800,
+        "spg_fixed" => 150,
+        "hull" | "casemate" => 220,
+        // The E.32 guns all have the "wheels" icon: ±22° (E.13).
+        "carriage" => 220,
+        _ => return None,
+    })
+}
+
+fn band_of(w: &Weapon, gap_mm: u32) -> Option<Band> {
+    let [sh, ef, lo] = w.range;
+    if gap_mm <= sh? * 10 {
+        Some(Band::Short)
+    } else if gap_mm <= ef? * 10 {
+        Some(Band::Effective)
+    } else if lo.is_some_and(|l| gap_mm <= l * 10) {
+        Some(Band::Long)
+    } else {
+        None
+    }
+}
+
+/// Plan the fire of `firer` (standing at `at`, having moved or about to move when `moving`)
+/// at `target`: every check of FIRE-1, AIM, WPN, EFF-1. Errors name the rule.
+pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -> Result<Plan, Vec<Violation>> {
+    let d = data::data();
+    let Some(t) = s.unit(target_id) else { return Err(vec![v("SW-OBS-1", format!("there is no unit {target_id}"))]) };
+    if t.side == firer.side || !t.alive() {
+        return Err(vec![v("SW-OBS-1", format!("{target_id} is not an enemy on the table"))]);
+    }
+    if firer.panic {
+        return Err(vec![v("SW-PAN-1", format!("{} is panicked: recovery is its only action", firer.id))]);
+    }
+    let (vis, total) = spots(s, firer, at, t).map_err(|e| vec![e])?;
+    // FIRE-1: more than half of the target visible.
+    if 2 * vis <= total {
+        return Err(vec![v(
+            "SW-FIRE-1",
+            format!("only {vis} of {total} sample points of {target_id} are visible: fire needs more than half"),
+        )]);
+    }
+    let ffp = super::scenario::footprint(firer.card(), at, firer.heading);
+    let tfp = t.footprint();
+    let gap = ffp.gap_mm(&tfp);
+    let one_survivor = firer.figures <= 1 && firer.crew_size() > 1;
+    let mut heavy = Vec::new();
+    let mut light: Vec<LightGroup> = Vec::new();
+    let mut why = Vec::new();
+    for (i, line) in firer.card().armament.iter().enumerate() {
+        let Some(w) = d.weapons.get(&line.w) else { continue };
+        if firer.lost_weapons.contains(&i) {
+            continue;
+        }
+        let site = line.site.as_deref().unwrap_or("squad");
+        // Personal arms of a vehicle's or gun's crew fire only dismounted; charges, mortars,
+        // flame and indirect fire are not built in this slice.
+        if !firer.is_infantry() && matches!(site, "crew" | "sergeant") {
+            continue;
+        }
+        if w.thrown || w.ammo.iter().any(|a| a == "F") || w.traj == "parabolic" || w.fire == "indirect" {
+            continue;
+        }
+        // AIM-V / AIM-A arcs; infantry fire in any direction (AIM-I).
+        if !firer.is_infantry() {
+            let Some(half) = arc_half(site) else { continue };
+            if !Arc::new(firer.heading, half).meets(at, &tfp) {
+                why.push(format!("{} ({site}) does not bear: ±{}° (AIM-V)", line.w, half / 10));
+                continue;
+            }
+        }
+        let Some(band) = band_of(w, gap) else {
+            why.push(format!("{} is out of range at {gap} mm (WPN-4)", line.w));
+            continue;
+        };
+        // EFF-1: the shots column by the firer's status (ARTM-4: none when moving is "-").
+        let per = if moving { w.shots[1] } else { w.shots[0] };
+        let Some(per) = per.filter(|&n| n > 0) else {
+            why.push(format!("{} has no Moving shots (EFF-1, ARTM-4)", line.w));
+            continue;
+        };
+        let shots = per * line.n;
+        if w.class == "light" {
+            // WPN-1: light weapons never fire at armoured units.
+            if t.armoured() {
+                continue;
+            }
+            match light.iter_mut().find(|g| g.band == band) {
+                Some(g) => g.shots += shots,
+                None => light.push(LightGroup { band, shots }),
+            }
+        } else {
+            if one_survivor {
+                why.push(format!("{} has one survivor: no heavy weapons (CREW-1)", firer.id));
+                continue;
+            }
+            if (i == main_gun(firer)) && firer.gun_jammed {
+                why.push(format!("{} is jammed (DAM-3)", line.w));
+                continue;
+            }
+            let ap = if t.armoured() {
+                w.ammo.iter().any(|a| a == "AP")
+            } else {
+                !w.ammo.iter().any(|a| a == "HE") && w.ammo.iter().any(|a| a == "AP")
+            };
+            let cal = w.cal.map(|c| c.0).unwrap_or(0);
+            heavy.push(HeavyLine { weapon: line.w.clone(), shots, band, shoulder: w.shoulder, ap, cal_tenths: cal });
+        }
+    }
+    light.sort_by_key(|g| g.band);
+    if heavy.is_empty() && light.is_empty() {
+        let mut msg = format!("no weapon of {} can fire at {target_id}", firer.id);
+        if !why.is_empty() {
+            msg.push_str(&format!(": {}", why.join("; ")));
+        }
+        return Err(vec![v("SW-WPN-1", msg)]);
+    }
+    let (kind, _) = terrain_of(s, &tfp);
+    let cover = data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S');
+    Ok(Plan { firer: firer.id.clone(), target: target_id.to_string(), from: at, heavy, light, target_moving: t.moving, cover })
+}
+
+/// The index of a unit's main gun: its first heavy weapon line.
+pub fn main_gun(u: &Unit) -> usize {
+    let d = data::data();
+    u.card().armament.iter().position(|l| d.weapons.get(&l.w).is_some_and(|w| w.class == "heavy")).unwrap_or(usize::MAX)
+}
+
+fn face(d: u32) -> u32 {
+    d + 1
+}
+
+fn cover_rank(c: char) -> u8 {
+    match c {
+        'L' => 1,
+        'M' => 2,
+        'P' => 3,
+        _ => 0,
+    }
+}
+
+/// Kill `n` figures of `u`: soldiers first, then leaders (G.1 default instructions, AMB-30).
+pub fn kill(u: &mut Unit, n: u32) -> u32 {
+    let n = n.min(u.figures);
+    u.figures -= n;
+    u.leaders = u.leaders.min(u.figures);
+    if u.figures == 0 && u.is_infantry() {
+        u.eliminated = true;
+    }
+    n
+}
+
+/// Row of the hit chart: die + AD, −2 against a moving target, 1..15.
+fn hit_row(die: u32, ad: u32, moving: bool) -> u32 {
+    let r = die + ad;
+    let r = if moving { r.saturating_sub(2).max(1) } else { r };
+    r.clamp(1, 15)
+}
+
+/// Resolve a planned fire with `dice`.
+pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
+    let d = data::data();
+    let mut ev = Vec::new();
+    let Some(firer) = s.unit(&p.firer).cloned() else { return ev };
+    let ad = s.ad(&firer.side);
+    let mut ct: Vec<String> = Vec::new();
+    for line in &p.heavy {
+        for shot in 1..=line.shots {
+            let Some(t) = s.unit(&p.target).cloned() else { break };
+            if t.lost() {
+                ev.push(Event::rule("SW-FIRE-1", format!("{} holds its remaining shots: {} is out of the fight (G.1)", p.firer, t.id)));
+                break;
+            }
+            let die = if line.shoulder { 10 } else { line.band.die() };
+            let roll = face(dice.roll(die));
+            ev.push(Event::roll(format!("{} {} shot {shot} at {}: hit", p.firer, line.weapon, t.id), format!("d{die}"), roll));
+            let row = hit_row(roll, ad, p.target_moving) as usize;
+            let (colname, kind) = if t.is_infantry() {
+                ("infantry", 0)
+            } else if t.is_vehicle() && t.armoured() {
+                ("armoured_vehicle", 1)
+            } else if t.is_vehicle() {
+                ("unarmoured_vehicle", 2)
+            } else {
+                ("gun", 3)
+            };
+            let word = d.tiro.get(colname).map(|c| c[row].clone()).unwrap_or_else(|| "miss".into());
+            if word == "miss" {
+                ev.push(Event::rule("SW-HW-3", format!("row {row} on TIRO ({colname}): miss")));
+                continue;
+            }
+            match kind {
+                0 => {
+                    // HW-5: the aimed figure dies if its cover is lower than the letter.
+                    let letter = word.chars().next().unwrap_or('S');
+                    let kills = word == "any" || cover_rank(p.cover) < cover_rank(letter);
+                    if kills && let Some(u) = s.unit_mut(&p.target) {
+                        kill(u, 1);
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word} beats cover {}: one figure of {} dies", p.cover, t.id)));
+                        push_ct(&mut ct, &t.id);
+                    } else {
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word}, but cover {} protects {}", p.cover, t.id)));
+                    }
+                }
+                1 => {
+                    let c = t.card();
+                    let has_turret = c.turret.is_some() || c.casemate.is_some();
+                    let part = if word == "turret" && !has_turret { "hull".to_string() } else { word.clone() };
+                    let armour = c.armour.clone().unwrap_or_default();
+                    let (plate, ge75, col) = if part == "a_scelta" {
+                        if c.open_topped {
+                            ev.push(Event::rule(
+                                "SW-EFF-6",
+                                format!("row {row}: A scelta on the open top of {}: straight to effects", t.id),
+                            ));
+                            ev.extend(effects(s, &p.target, "top_opening", dice, &mut ct));
+                            continue;
+                        }
+                        (armour.horizontal, false, "hull")
+                    } else {
+                        let plates = if part == "turret" { armour.turret.or(armour.hull) } else { armour.hull };
+                        let plates = plates.unwrap_or([0, 0, 0]);
+                        let w = Vector { x: i64::from(t.at.x - p.from.x), y: i64::from(t.at.y - p.from.y) };
+                        let pick = |f: Face| -> (u32, bool) {
+                            let th = match f {
+                                Face::Front => plates[0],
+                                Face::Left | Face::Right => plates[1],
+                                Face::Rear => plates[2],
+                            };
+                            (th, f.impact_at_least(t.heading, w, 750))
+                        };
+                        let (th, ge) = match struck_face(p.from, &t.footprint()) {
+                            Some(Struck::Face(f)) => pick(f),
+                            // D.1: at a corner the larger impact angle wins, then the thicker plate.
+                            Some(Struck::Corner(f, g)) => {
+                                let (a, b) = (pick(f), pick(g));
+                                if (a.1, a.0) >= (b.1, b.0) { a } else { b }
+                            }
+                            None => (plates[0], true),
+                        };
+                        (th, ge, if part == "turret" { "turret" } else { "hull" })
+                    };
+                    let pdie = if line.shoulder { 10 } else { line.band.die() };
+                    let proll = face(dice.roll(pdie));
+                    let cell = d.pen_cell(line.ap, ge75, line.cal_tenths, plate);
+                    ev.push(Event::roll(
+                        format!("{} penetration: {part}, {plate} mm, {}", p.firer, if ge75 { ">= 75°" } else { "< 75°" }),
+                        format!("d{pdie}"),
+                        proll,
+                    ));
+                    match cell {
+                        Some(need) if need <= proll => {
+                            ev.push(Event::rule("SW-PEN-1", format!("needs {need}: penetrates {}'s {part}", t.id)));
+                            ev.extend(effects(s, &p.target, col, dice, &mut ct));
+                        }
+                        _ => {
+                            let need = cell.map(|n| n.to_string()).unwrap_or_else(|| "X".into());
+                            ev.push(Event::rule("SW-PEN-1", format!("needs {need}: the shot bounces off {}", t.id)));
+                        }
+                    }
+                }
+                2 => ev.extend(effects(s, &p.target, "unarmoured", dice, &mut ct)),
+                _ => ev.extend(effects(s, &p.target, "gun", dice, &mut ct)),
+            }
+        }
+    }
+    for g in &p.light {
+        let Some(t) = s.unit(&p.target).cloned() else { break };
+        if t.lost() {
+            break;
+        }
+        let die = g.band.die();
+        let roll = face(dice.roll(die));
+        ev.push(Event::roll(format!("{} light fire, {} shots ({:?} band) at {}", p.firer, g.shots, g.band, t.id), format!("d{die}"), roll));
+        let row = hit_row(roll, ad, p.target_moving);
+        let col = match g.shots {
+            0..=2 => 0,
+            3..=5 => 1,
+            6..=9 => 2,
+            10..=14 => 3,
+            15..=20 => 4,
+            21..=27 => 5,
+            28..=35 => 6,
+            36..=45 => 7,
+            46..=60 => 8,
+            _ => 9,
+        };
+        let group = match p.cover {
+            'S' => "S",
+            'L' => "L",
+            _ => "MP",
+        };
+        let lost = d.light_inf.get(group).and_then(|m| m.get(&row)).map(|r| r[col]).unwrap_or(0);
+        let n = s.unit_mut(&p.target).map(|u| kill(u, lost)).unwrap_or(0);
+        ev.push(Event::rule("SW-LW-2", format!("row {row}, {} shots, cover {group}: {n} figure(s) of {} lost", g.shots, t.id)));
+    }
+    // The CTs the action triggered, in the order the units were first affected (G.1).
+    for id in ct {
+        ev.extend(courage(s, &id, dice, "SW-TEST-CT"));
+    }
+    ev
+}
+
+fn push_ct(ct: &mut Vec<String>, id: &str) {
+    if !ct.iter().any(|x| x == id) {
+        ct.push(id.to_string());
+    }
+}
+
+/// A CT (E.6): D6 + AD + CV against a D8, a tie passes; a failure panics (PAN-1). Returns
+/// the events; the unit's panic flag is set.
+pub fn courage(s: &mut State, id: &str, dice: &mut Dice, rule: &str) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    if !u.alive() || u.panic {
+        return vec![];
+    }
+    let ad = s.ad(&u.side);
+    let a = face(dice.roll(6));
+    let b = face(dice.roll(8));
+    let score = a + ad + u.cv();
+    let mut ev = vec![Event::roll(format!("{id} CT: D6"), "d6", a), Event::roll(format!("{id} CT: opposing D8"), "d8", b)];
+    if score >= b {
+        ev.push(Event::rule(rule, format!("{id} passes its CT ({a}+{ad}+{} = {score} against {b}; a tie passes)", u.cv())));
+    } else {
+        if let Some(m) = s.unit_mut(id) {
+            m.panic = true;
+        }
+        ev.push(Event::rule("SW-PAN-1", format!("{id} fails its CT ({score} against {b}) and panics")));
+    }
+    ev
+}
+
+/// One effects roll (E.28) with DAM-4 escalation.
+fn effects(s: &mut State, id: &str, col: &str, dice: &mut Dice, ct: &mut Vec<String>) -> Vec<Event> {
+    let d = data::data();
+    let roll = face(dice.roll(10));
+    let mut ev = vec![Event::roll(format!("{id} effects ({col})"), "d10", roll)];
+    let Some(rows) = d.effects.get(col) else { return ev };
+    let Some(u) = s.unit(id).cloned() else { return ev };
+    let mut row = roll as usize;
+    // DAM-4: a result on a part already lost moves down a row (row 10 is the last).
+    loop {
+        let text = &rows[row];
+        if row >= 10 || !escalates(&u, text) {
+            break;
+        }
+        ev.push(Event::rule("SW-DAM-4", format!("{text}: the part is already lost, row {} instead", row + 1)));
+        row += 1;
+    }
+    let text = rows[row].clone();
+    let Some(m) = s.unit_mut(id) else { return ev };
+    let mut crew_dead = 0;
+    for part in text.split(" + ").map(str::trim) {
+        match part {
+            "none" => {}
+            "CT" => push_ct(ct, id),
+            "short" => m.mobility = m.mobility.max(1),
+            "cautious" => m.mobility = m.mobility.max(2),
+            "track_or_wheel" => m.mobility = m.mobility.max(3),
+            "immobilised" => m.mobility = 4,
+            "jammed" => m.gun_jammed = true,
+            "gun" => {
+                let g = main_gun(m);
+                if g != usize::MAX && !m.lost_weapons.contains(&g) {
+                    m.lost_weapons.push(g);
+                }
+            }
+            "weapon" => {
+                // DAM-2: the coaxial (turret) or the hull weapon; none left → marked.
+                let site = if col == "turret" { "coaxial" } else { "hull" };
+                let idx = m
+                    .card()
+                    .armament
+                    .iter()
+                    .enumerate()
+                    .find(|(i, l)| l.site.as_deref() == Some(site) && !m.lost_weapons.contains(i))
+                    .map(|(i, _)| i);
+                match idx {
+                    Some(i) => m.lost_weapons.push(i),
+                    None => m.weapon_mark = true,
+                }
+            }
+            "destroyed" => m.destroyed = true,
+            "burning" => m.burning = true,
+            "exploded" => {
+                m.exploded = true;
+                m.destroyed = true;
+            }
+            "all dead" => crew_dead += m.figures,
+            "half dead" => crew_dead += m.figures.div_ceil(2),
+            other => {
+                if let Some(n) = other.strip_suffix(" dead").and_then(|n| n.parse::<u32>().ok()) {
+                    crew_dead += n;
+                }
+            }
+        }
+    }
+    let dead = kill(m, crew_dead);
+    if m.figures == 0 && !m.is_infantry() {
+        m.destroyed = m.destroyed || m.is_vehicle() || m.card().kind == "artillery";
+    }
+    ev.push(Event::rule("SW-DAM-1", format!("row {row}: {text} ({dead} of the crew dead)")));
+    ev
+}
+
+/// Whether an effects result concerns a part already destroyed or compromised (DAM-4).
+fn escalates(u: &Unit, text: &str) -> bool {
+    let parts: Vec<&str> = text.split(" + ").map(str::trim).collect();
+    let mob = |lvl: u8| u.mobility >= lvl;
+    parts.iter().any(|p| match *p {
+        "short" => mob(1),
+        "cautious" => mob(2),
+        "track_or_wheel" => mob(4),
+        "immobilised" => mob(4),
+        "jammed" => u.gun_jammed || u.lost_weapons.contains(&main_gun(u)),
+        "gun" => main_gun(u) == usize::MAX || u.lost_weapons.contains(&main_gun(u)),
+        "weapon" => u.weapon_mark,
+        _ => false,
+    })
+}
+
+/// The heading from one point to another, for bots and pictures.
+pub fn bearing(a: Point, b: Point) -> Option<Heading> {
+    Heading::between(a, b)
+}

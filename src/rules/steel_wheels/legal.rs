@@ -1,0 +1,101 @@
+//! Random legal orders (the bot, selfplay): a platoon at random (a token now and then);
+//! each SLU fires at a spotted enemy when it can, else moves a short step toward the
+//! objective or the nearest enemy, else holds. Every candidate is checked by the rules.
+
+use super::orders::{Action, Fire, Move, Orders};
+use super::state::{Phase, State};
+use super::turn;
+use crate::dice::Dice;
+use crate::geo::table::{Heading, Point};
+
+pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
+    let side = s.side_of(seat)?.to_string();
+    if s.pending.is_some() || turn::due_side(s).as_deref() != Some(side.as_str()) {
+        return None;
+    }
+    match &s.phase {
+        Phase::Declare { .. } | Phase::Oppose { .. } => {
+            let open = s.open_platoons(&side);
+            let token = Orders { token: true, ..Orders::default() };
+            if s.tokens.get(&side).copied().unwrap_or(0) > 0 && ch.roll(3) == 0 && turn::run(s, seat, &token).is_ok() {
+                return Some(token);
+            }
+            let p = open.get(ch.roll(open.len().max(1) as u32) as usize)?.clone();
+            Some(Orders { platoon: Some(p), ..Orders::default() })
+        }
+        Phase::Act { queue, free } => {
+            let id = if *free { queue.get(ch.roll(queue.len() as u32) as usize)?.clone() } else { queue.first()?.clone() };
+            let u = s.unit(&id)?;
+            let try_one = |a: Action| -> Option<Orders> {
+                let o = Orders { actions: vec![a], ..Orders::default() };
+                turn::run(s, seat, &o).ok().map(|_| o)
+            };
+            if u.panic {
+                return try_one(Action { unit: id.clone(), movement: None, fire: None, fire_first: false, recover: true });
+            }
+            let mut enemies: Vec<_> = s.units.iter().filter(|e| e.side != side && e.alive()).collect();
+            enemies.sort_by_key(|e| e.at.distance_sq(u.at));
+            let fire_first = ch.roll(2) == 0;
+            for e in enemies.iter().take(4) {
+                if ch.roll(5) == 0 {
+                    break;
+                }
+                let f = Action {
+                    unit: id.clone(),
+                    movement: None,
+                    fire: Some(Fire { target: e.id.clone() }),
+                    fire_first: false,
+                    recover: false,
+                };
+                if let Some(o) = try_one(f) {
+                    // Now and then a complex action: a short step as well.
+                    if ch.roll(3) == 0
+                        && let Some(m) = step(s, &id, ch, 2)
+                        && let Some(o2) = try_one(Action {
+                            unit: id.clone(),
+                            movement: Some(m),
+                            fire: Some(Fire { target: e.id.clone() }),
+                            fire_first,
+                            recover: false,
+                        })
+                    {
+                        return Some(o2);
+                    }
+                    return Some(o);
+                }
+            }
+            for _ in 0..6 {
+                if let Some(m) = step(s, &id, ch, 1)
+                    && let Some(o) = try_one(Action { unit: id.clone(), movement: Some(m), fire: None, fire_first: false, recover: false })
+                {
+                    return Some(o);
+                }
+            }
+            try_one(Action { unit: id, movement: None, fire: None, fire_first: false, recover: false })
+        }
+        Phase::Over => None,
+    }
+}
+
+/// A straight step toward the objective or the nearest enemy, a random fraction of the
+/// allowance (`div` 2 for the Short speed of complex actions).
+fn step(s: &State, id: &str, ch: &mut Dice, div: u32) -> Option<Move> {
+    let u = s.unit(id)?;
+    let goal: Point = if ch.roll(2) == 0 {
+        s.scenario.objectives.first().and_then(|o| s.scenario.area(o)).map(|a| a.polygon.centroid())?
+    } else {
+        s.units.iter().filter(|e| e.side != u.side && e.alive()).min_by_key(|e| e.at.distance_sq(u.at))?.at
+    };
+    let want = Heading::between(u.at, goal)?;
+    // Vehicles keep within the free 15° or pay one costed turn; a little jitter.
+    let jitter = ch.roll(61) as i32 - 30;
+    let h = want.turned(jitter);
+    let tac = u.card().movement.as_ref()?.first()?.as_u64()? as i32 * 10;
+    let len = (tac / div as i32) * (2 + ch.roll(7) as i32) / 10;
+    let len = len.max(25) - 45;
+    if len < 20 {
+        return None;
+    }
+    let to = u.at.offset(len, h);
+    Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) })
+}

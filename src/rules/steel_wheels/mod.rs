@@ -1,0 +1,199 @@
+//! WWII Steel Wheels (Ruote d'Acciaio II G.M. v2.5), miniatures on a continuous table —
+//! ruleset `steel-wheels`. A first, partial slice (issue 24).
+//!
+//! Built: the representative charts and roster as versioned data (`data`), a representative
+//! battle (`scenario`), the manoeuvre sequence with tokens, IT and free order (`turn`),
+//! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
+//! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
+//! recovery, and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! checklist item with its rule case or why it is not built.
+//!
+//! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
+//! by the other seat's next entry; an entry ends at its first random action.
+
+pub mod cases;
+pub mod data;
+pub mod fire;
+pub mod legal;
+pub mod movement;
+pub mod orders;
+pub mod scenario;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::engine::{Await, Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo};
+
+pub use orders::Orders;
+pub use state::State;
+use state::{Phase, Unit};
+
+/// The ruleset.
+pub struct SteelWheels;
+
+fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+    let sc = scenario::Scenario::from_text(text)?;
+    let mut by_side = BTreeMap::new();
+    let mut problems = Vec::new();
+    for s in seats {
+        if sc.side(&s.side).is_none() {
+            problems.push(format!("seat {} plays side {}, which this battle does not have", s.seat, s.side));
+        } else if by_side.insert(s.side.clone(), s.seat.clone()).is_some() {
+            problems.push(format!("side {} has more than one seat; this ruleset plays one seat per side", s.side));
+        }
+    }
+    for side in &sc.sides {
+        if !by_side.contains_key(&side.id) {
+            problems.push(format!("no seat plays side {}", side.id));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ScenarioError { problems });
+    }
+    let units: Vec<Unit> = sc
+        .units
+        .iter()
+        .map(|u| {
+            let army = sc.side(&u.side).map(|s| s.army.clone()).unwrap_or_default();
+            let card = data::data().card(&army, &u.card).expect("checked");
+            let (figures, leaders) = card.crew.as_ref().map(|c| (c.count, c.leaders.len() as u32)).unwrap_or((1, 0));
+            Unit {
+                id: u.id.clone(),
+                side: u.side.clone(),
+                platoon: u.platoon.clone(),
+                card: u.card.clone(),
+                army,
+                at: u.at,
+                heading: u.heading,
+                figures,
+                leaders,
+                moving: false,
+                fired: false,
+                acted: false,
+                panic: false,
+                mobility: 0,
+                gun_jammed: false,
+                lost_weapons: vec![],
+                weapon_mark: false,
+                destroyed: false,
+                burning: false,
+                exploded: false,
+                eliminated: false,
+            }
+        })
+        .collect();
+    let mut s = State {
+        declarer: sc.attacker.clone(),
+        scenario: sc,
+        seats: by_side,
+        turn: 1,
+        manoeuvre: 1,
+        tokens: BTreeMap::new(),
+        manoeuvred: vec![],
+        units,
+        phase: Phase::Over,
+        pending: None,
+        outcome: None,
+    };
+    for u in &s.units {
+        if let Some(p) = movement::end_problem(&s, u, &u.footprint()) {
+            return Err(ScenarioError { problems: vec![format!("the set-up breaks the rules: {p}")] });
+        }
+    }
+    turn::start_turn(&mut s);
+    Ok(s)
+}
+
+impl Ruleset for SteelWheels {
+    type State = State;
+    type Orders = Orders;
+    const ID: &'static str = "steel-wheels";
+    const VERSION: &'static str = "0.1.0";
+
+    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        setup(text, seats)
+    }
+    fn expect(s: &State) -> Expectation {
+        let awaits = match (turn::due_side(s), &s.phase) {
+            (Some(side), Phase::Act { queue, free }) => vec![Await {
+                seat: s.seat_of(&side),
+                what: if *free {
+                    format!("act with one of {} (SW-TOK-3)", queue.join(", "))
+                } else {
+                    format!("act with {} (SW-SEQ-4)", queue.first().cloned().unwrap_or_default())
+                },
+            }],
+            (Some(side), _) => vec![Await { seat: s.seat_of(&side), what: s.phase_text() }],
+            _ => vec![],
+        };
+        Expectation { when: s.phase_text(), awaits }
+    }
+    fn validate(s: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
+        match turn::run(s, seat, &orders) {
+            Ok(_) => Ok(Legal::accepted(orders)),
+            Err(violations) => Err(Rejected { orders, violations }),
+        }
+    }
+    fn apply(s: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
+        match turn::run(s, seat, orders.get()) {
+            Ok((w, ev)) => {
+                *s = w;
+                ev
+            }
+            Err(v) => v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}"))).collect(),
+        }
+    }
+    fn validate_and_apply(s: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
+        match turn::run(s, seat, &orders) {
+            Ok((w, ev)) => {
+                *s = w;
+                Ok(ev)
+            }
+            Err(violations) => Err(Rejected { orders, violations }),
+        }
+    }
+    fn pending_roll(s: &State) -> Option<String> {
+        s.pending.as_ref().map(|p| match p {
+            state::Pending::Initiative { units, .. } => format!("SW-SEQ-2: IT rolls of {}", units.join(", ")),
+            state::Pending::Fire(f) => format!("SW-FIRE-1: {} fires at {}", f.firer, f.target),
+            state::Pending::Recovery { unit } => format!("SW-PAN-2: {unit} tries to recover"),
+        })
+    }
+    fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        turn::resolve(s, dice)
+    }
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+    fn game_turn(s: &State) -> u32 {
+        s.turn
+    }
+    /// Positions are not hidden (G.2): spotting only limits targeting.
+    fn view(s: &State, _seat: &str) -> State {
+        s.clone()
+    }
+    fn random_orders(s: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
+        legal::random_orders(s, seat, chooser)
+    }
+    fn template(s: &State, seat: &str) -> String {
+        view::template(s, seat)
+    }
+    fn preview(s: &State, seat: &str, orders: &Orders) -> Vec<String> {
+        match turn::run(s, seat, orders) {
+            Ok((_, ev)) => ev.into_iter().map(|e| e.text).collect(),
+            Err(v) => v.into_iter().map(|v| v.to_string()).collect(),
+        }
+    }
+    fn describe(s: &State) -> String {
+        view::describe(s)
+    }
+    fn picture(s: &State) -> crate::render::Picture {
+        view::picture(s)
+    }
+    fn check_invariants(s: &State) -> Result<(), String> {
+        view::check_invariants(s)
+    }
+}

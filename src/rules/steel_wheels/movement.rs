@@ -1,0 +1,231 @@
+//! Movement on the table (SW-MOV, digest D.2): the allowance of the action, the worst
+//! terrain crossed, the road rule in integers (MOV-4, AMB-5), vehicle turns (MOV-5), the
+//! 2 cm minimum, and where a unit may end.
+
+use super::data::{self, MoveCode};
+use super::orders::Move;
+use super::scenario::{footprint, point};
+use super::state::{State, Unit};
+use crate::engine::Violation;
+use crate::geo::table::{Footprint, Heading, Path, Point};
+
+/// Tactical for a simple Move, Short for a complex action (MOV-1, C.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    Tactical,
+    Short,
+}
+
+/// The checked result of a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub to: Point,
+    pub heading: Heading,
+    pub length_mm: u32,
+}
+
+/// Column of E.22 for a card's locomotion.
+fn loco_col(u: &Unit) -> Option<usize> {
+    let c = u.card();
+    match (c.kind.as_str(), c.locomotion.as_deref()) {
+        ("infantry", _) | (_, Some("foot")) => Some(0),
+        (_, Some("manhandled")) => Some(1),
+        (_, Some("wheeled")) => Some(2),
+        (_, Some("halftracked")) => Some(3),
+        (_, Some("tracked")) => Some(4),
+        _ => None,
+    }
+}
+
+/// Tactical allowance in mm from the card (MOV-1: 16 cm for foot figures).
+fn tactical_mm(u: &Unit) -> Option<u32> {
+    let m = u.card().movement.as_ref()?;
+    m.first()?.as_u64().map(|cm| cm as u32 * 10)
+}
+
+fn v(rule: &str, u: &Unit, msg: String) -> Violation {
+    Violation::new(rule, msg).unit(u.id.clone())
+}
+
+/// Check a move of `u` at `speed`; every problem is named with its rule.
+pub fn check(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Moved, Vec<Violation>> {
+    let d = data::data();
+    let mut errs = Vec::new();
+    let Some(col) = loco_col(u) else {
+        return Err(vec![v("SW-ARTM-1", u, format!("{} cannot move by itself: a towed gun needs a vehicle (towing is not built)", u.id))]);
+    };
+    let Some(tac) = tactical_mm(u) else {
+        return Err(vec![v("SW-ARTM-1", u, format!("{}'s card gives no movement", u.id))]);
+    };
+    if u.mobility >= 4 {
+        return Err(vec![v("SW-DAM-1", u, format!("{} is immobilised", u.id))]);
+    }
+    let mut pts = vec![u.at];
+    for &xy in &m.path {
+        match point(xy) {
+            Some(p) => pts.push(p),
+            None => return Err(vec![v("SW-GEO-1", u, format!("waypoint {xy:?} is out of range"))]),
+        }
+    }
+    let path = match Path::new(pts.clone()) {
+        Ok(p) => p,
+        Err(e) => return Err(vec![v("SW-MOV-5", u, format!("the path is not a chain of straight segments: {e:?}"))]),
+    };
+    let length = path.length_mm();
+    // MOV-2: moving is optional, but a move is at least 2 cm.
+    if length < 20 {
+        errs.push(v("SW-MOV-2", u, format!("a move is at least 20 mm; this path is {length} mm")));
+    }
+    // MOV-1 speed of the action, capped by damage (E.28 short/cautious, track: cautious).
+    let mut cap = match speed {
+        Speed::Tactical => MoveCode::Tactical,
+        Speed::Short => MoveCode::Short,
+    };
+    let damage_cap = match u.mobility {
+        1 => MoveCode::Short,
+        2 | 3 => MoveCode::Cautious,
+        _ => MoveCode::Tactical,
+    };
+    cap = cap.max(damage_cap);
+    // MOV-3: the worst terrain crossed caps the whole move; roads count only on the road.
+    let mut road_polys = Vec::new();
+    for a in &s.scenario.areas {
+        let Some(row) = d.terrain.get(&a.kind) else { continue };
+        let code = row.moves[col];
+        let touched = path.inside_mm(&a.polygon) > 0 || pts.iter().any(|p| a.polygon.contains_strictly(*p));
+        if !touched {
+            continue;
+        }
+        match code {
+            MoveCode::Road => road_polys.push(&a.polygon),
+            MoveCode::Impassable | MoveCode::Building => {
+                errs.push(v("SW-MOV-3", u, format!("{} ({}) is impassable to {} here (E.22)", a.id, a.kind, u.id)));
+            }
+            c => cap = cap.max(c),
+        }
+    }
+    for l in &s.scenario.linears {
+        if path.crosses(&l.feature) {
+            let code = d.terrain.get(&l.kind).map(|r| r.moves[col]).unwrap_or(MoveCode::Tactical);
+            match code {
+                MoveCode::Impassable | MoveCode::Building | MoveCode::Road => {
+                    errs.push(v("SW-MOV-3", u, format!("{} ({}) cannot be crossed by {} (E.22)", l.id, l.kind, u.id)))
+                }
+                c => cap = cap.max(c),
+            }
+        }
+    }
+    let cap_mm = match cap {
+        MoveCode::Tactical => tac,
+        MoveCode::Short => tac / 2,
+        _ => tac / 4,
+    };
+    // MOV-5: turns. Vehicles pay for turns over 15°; foot units turn freely.
+    let headings: Vec<Heading> = path.segments().filter_map(|(a, b)| Heading::between(a, b)).collect();
+    let last = headings.last().copied().unwrap_or(u.heading);
+    let end_heading = match m.heading {
+        Some(h) => match Heading::try_from(i64::from(h)) {
+            Ok(h) => h,
+            Err(e) => {
+                errs.push(v("SW-GEO-1", u, e));
+                last
+            }
+        },
+        None => last,
+    };
+    let mut turn_cost = 0u32;
+    let loco = u.card().locomotion.clone().unwrap_or_default();
+    if u.is_vehicle() {
+        let mut seq = vec![u.heading];
+        seq.extend(headings.iter().copied());
+        seq.push(end_heading);
+        let seg_len: Vec<u32> = path.segments().map(|(a, b)| a.distance_mm(b)).collect();
+        let mut last_free_side = 0i32;
+        let mut since_costed: Option<u32> = None;
+        for (i, w) in seq.windows(2).enumerate() {
+            let t = w[0].diff(w[1]);
+            let a = t.unsigned_abs();
+            if a == 0 {
+                last_free_side = 0;
+            } else if a <= 150 {
+                let side = t.signum();
+                if side == last_free_side {
+                    errs.push(v("SW-MOV-5", u, format!("two free turns in a row to the same side at waypoint {i}")));
+                }
+                last_free_side = side;
+            } else {
+                last_free_side = 0;
+                if loco != "tracked" && a > 900 {
+                    errs.push(v(
+                        "SW-MOV-5",
+                        u,
+                        format!("a wheeled or half-tracked vehicle turns at most 90° at once; {}° at waypoint {i}", a / 10),
+                    ));
+                }
+                if loco != "tracked"
+                    && let Some(run) = since_costed
+                    && run < 40
+                {
+                    errs.push(v(
+                        "SW-MOV-5",
+                        u,
+                        format!("wheeled and half-tracked vehicles move 4 cm straight between turns; {run} mm at waypoint {i}"),
+                    ));
+                }
+                turn_cost += 40;
+                since_costed = Some(0);
+            }
+            if let Some(len) = seg_len.get(i) {
+                since_costed = since_costed.map(|r| r + len);
+            }
+        }
+    }
+    // MOV-4 in integers (AMB-5): k·(off-road + turn costs) + road ≤ k·cap.
+    let k: u64 = match loco.as_str() {
+        "wheeled" => 3,
+        "tracked" | "halftracked" => 2,
+        _ => 1,
+    };
+    let road_mm: u32 = road_polys.iter().map(|p| path.inside_mm(p)).sum::<u32>().min(length);
+    let off = u64::from(length - road_mm) + u64::from(turn_cost);
+    if k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
+        errs.push(v(
+            "SW-MOV-4",
+            u,
+            format!(
+                "the path costs {} mm off road + {} mm of turns + {} mm of road (×1/{k}); the allowance is {cap_mm} mm ({cap:?}, the worst terrain crossed and the action, MOV-1/3)",
+                length - road_mm,
+                turn_cost,
+                road_mm
+            ),
+        ));
+    }
+    // Vehicles, guns and wrecks obstruct every action (LOS-5, WRECK-1): a path may not run
+    // through another model. Figures do not stop a move in this slice (overrun is not built).
+    for o in s.units.iter().filter(|o| o.id != u.id && o.is_model()) {
+        let fp = o.footprint();
+        if path.segments().any(|(a, b)| fp.meets_segment(a, b)) {
+            errs.push(v("SW-WRECK-1", u, format!("the path of {} runs through {} (models and wrecks obstruct, LOS-5)", u.id, o.id)));
+        }
+    }
+    let to = *pts.last().unwrap_or(&u.at);
+    let fp = footprint(u.card(), to, end_heading);
+    if let Some(p) = end_problem(s, u, &fp) {
+        errs.push(p);
+    }
+    if errs.is_empty() { Ok(Moved { to, heading: end_heading, length_mm: length }) } else { Err(errs) }
+}
+
+/// Where a unit may stand: wholly on the table, not on another model, not in impassable
+/// terrain (B.3).
+pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
+    if !s.scenario.table().contains_footprint(fp) {
+        return Some(v("SW-MOV-2", u, format!("{} would end off the table", u.id)));
+    }
+    for o in &s.units {
+        if o.id != u.id && !o.eliminated && o.footprint().overlaps(fp) {
+            return Some(v("SW-MOV-2", u, format!("{} would end on {}", u.id, o.id)));
+        }
+    }
+    None
+}

@@ -1,0 +1,57 @@
+//! Orders as a seat writes them (`body.orders`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::scenario::Xy;
+
+/// One entry's orders: a declaration (SEQ-1), or activations of SLUs (SEQ-4).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// Declare or oppose with this platoon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platoon: Option<String>,
+    /// Play a manoeuvre token instead (TOK-3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub token: bool,
+    /// One action per SLU, in order; an entry ends at its first random action (G.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+}
+
+/// One SLU's action (C.4): nothing (hold), a move, a fire, both (a complex action, in the
+/// order `fire_first` says), or panic recovery.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    pub unit: String,
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub movement: Option<Move>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire: Option<Fire>,
+    /// Fire then move (default: move then fire).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fire_first: bool,
+    /// Panic recovery (PAN-2), the only action of a panicked unit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recover: bool,
+}
+
+/// A move: waypoints after the start, in mm, and the final heading (tenths of a degree).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub path: Vec<Xy>,
+    /// Final heading; default: the heading of the last segment. Vehicles pay for the last
+    /// turn like any other (MOV-5); foot units turn freely.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<u16>,
+}
+
+/// Fire at one target with every weapon that can bear (WPN, AIM).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fire {
+    pub target: String,
+}

@@ -1,0 +1,358 @@
+//! The scenario file (`scenarios/steel-wheels/*.yaml`): the table, its terrain, the two
+//! forces and the victory terms, read into [`RawScenario`] and checked into [`Scenario`].
+//! Unit cards, weapons and charts come from the versioned data (`data.rs`), which the
+//! scenario pins by `data`.
+
+use std::collections::BTreeSet;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, Card};
+use crate::engine::ScenarioError;
+use crate::geo::table::{AreaSight, Footprint, Heading, LinearFeature, Path, Point, Polygon, TerrainArea};
+
+/// A point written `[x, y]` in mm.
+pub type Xy = [i32; 2];
+
+/// A point from `[x, y]`, within the geometry's limits.
+pub fn point(xy: Xy) -> Option<Point> {
+    Point::checked(i64::from(xy[0]), i64::from(xy[1]))
+}
+
+/// The scenario as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: String,
+    /// The data version the battle was made for (`sw-representative-1`).
+    pub data: String,
+    /// `advance` or `assault`: the attacker declares first every turn (MAN-2).
+    pub battle: String,
+    pub attacker: String,
+    pub turns: u32,
+    /// [width, height] in mm.
+    pub table_mm: [i32; 2],
+    #[serde(default)]
+    pub terrain: Vec<RawArea>,
+    #[serde(default)]
+    pub linears: Vec<RawLinear>,
+    pub sides: Vec<RawSide>,
+    pub platoons: Vec<RawPlatoon>,
+    pub units: Vec<RawUnit>,
+    /// Terrain element ids that are objectives (SW-VIC-2).
+    #[serde(default)]
+    pub objectives: Vec<String>,
+    pub victory: Victory,
+}
+
+/// An area element.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawArea {
+    pub id: String,
+    /// An E.22 row (`wood`, `stone_house`, `road`, ...).
+    pub kind: String,
+    pub polygon: Vec<Xy>,
+}
+
+/// A linear element (hedge, wall).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLinear {
+    pub id: String,
+    pub kind: String,
+    pub line: Vec<Xy>,
+    pub thickness_mm: u32,
+}
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSide {
+    pub id: String,
+    pub name: String,
+    /// The army of the roster (`US`, `DE`).
+    pub army: String,
+    /// AD of every unit (E.3): 0 recruits .. 3 elite.
+    pub ad: u32,
+}
+
+/// A platoon.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlatoon {
+    pub id: String,
+    pub side: String,
+}
+
+/// A unit at its deployment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnit {
+    pub id: String,
+    pub platoon: String,
+    /// A card of the side's army (E.32).
+    pub card: String,
+    pub at: Xy,
+    /// Tenths of a degree, 0 = +x, counter-clockwise.
+    pub heading: u16,
+}
+
+/// The victory terms (SW-VIC).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    pub destruction: bool,
+    pub conquest: bool,
+}
+
+/// An area element, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Area {
+    pub id: String,
+    pub kind: String,
+    pub polygon: Polygon,
+}
+
+/// A linear element, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Linear {
+    pub id: String,
+    pub kind: String,
+    pub feature: LinearFeature,
+}
+
+/// A unit's deployment, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deploy {
+    pub id: String,
+    pub platoon: String,
+    pub side: String,
+    pub card: String,
+    pub at: Point,
+    pub heading: Heading,
+}
+
+/// The scenario the rules rely on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    pub battle: String,
+    pub attacker: String,
+    pub turns: u32,
+    pub width_mm: i32,
+    pub height_mm: i32,
+    pub areas: Vec<Area>,
+    pub linears: Vec<Linear>,
+    pub sides: Vec<RawSide>,
+    pub platoons: Vec<RawPlatoon>,
+    pub units: Vec<Deploy>,
+    pub objectives: Vec<String>,
+    pub victory: Victory,
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 24 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+impl Scenario {
+    /// Parse and check a scenario text.
+    pub fn from_text(text: &str) -> Result<Scenario, ScenarioError> {
+        let raw: RawScenario =
+            crate::log::yamlscan::from_str(text).map_err(|e| ScenarioError { problems: vec![format!("cannot read the scenario: {e}")] })?;
+        Scenario::check(raw)
+    }
+
+    /// Check a raw scenario, listing every problem.
+    pub fn check(raw: RawScenario) -> Result<Scenario, ScenarioError> {
+        let d = data::data();
+        let mut p = Vec::new();
+        if raw.data != d.version {
+            p.push(format!("the battle was made for data {}, this umpire carries {}", raw.data, d.version));
+        }
+        if !matches!(raw.battle.as_str(), "advance" | "assault") {
+            p.push(format!("battle {}: this slice plays advance and assault (the attacker declares first, MAN-2)", raw.battle));
+        }
+        if raw.sides.len() != 2 {
+            p.push("a battle has two sides".into());
+        }
+        if !raw.sides.iter().any(|s| s.id == raw.attacker) {
+            p.push(format!("attacker {} is not a side", raw.attacker));
+        }
+        let [w, h] = raw.table_mm;
+        if !(1000..=3000).contains(&w) || !(1000..=3000).contains(&w.max(h)) || h < 1000 || h > w {
+            p.push(format!("table {w}×{h} mm: the long side first, the short side at least 100 cm (SW-SCALE)"));
+        }
+        if raw.turns == 0 || raw.turns > 10 {
+            p.push("a battle lasts 1 to 10 turns (SW-DUR)".into());
+        }
+        let mut ids = BTreeSet::new();
+        let mut areas = Vec::new();
+        for a in &raw.terrain {
+            if !ids.insert(a.id.clone()) || !valid_id(&a.id) {
+                p.push(format!("terrain id {:?} is repeated or not letters, digits and -", a.id));
+            }
+            if !d.terrain.contains_key(&a.kind) {
+                p.push(format!("terrain {}: no E.22 row {}", a.id, a.kind));
+            }
+            match a.polygon.iter().map(|&xy| point(xy)).collect::<Option<Vec<_>>>().map(Polygon::new) {
+                Some(Ok(poly)) => areas.push(Area { id: a.id.clone(), kind: a.kind.clone(), polygon: poly }),
+                Some(Err(e)) => p.push(format!("terrain {}: {e:?}", a.id)),
+                None => p.push(format!("terrain {}: a point is out of range", a.id)),
+            }
+        }
+        let mut linears = Vec::new();
+        for l in &raw.linears {
+            if !ids.insert(l.id.clone()) || !valid_id(&l.id) {
+                p.push(format!("terrain id {:?} is repeated or not letters, digits and -", l.id));
+            }
+            let Some(row) = d.terrain.get(&l.kind) else {
+                p.push(format!("linear {}: no E.22 row {}", l.id, l.kind));
+                continue;
+            };
+            match l.line.iter().map(|&xy| point(xy)).collect::<Option<Vec<_>>>().map(Path::new) {
+                Some(Ok(line)) => linears.push(Linear {
+                    id: l.id.clone(),
+                    kind: l.kind.clone(),
+                    feature: LinearFeature { line, thickness_mm: l.thickness_mm, blocks_sight: row.sight == "obstacle" },
+                }),
+                _ => p.push(format!("linear {}: a bad line", l.id)),
+            }
+        }
+        for o in &raw.objectives {
+            if !areas.iter().any(|a| &a.id == o) {
+                p.push(format!("objective {o} is not an area element"));
+            }
+        }
+        if raw.victory.conquest && !(raw.objectives.len() == 1 || raw.objectives.len() == 3) {
+            p.push("conquest needs 1 or 3 objectives (SW-VIC-2)".into());
+        }
+        for s in &raw.sides {
+            if !valid_id(&s.id) || s.ad > 3 || !d.units.contains_key(&s.army) {
+                p.push(format!("side {}: a bad id, AD above 3 or an army the roster lacks", s.id));
+            }
+        }
+        for pl in &raw.platoons {
+            if !valid_id(&pl.id) || !raw.sides.iter().any(|s| s.id == pl.side) {
+                p.push(format!("platoon {}: a bad id or side", pl.id));
+            }
+        }
+        let mut units = Vec::new();
+        let mut uids = BTreeSet::new();
+        for u in &raw.units {
+            if !uids.insert(u.id.clone()) || !valid_id(&u.id) {
+                p.push(format!("unit id {:?} is repeated or not letters, digits and -", u.id));
+            }
+            let Some(pl) = raw.platoons.iter().find(|x| x.id == u.platoon) else {
+                p.push(format!("unit {}: no platoon {}", u.id, u.platoon));
+                continue;
+            };
+            let army = raw.sides.iter().find(|s| s.id == pl.side).map(|s| s.army.clone()).unwrap_or_default();
+            let Some(card) = d.card(&army, &u.card) else {
+                p.push(format!("unit {}: the {army} roster has no card {}", u.id, u.card));
+                continue;
+            };
+            if card.kind == "artillery" && card.model_mm.is_none() && card.crew.is_none() {
+                p.push(format!("unit {}: card {} is an off-table battery, not built", u.id, u.card));
+            }
+            let (Some(at), Ok(heading)) = (point(u.at), Heading::try_from(i64::from(u.heading))) else {
+                p.push(format!("unit {}: a bad position or heading", u.id));
+                continue;
+            };
+            units.push(Deploy { id: u.id.clone(), platoon: u.platoon.clone(), side: pl.side.clone(), card: u.card.clone(), at, heading });
+        }
+        if !p.is_empty() {
+            return Err(ScenarioError { problems: p });
+        }
+        Ok(Scenario {
+            name: raw.name,
+            battle: raw.battle,
+            attacker: raw.attacker,
+            turns: raw.turns,
+            width_mm: w,
+            height_mm: h,
+            areas,
+            linears,
+            sides: raw.sides,
+            platoons: raw.platoons,
+            units,
+            objectives: raw.objectives,
+            victory: raw.victory,
+        })
+    }
+
+    pub fn side(&self, id: &str) -> Option<&RawSide> {
+        self.sides.iter().find(|s| s.id == id)
+    }
+    /// The other side.
+    pub fn other(&self, side: &str) -> &str {
+        self.sides.iter().find(|s| s.id != side).map(|s| s.id.as_str()).unwrap_or("")
+    }
+    pub fn area(&self, id: &str) -> Option<&Area> {
+        self.areas.iter().find(|a| a.id == id)
+    }
+    /// Areas as the sight code wants them (woods, buildings, ruins screen with the 4 cm
+    /// rule, LOS-1/2, AMB-27).
+    pub fn sight_areas(&self) -> Vec<TerrainArea> {
+        let d = data::data();
+        self.areas
+            .iter()
+            .map(|a| TerrainArea {
+                polygon: a.polygon.clone(),
+                sight: match d.terrain.get(&a.kind).map(|r| r.sight.as_str()) {
+                    Some("edge") => AreaSight::Screening { edge_depth_mm: 40 },
+                    _ => AreaSight::Clear,
+                },
+            })
+            .collect()
+    }
+    /// The table as a polygon.
+    pub fn table(&self) -> Polygon {
+        let (w, h) = (self.width_mm, self.height_mm);
+        Polygon::new(vec![Point { x: 0, y: 0 }, Point { x: w, y: 0 }, Point { x: w, y: h }, Point { x: 0, y: h }]).expect("a rectangle")
+    }
+    /// The area element `fp` lies wholly on (TERR-1), if any: the last listed one wins.
+    pub fn area_of(&self, fp: &Footprint) -> Option<&Area> {
+        self.areas.iter().rev().find(|a| a.polygon.contains_footprint(fp))
+    }
+}
+
+/// A unit's footprint from its card: the model's length and width (1/72, E.32), or the
+/// representative squad base for infantry, or the gun base.
+pub fn footprint(card: &Card, at: Point, heading: Heading) -> Footprint {
+    let d = data::data();
+    let (l, w) = match (&card.model_mm, card.kind.as_str()) {
+        (Some(m), _) if m.len() >= 2 => (m[0], m[1]),
+        (_, "infantry") => (d.squad_base_mm[0], d.squad_base_mm[1]),
+        _ => (d.gun_base_mm[0], d.gun_base_mm[1]),
+    };
+    Footprint::rect(at, heading, l, w)
+}
+
+/// The JSON Schema of the scenario file.
+pub fn schema() -> schemars::Schema {
+    schemars::schema_for!(RawScenario)
+}
+
+/// The bundled representative battle.
+pub const CROSSROADS_YAML: &str = include_str!("../../../scenarios/steel-wheels/crossroads.yaml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundled_battle_is_valid() {
+        let s = Scenario::from_text(CROSSROADS_YAML).expect("valid");
+        assert_eq!(s.sides.len(), 2);
+    }
+
+    #[test]
+    fn problems_are_all_listed() {
+        let bad = CROSSROADS_YAML.replace("card: M4A1_Sherman", "card: Tiger").replace("battle: advance", "battle: counterattack");
+        let e = Scenario::from_text(&bad).expect_err("invalid");
+        assert!(e.problems.iter().any(|p| p.contains("no card Tiger")), "{e}");
+        assert!(e.problems.iter().any(|p| p.contains("counterattack")), "{e}");
+    }
+}

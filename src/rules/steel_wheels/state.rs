@@ -1,0 +1,202 @@
+//! The game state: units on the table with their status markers and damage, the turn and
+//! manoeuvre counters, the tokens, and what the rules wait for.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, Card};
+use super::scenario::{self, Scenario};
+use crate::engine::Outcome;
+use crate::geo::table::{Footprint, Heading, Point};
+
+/// One squad-level unit (SLU).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub side: String,
+    pub platoon: String,
+    pub card: String,
+    pub army: String,
+    pub at: Point,
+    pub heading: Heading,
+    /// Crew or squad figures alive.
+    pub figures: u32,
+    /// Leaders alive among them (the card's leaders, highest rank first).
+    pub leaders: u32,
+    /// ST-1: moved this (or, until it acts again, the last) turn.
+    pub moving: bool,
+    /// ST-1: fired (the Firing marker).
+    pub fired: bool,
+    /// MAN-3: acted in this turn's manoeuvre phase.
+    pub acted: bool,
+    pub panic: bool,
+    /// 0 none, 1 short, 2 cautious, 3 track or wheel lost, 4 immobilised (E.28).
+    pub mobility: u8,
+    pub gun_jammed: bool,
+    /// Armament line indices destroyed (DAM-2/3).
+    pub lost_weapons: Vec<usize>,
+    /// A hull weapon result with no weapon left, marked for escalation (DAM-2).
+    pub weapon_mark: bool,
+    pub destroyed: bool,
+    pub burning: bool,
+    pub exploded: bool,
+    /// Dispersed (PAN-4) or wiped out: off the table.
+    pub eliminated: bool,
+}
+
+impl Unit {
+    pub fn card(&self) -> &'static Card {
+        data::data().card(&self.army, &self.card).expect("checked at setup")
+    }
+    pub fn footprint(&self) -> Footprint {
+        scenario::footprint(self.card(), self.at, self.heading)
+    }
+    /// On the table and able to act: not destroyed, not eliminated, with crew.
+    pub fn alive(&self) -> bool {
+        !self.destroyed && !self.eliminated && self.figures > 0
+    }
+    /// A model that blocks sight (LOS-5, WRECK-1): a vehicle or gun, wrecks included.
+    pub fn is_model(&self) -> bool {
+        !self.eliminated && self.card().kind != "infantry"
+    }
+    pub fn is_vehicle(&self) -> bool {
+        self.card().kind == "vehicle"
+    }
+    pub fn is_infantry(&self) -> bool {
+        self.card().kind == "infantry"
+    }
+    pub fn armoured(&self) -> bool {
+        self.card().armoured
+    }
+    /// CV of the best leader alive (AMB-2), by the card's leader list (highest first).
+    pub fn cv(&self) -> u32 {
+        let c = self.card();
+        let Some(crew) = &c.crew else { return 0 };
+        let lost = crew.leaders.len() as u32 - self.leaders.min(crew.leaders.len() as u32);
+        crew.leaders.iter().skip(lost as usize).map(|r| rank_cv(r)).max().unwrap_or(0)
+    }
+    pub fn crew_size(&self) -> u32 {
+        self.card().crew.as_ref().map(|c| c.count).unwrap_or(1)
+    }
+    /// Counts as destroyed for victory: destroyed, eliminated, or abandoned (no crew, AMB-26).
+    pub fn lost(&self) -> bool {
+        self.destroyed || self.eliminated || self.figures == 0
+    }
+}
+
+/// CV by rank (E.4).
+pub fn rank_cv(rank: &str) -> u32 {
+    match rank {
+        "sergeant" | "sergeant_major" => 1,
+        "lieutenant" | "second_lt" => 2,
+        "captain" => 3,
+        "major" => 4,
+        _ => 0,
+    }
+}
+
+/// What the rules wait for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// SEQ-1: `side` declares a platoon (or plays a token).
+    Declare {
+        side: String,
+    },
+    /// SEQ-1: `side` opposes the declared platoon with one of its own (or a token).
+    Oppose {
+        side: String,
+        declared: Option<String>,
+    },
+    /// SEQ-2/4: the SLUs act one at a time, the head of `queue` next; with `free` (a token,
+    /// TOK-3/SEQ-6) their owner picks the order.
+    Act {
+        queue: Vec<String>,
+        free: bool,
+    },
+    Over,
+}
+
+/// A random action waiting for the dice of the entry that made it (DESIGN §2.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "roll", rename_all = "snake_case")]
+pub enum Pending {
+    /// SEQ-2: the IT rolls of both platoons, the first declarer's SLUs first, each platoon in
+    /// unit-id order (G.1).
+    Initiative { units: Vec<String>, declarer: String },
+    /// An SLU's fire, every shot planned (G.1 consumption order).
+    Fire(super::fire::Plan),
+    /// PAN-2: the recovery tests of a panicked unit.
+    Recovery { unit: String },
+}
+
+/// The whole state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    /// side → seat.
+    pub seats: BTreeMap<String, String>,
+    pub turn: u32,
+    /// 1-based manoeuvre of the turn.
+    pub manoeuvre: u32,
+    /// The side that declares the current manoeuvre (MAN-2, alternating, AMB-3).
+    pub declarer: String,
+    pub tokens: BTreeMap<String, u32>,
+    /// Platoons that have manoeuvred this turn.
+    pub manoeuvred: Vec<String>,
+    pub units: Vec<Unit>,
+    pub phase: Phase,
+    pub pending: Option<Pending>,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+    pub fn seat_of(&self, side: &str) -> String {
+        self.seats.get(side).cloned().unwrap_or_default()
+    }
+    pub fn side_of(&self, seat: &str) -> Option<&str> {
+        self.seats.iter().find(|(_, s)| s.as_str() == seat).map(|(side, _)| side.as_str())
+    }
+    pub fn ad(&self, side: &str) -> u32 {
+        self.scenario.side(side).map(|s| s.ad).unwrap_or(0)
+    }
+    /// Platoons of `side` with a unit that may still act this turn.
+    pub fn open_platoons(&self, side: &str) -> Vec<String> {
+        self.scenario
+            .platoons
+            .iter()
+            .filter(|p| p.side == side && !self.manoeuvred.contains(&p.id))
+            .filter(|p| self.units.iter().any(|u| u.platoon == p.id && u.alive() && !u.acted))
+            .map(|p| p.id.clone())
+            .collect()
+    }
+    /// Platoons of `side` with a unit on the table (TOK-2 counts).
+    pub fn live_platoons(&self, side: &str) -> usize {
+        self.scenario.platoons.iter().filter(|p| p.side == side && self.units.iter().any(|u| u.platoon == p.id && u.alive())).count()
+    }
+    pub fn phase_text(&self) -> String {
+        let head = format!("turn {}/{}, manoeuvre {}", self.turn, self.scenario.turns, self.manoeuvre);
+        match &self.phase {
+            Phase::Declare { side } => format!("{head}: {side} declares a platoon or plays a token (SW-SEQ-1)"),
+            Phase::Oppose { side, declared } => format!(
+                "{head}: {side} opposes {} with a platoon or a token (SW-SEQ-1)",
+                declared.clone().unwrap_or_else(|| "a token".into())
+            ),
+            Phase::Act { queue, free } => {
+                format!(
+                    "{head}: activations{} ({})",
+                    if *free { " in any order (token, SW-TOK-3)" } else { " in IT order" },
+                    queue.join(", ")
+                )
+            }
+            Phase::Over => "the battle is over".into(),
+        }
+    }
+}

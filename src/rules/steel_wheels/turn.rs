@@ -1,0 +1,460 @@
+//! The sequence of play (SW-TURN): tokens (TOK), manoeuvres declared and opposed (MAN,
+//! SEQ-1), the IT queue (SEQ-2) or a token's free order (TOK-3), each SLU's one action
+//! (SEQ-4, C.4), the end of the turn and the victory count (SW-VIC).
+
+use super::fire;
+use super::movement::{self, Speed};
+use super::orders::{Action, Orders};
+use super::state::{Pending, Phase, State};
+use crate::dice::Dice;
+use crate::engine::{Event, Outcome, Violation};
+
+/// Begin turn `s.turn`: tokens from the platoon counts (TOK-1/2), the attacker declares
+/// first (MAN-2, advance and assault).
+pub fn start_turn(s: &mut State) -> Vec<Event> {
+    s.manoeuvre = 1;
+    s.manoeuvred.clear();
+    for u in s.units.iter_mut() {
+        u.acted = false;
+    }
+    let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
+    let (na, nb) = (s.live_platoons(&a), s.live_platoons(&b));
+    s.tokens.clear();
+    s.tokens.insert(a.clone(), nb.saturating_sub(na) as u32);
+    s.tokens.insert(b.clone(), na.saturating_sub(nb) as u32);
+    let mut ev = vec![Event::rule(
+        "SW-TOK-2",
+        format!("turn {}: {a} has {na} platoons, {b} {nb}: tokens {a} {}, {b} {}", s.turn, s.tokens[&a], s.tokens[&b]),
+    )];
+    s.declarer = s.scenario.attacker.clone();
+    ev.extend(next_manoeuvre(s));
+    ev
+}
+
+/// Open the next manoeuvre (or end the turn when no platoon is left to act, MAN-1).
+fn next_manoeuvre(s: &mut State) -> Vec<Event> {
+    let d = s.declarer.clone();
+    let o = s.scenario.other(&d).to_string();
+    if s.open_platoons(&d).is_empty() && s.open_platoons(&o).is_empty() {
+        return end_turn(s);
+    }
+    if s.open_platoons(&d).is_empty() {
+        // AMB-4: nothing to declare is played as a token; the other platoon acts alone.
+        s.phase = Phase::Oppose { side: o, declared: None };
+        return vec![Event::rule("SW-TOK-4", format!("{d} has no platoon left to declare: the opposing platoon acts alone (AMB-4)"))];
+    }
+    s.phase = Phase::Declare { side: d };
+    vec![]
+}
+
+/// The pair is complete: IT rolls (SEQ-2) or a free order (TOK-3).
+fn pair(s: &mut State, declared: Option<String>, opposed: Option<String>) -> Vec<Event> {
+    let mut ev = Vec::new();
+    for p in declared.iter().chain(opposed.iter()) {
+        s.manoeuvred.push(p.clone());
+    }
+    let units_of = |s: &State, p: &str| -> Vec<String> {
+        let mut v: Vec<String> = s.units.iter().filter(|u| u.platoon == p && u.alive() && !u.acted).map(|u| u.id.clone()).collect();
+        v.sort();
+        v
+    };
+    match (declared, opposed) {
+        (Some(a), Some(b)) => {
+            let mut units = units_of(s, &a);
+            units.extend(units_of(s, &b));
+            s.pending = Some(Pending::Initiative { units, declarer: s.declarer.clone() });
+            ev.push(Event::rule("SW-SEQ-2", format!("{a} against {b}: every SLU rolls IT")));
+        }
+        (Some(p), None) | (None, Some(p)) => {
+            let q = units_of(s, &p);
+            ev.push(Event::rule("SW-TOK-3", format!("{p} acts alone, in any order, without IT")));
+            s.phase = Phase::Act { queue: q, free: true };
+        }
+        (None, None) => ev.extend(after_manoeuvre(s)),
+    }
+    ev
+}
+
+/// Resolve the IT rolls (E.6): D6 + AD + CV, or 1 + AD + CV with no roll once any crew is
+/// dead (CREW-1); descending; ties: the first declarer's SLU first, then unit id (SEQ-3's
+/// secret markers are not built).
+pub fn roll_initiative(s: &mut State, units: &[String], declarer: &str, dice: &mut Dice) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut scored = Vec::new();
+    for id in units {
+        let Some(u) = s.unit(id) else { continue };
+        let base = s.ad(&u.side) + u.cv();
+        let it = if u.figures < u.crew_size() {
+            ev.push(Event::rule("SW-CREW-1", format!("{id} has crew losses: IT {} with no roll", 1 + base)));
+            1 + base
+        } else {
+            let r = dice.roll(6) + 1;
+            ev.push(Event::roll(format!("{id} IT"), "d6", r));
+            r + base
+        };
+        scored.push((it, u.side != declarer, id.clone()));
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let queue: Vec<String> = scored.iter().map(|x| x.2.clone()).collect();
+    ev.push(Event::rule(
+        "SW-SEQ-2",
+        format!("IT order: {}", scored.iter().map(|(it, _, id)| format!("{id} {it}")).collect::<Vec<_>>().join(", ")),
+    ));
+    s.phase = Phase::Act { queue, free: false };
+    ev.extend(skip_dead(s));
+    ev
+}
+
+/// Drop from the queue units that can no longer act; end the manoeuvre when it is empty.
+fn skip_dead(s: &mut State) -> Vec<Event> {
+    let Phase::Act { queue, free } = s.phase.clone() else { return vec![] };
+    let q: Vec<String> = queue.into_iter().filter(|id| s.unit(id).is_some_and(|u| u.alive() && !u.acted)).collect();
+    if q.is_empty() {
+        return after_manoeuvre(s);
+    }
+    s.phase = Phase::Act { queue: q, free };
+    vec![]
+}
+
+/// MAN-2/AMB-3: the declarer alternates every manoeuvre.
+fn after_manoeuvre(s: &mut State) -> Vec<Event> {
+    s.manoeuvre += 1;
+    s.declarer = s.scenario.other(&s.declarer).to_string();
+    next_manoeuvre(s)
+}
+
+/// Phase 5 and the victory check at the turn limit (SW-DUR: the fixed length of this
+/// slice; the end roll after turn 8 is not built).
+fn end_turn(s: &mut State) -> Vec<Event> {
+    let mut ev = vec![Event::rule("SW-TURN-1", format!("turn {} ends: unused tokens are lost (TOK-4)", s.turn))];
+    let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
+    let wiped = |side: &str| s.units.iter().filter(|u| u.side == side).all(|u| u.lost());
+    if s.turn >= s.scenario.turns || wiped(&a) || wiped(&b) {
+        let o = victory(s);
+        ev.push(Event::rule("SW-VIC-3", outcome_text(&o)));
+        s.outcome = Some(o);
+        s.phase = Phase::Over;
+        return ev;
+    }
+    s.turn += 1;
+    ev.extend(start_turn(s));
+    ev
+}
+
+/// The result in words.
+pub fn outcome_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Win { side, reason } => format!("{side} wins: {reason}"),
+        Outcome::Draw { reason } => format!("Draw: {reason}"),
+    }
+}
+
+/// Points lost by `side`: the full cost of its destroyed, dispersed and abandoned units
+/// (AMB-17; the E.15/E.16 VP of damaged survivors are not built).
+pub fn losses(s: &State, side: &str) -> u32 {
+    let ad = s.ad(side) as usize;
+    s.units.iter().filter(|u| u.side == side && u.lost()).map(|u| u.card().points.get(ad).copied().unwrap_or(0)).sum()
+}
+
+/// Objectives held by `side` (SW-VIC-2): a non-panicked unit of its own within 10 cm of
+/// the element, no non-panicked enemy within 20 cm.
+pub fn held(s: &State, side: &str) -> usize {
+    let near = |who: &str, r: u32, poly: &crate::geo::table::Polygon| {
+        s.units.iter().filter(|u| u.side == who && u.alive() && !u.panic).any(|u| {
+            let fp = u.footprint();
+            poly.contains_footprint(&fp)
+                || fp.corners().iter().any(|c| poly.contains(*c))
+                || poly.vertices().iter().any(|p| fp.within_point(*p, r))
+                || poly.edges().any(|(p, q)| fp.within_point(p, r) || fp.within_point(q, r) || fp.meets_segment(p, q))
+        })
+    };
+    let other = s.scenario.other(side).to_string();
+    s.scenario
+        .objectives
+        .iter()
+        .filter_map(|o| s.scenario.area(o))
+        .filter(|a| near(side, 100, &a.polygon) && !near(&other, 200, &a.polygon))
+        .count()
+}
+
+/// SW-VIC-1..3 (AMB-22: a draw when the loss difference is under 10% of the larger).
+pub fn victory(s: &State) -> Outcome {
+    let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
+    let (la, lb) = (losses(s, &a), losses(s, &b));
+    let destruction = if !s.scenario.victory.destruction || 10 * la.abs_diff(lb) < la.max(lb) || la == lb {
+        None
+    } else if la < lb {
+        Some(a.clone())
+    } else {
+        Some(b.clone())
+    };
+    let (ha, hb) = (held(s, &a), held(s, &b));
+    let conquest = if !s.scenario.victory.conquest || ha == hb {
+        None
+    } else if ha > hb {
+        Some(a.clone())
+    } else {
+        Some(b.clone())
+    };
+    let reason = format!("losses {a} {la} points, {b} {lb}; objectives held {a} {ha}, {b} {hb}");
+    let both = s.scenario.victory.destruction && s.scenario.victory.conquest;
+    match (destruction, conquest) {
+        (Some(x), Some(y)) if x == y => Outcome::Win { side: x, reason: format!("decisive victory: {reason} (SW-VIC-3)") },
+        (Some(x), None) | (None, Some(x)) => {
+            Outcome::Win { side: x, reason: format!("{} victory: {reason} (SW-VIC-3)", if both { "marginal" } else { "a" }) }
+        }
+        _ => Outcome::Draw { reason: format!("{reason} (SW-VIC-3)") },
+    }
+}
+
+/// One SLU's action (C.4, SEQ-4). `Ok(true)` when it left a random action pending.
+fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<Violation>> {
+    let Phase::Act { queue, free } = s.phase.clone() else { return Err(vec![Violation::new("SW-SEQ-4", "no SLU is due to act")]) };
+    let Some(u) = s.unit(&a.unit).cloned() else { return Err(vec![Violation::new("SW-SEQ-4", format!("there is no unit {}", a.unit))]) };
+    if u.side != side {
+        return Err(vec![Violation::new("SW-SEQ-4", format!("{} is not yours", a.unit))]);
+    }
+    let due = if free { queue.contains(&a.unit) } else { queue.first() == Some(&a.unit) };
+    if !due {
+        let want = if free { format!("one of {}", queue.join(", ")) } else { queue.first().cloned().unwrap_or_default() };
+        return Err(vec![
+            Violation::new(if free { "SW-TOK-3" } else { "SW-SEQ-2" }, format!("{} is not due to act: {want} is", a.unit))
+                .unit(a.unit.clone()),
+        ]);
+    }
+    let mut ev = Vec::new();
+    let mut pending = false;
+    if u.panic {
+        if a.movement.is_some() || a.fire.is_some() || !a.recover {
+            return Err(vec![
+                Violation::new("SW-PAN-1", format!("{} is panicked: recovery is its only action (recover: true)", u.id)).unit(u.id.clone()),
+            ]);
+        }
+        s.pending = Some(Pending::Recovery { unit: u.id.clone() });
+        pending = true;
+    } else if a.recover {
+        return Err(vec![Violation::new("SW-PAN-2", format!("{} is not panicked", u.id)).unit(u.id.clone())]);
+    } else {
+        let complex = a.movement.is_some() && a.fire.is_some();
+        // ACT-2: no complex actions after losing half the crew.
+        if complex && 2 * (u.crew_size() - u.figures) >= u.crew_size() {
+            return Err(vec![
+                Violation::new("SW-ACT-2", format!("{} has lost half its crew: no complex actions", u.id)).unit(u.id.clone()),
+            ]);
+        }
+        let speed = if complex { Speed::Short } else { Speed::Tactical };
+        let moved = match &a.movement {
+            Some(m) => Some(movement::check(s, &u, m, speed)?),
+            None => None,
+        };
+        let fire_at = match (&moved, a.fire_first) {
+            (Some(m), false) => m.to,
+            _ => u.at,
+        };
+        let plan = match &a.fire {
+            Some(f) => {
+                // Fire from where the unit stands when it fires; its status is Moving in a
+                // complex action (EFF-1).
+                let mut w = s.clone();
+                if let (Some(m), false) = (&moved, a.fire_first)
+                    && let Some(x) = w.unit_mut(&u.id)
+                {
+                    x.at = m.to;
+                    x.heading = m.heading;
+                }
+                let firer = w.unit(&u.id).cloned().unwrap_or(u.clone());
+                Some(fire::plan(&w, &firer, fire_at, complex, &f.target)?)
+            }
+            None => None,
+        };
+        let m = s.unit_mut(&u.id).expect("exists");
+        // ST-1: status from this action (infantry moving ≤ 4 cm stays Stationary).
+        m.moving = match &moved {
+            Some(mv) => m.card().kind == "vehicle" || mv.length_mm > 40,
+            None => false,
+        };
+        m.fired = plan.is_some();
+        if let Some(mv) = &moved {
+            m.at = mv.to;
+            m.heading = mv.heading;
+            ev.push(Event::rule(
+                "SW-MOV-1",
+                format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+            ));
+        }
+        if let Some(p) = plan {
+            ev.push(Event::rule(
+                "SW-FIRE-1",
+                format!(
+                    "{} fires at {}: {}{}",
+                    u.id,
+                    p.target,
+                    p.heavy.iter().map(|h| format!("{} ×{} ({:?})", h.weapon, h.shots, h.band)).collect::<Vec<_>>().join(", "),
+                    p.light.iter().map(|g| format!(" light {} shots ({:?})", g.shots, g.band)).collect::<String>()
+                ),
+            ));
+            s.pending = Some(Pending::Fire(p));
+            pending = true;
+        } else if moved.is_none() {
+            ev.push(Event::rule("SW-ACT", format!("{} holds", u.id)));
+        }
+    }
+    if let Some(m) = s.unit_mut(&u.id) {
+        m.acted = true;
+    }
+    if let Phase::Act { queue, free } = &mut s.phase {
+        queue.retain(|x| x != &u.id);
+        let _ = free;
+    }
+    if !pending {
+        ev.extend(skip_dead(s));
+    }
+    Ok((ev, pending))
+}
+
+/// After dice: PAN-2..4 recovery, one CT per leader alive; all failing disperses foot units
+/// and crews (a vehicle's retreat is not built: it stays panicked).
+pub fn recover(s: &mut State, id: &str, dice: &mut Dice) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    let tests = u.leaders.max(1);
+    let ad = s.ad(&u.side);
+    let mut ev = Vec::new();
+    let mut ok = false;
+    for i in 0..tests {
+        let a = dice.roll(6) + 1;
+        let b = dice.roll(8) + 1;
+        ev.push(Event::roll(format!("{id} recovery CT {}: D6", i + 1), "d6", a));
+        ev.push(Event::roll(format!("{id} recovery CT {}: D8", i + 1), "d8", b));
+        if a + ad + u.cv() >= b {
+            ok = true;
+        }
+    }
+    let m = s.unit_mut(id).expect("exists");
+    if ok {
+        m.panic = false;
+        ev.push(Event::rule("SW-PAN-3", format!("{id} recovers")));
+    } else if !m.is_vehicle() {
+        m.eliminated = true;
+        ev.push(Event::rule("SW-PAN-4", format!("{id} fails every test and disperses")));
+    } else {
+        ev.push(Event::rule("SW-PAN-4", format!("{id} fails every test and stays panicked (the retreat is not built)")));
+    }
+    ev
+}
+
+/// Resolve the pending roll.
+pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let Some(p) = s.pending.take() else { return vec![] };
+    let mut ev = match p {
+        Pending::Initiative { units, declarer } => return roll_initiative(s, &units, &declarer, dice),
+        Pending::Fire(plan) => fire::resolve(s, &plan, dice),
+        Pending::Recovery { unit } => recover(s, &unit, dice),
+    };
+    // A side wiped out ends the battle at once.
+    let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
+    if s.units.iter().filter(|u| u.side == a).all(|u| u.lost()) || s.units.iter().filter(|u| u.side == b).all(|u| u.lost()) {
+        let o = victory(s);
+        ev.push(Event::rule("SW-VIC-3", format!("a side has nothing left on the table: {}", outcome_text(&o))));
+        s.outcome = Some(o);
+        s.phase = Phase::Over;
+        return ev;
+    }
+    ev.extend(skip_dead(s));
+    ev
+}
+
+/// Check and apply a whole entry on a copy.
+pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec<Violation>> {
+    let Some(side) = s.side_of(seat).map(str::to_string) else {
+        return Err(vec![Violation::new("SW-TURN-1", format!("{seat} is not a seat of this battle"))]);
+    };
+    if s.pending.is_some() {
+        return Err(vec![Violation::new("SW-PBEM-1", "a roll is pending")]);
+    }
+    let mut w = s.clone();
+    let mut ev = Vec::new();
+    match s.phase.clone() {
+        Phase::Declare { side: due } | Phase::Oppose { side: due, .. } if due == side => {
+            if !o.actions.is_empty() {
+                return Err(vec![Violation::new("SW-SEQ-1", "declare a platoon or play a token first; units act after")]);
+            }
+            let open = s.open_platoons(&side);
+            let other = s.scenario.other(&side).to_string();
+            let choice = match (&o.platoon, o.token) {
+                (Some(_), true) | (None, false) => {
+                    return Err(vec![Violation::new("SW-SEQ-1", format!("name one platoon ({}) or play a token", open.join(", ")))]);
+                }
+                (Some(p), false) => {
+                    if !open.contains(p) {
+                        return Err(vec![Violation::new(
+                            "SW-MAN-3",
+                            format!("{p} is not a platoon of yours still to manoeuvre ({})", open.join(", ")),
+                        )]);
+                    }
+                    Some(p.clone())
+                }
+                (None, true) => {
+                    if s.tokens.get(&side).copied().unwrap_or(0) == 0 {
+                        return Err(vec![Violation::new("SW-TOK-4", "you have no token left: commit a platoon")]);
+                    }
+                    let declared_token = matches!(&s.phase, Phase::Oppose { declared: None, .. });
+                    if declared_token || (matches!(s.phase, Phase::Declare { .. }) && s.open_platoons(&other).is_empty()) {
+                        return Err(vec![Violation::new("SW-TOK-3", "a token answers an enemy platoon; there is none to answer")]);
+                    }
+                    *w.tokens.entry(side.clone()).or_insert(1) -= 1;
+                    None
+                }
+            };
+            ev.push(Event::rule(
+                "SW-SEQ-1",
+                match &choice {
+                    Some(p) => format!("{side} commits {p}"),
+                    None => format!("{side} plays a token"),
+                },
+            ));
+            match s.phase.clone() {
+                Phase::Declare { .. } => {
+                    if w.open_platoons(&other).is_empty() {
+                        ev.push(Event::rule("SW-TOK-4", format!("{other} has no platoon left to oppose with (AMB-4)")));
+                        ev.extend(pair(&mut w, choice, None));
+                    } else {
+                        w.phase = Phase::Oppose { side: other, declared: choice };
+                    }
+                }
+                Phase::Oppose { declared, .. } => ev.extend(pair(&mut w, declared, choice)),
+                _ => {}
+            }
+            Ok((w, ev))
+        }
+        Phase::Act { .. } => {
+            if o.platoon.is_some() || o.token || o.actions.is_empty() {
+                return Err(vec![Violation::new("SW-SEQ-4", "give the action of the SLU due to act")]);
+            }
+            for (i, a) in o.actions.iter().enumerate() {
+                if w.pending.is_some() {
+                    return Err(vec![Violation::new(
+                        "SW-PBEM-1",
+                        format!("action {} follows a random action: an entry ends at its first roll (G.1)", i + 1),
+                    )]);
+                }
+                if w.outcome.is_some() || matches!(w.phase, Phase::Declare { .. } | Phase::Oppose { .. } | Phase::Over) {
+                    return Err(vec![Violation::new("SW-SEQ-7", format!("action {}: the manoeuvre is over", i + 1))]);
+                }
+                let (e, _) = act(&mut w, &side, a)?;
+                ev.extend(e);
+            }
+            Ok((w, ev))
+        }
+        Phase::Over => Err(vec![Violation::new("SW-VIC-3", "the battle is over")]),
+        _ => Err(vec![Violation::new("SW-SEQ-1", format!("it is not {side}'s turn to send orders"))]),
+    }
+}
+
+/// Who must act now: the side due, or the owner of the SLU at the head of the queue.
+pub fn due_side(s: &State) -> Option<String> {
+    match &s.phase {
+        Phase::Declare { side } | Phase::Oppose { side, .. } => Some(side.clone()),
+        Phase::Act { queue, .. } => queue.first().and_then(|id| s.unit(id)).map(|u| u.side.clone()),
+        Phase::Over => None,
+    }
+}

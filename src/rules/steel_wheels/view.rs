@@ -1,0 +1,204 @@
+//! Text, the picture (a top-down table: terrain, models to scale with their facing and
+//! arcs of fire), the order template and the invariants.
+
+use super::data;
+use super::state::{Phase, State};
+use crate::geo::table::{Heading, Point};
+use crate::render::{Kind, LegendItem, Picture, Piece, Rgb, Table, TableArea, TableLine};
+
+pub fn describe(s: &State) -> String {
+    let mut out = vec![s.phase_text()];
+    out.push(format!("tokens {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")));
+    for u in &s.units {
+        let mut flags = Vec::new();
+        for (on, f) in [
+            (u.moving, "moving"),
+            (u.fired, "fired"),
+            (u.acted, "acted"),
+            (u.panic, "PANIC"),
+            (u.destroyed, "destroyed"),
+            (u.eliminated, "eliminated"),
+            (u.burning, "burning"),
+            (u.gun_jammed, "gun jammed"),
+        ] {
+            if on {
+                flags.push(f.to_string());
+            }
+        }
+        if u.mobility > 0 {
+            flags.push(format!("mobility -{}", u.mobility));
+        }
+        out.push(format!(
+            "{} {} {} at ({}, {}) heading {} figures {} {}",
+            u.id,
+            u.side,
+            u.card,
+            u.at.x,
+            u.at.y,
+            u.heading.tenths(),
+            u.figures,
+            flags.join(" ")
+        ));
+    }
+    out.join("\n")
+}
+
+fn side_colour(s: &State, side: &str) -> Rgb {
+    if s.scenario.sides.first().is_some_and(|x| x.id == side) { Rgb(70, 110, 190) } else { Rgb(120, 120, 120) }
+}
+
+fn terrain_colour(kind: &str) -> Rgb {
+    match kind {
+        "wood" => Rgb(60, 130, 60),
+        "road" => Rgb(200, 180, 140),
+        "plateau" | "slope" => Rgb(190, 170, 110),
+        "rough" => Rgb(150, 160, 90),
+        k if k.contains("house") || k.contains("building") || k == "ruins" => Rgb(160, 90, 70),
+        _ => Rgb(180, 200, 160),
+    }
+}
+
+fn xy(p: Point) -> (i32, i32) {
+    (p.x, p.y)
+}
+
+pub fn picture(s: &State) -> Picture {
+    let mut areas = Vec::new();
+    for a in &s.scenario.areas {
+        let obj = if s.scenario.objectives.contains(&a.id) { " (objective)" } else { "" };
+        areas.push(TableArea {
+            label: format!("{} ({}){obj}", a.id, a.kind),
+            points: a.polygon.vertices().iter().map(|p| xy(*p)).collect(),
+            fill: terrain_colour(&a.kind),
+        });
+    }
+    let mut lines = Vec::new();
+    for l in &s.scenario.linears {
+        lines.push(TableLine {
+            points: l.feature.line.points().iter().map(|p| xy(*p)).collect(),
+            colour: if l.kind == "hedge" { Rgb(30, 90, 30) } else { Rgb(90, 90, 90) },
+            width_mm: l.feature.thickness_mm as i32,
+            dashed: false,
+        });
+    }
+    let d = data::data();
+    let mut pieces = Vec::new();
+    for u in s.units.iter().filter(|u| !u.eliminated) {
+        let c = u.card();
+        let fp = u.footprint();
+        let (len, wid) = match fp {
+            crate::geo::table::Footprint::Rect { length_mm, width_mm, .. } => (length_mm as i32, width_mm as i32),
+            crate::geo::table::Footprint::Circle { radius_mm, .. } => (2 * radius_mm as i32, 2 * radius_mm as i32),
+        };
+        let colour = if u.destroyed {
+            Rgb(40, 40, 40)
+        } else if u.panic {
+            Rgb(220, 160, 60)
+        } else {
+            side_colour(s, &u.side)
+        };
+        pieces.push(Piece {
+            label: u.id.clone(),
+            x_mm: u.at.x,
+            y_mm: u.at.y,
+            w_mm: wid,
+            h_mm: len,
+            // The writer's facing is clockwise from north on the page; ours is
+            // counter-clockwise from +x with y up the page.
+            facing_decideg: (900 - i32::from(u.heading.tenths())).rem_euclid(3600),
+            colour,
+        });
+        if u.alive() {
+            // The facing mark: from the centre to the front edge and beyond.
+            let tip = u.at.offset(len / 2 + 20, u.heading);
+            lines.push(TableLine { points: vec![xy(u.at), xy(tip)], colour: Rgb::BLACK, width_mm: 2, dashed: false });
+            // Fixed arcs of fire (AIM-V, AIM-A): hull ±22°, SPG ±15°, carriage ±22°.
+            for l in &c.armament {
+                let half: Option<i32> = match l.site.as_deref() {
+                    Some("spg_fixed") => Some(150),
+                    Some("carriage") => Some(220),
+                    _ => None,
+                };
+                let Some(half) = half else { continue };
+                if !d.weapons.contains_key(&l.w) {
+                    continue;
+                }
+                let a = u.at.offset(300, Heading::new(i32::from(u.heading.tenths()) + half));
+                let b = u.at.offset(300, Heading::new(i32::from(u.heading.tenths()) - half));
+                lines.push(TableLine { points: vec![xy(a), xy(u.at), xy(b)], colour: side_colour(s, &u.side), width_mm: 1, dashed: true });
+            }
+        }
+    }
+    let mut legend = vec![
+        LegendItem { colour: Rgb(60, 130, 60), text: "wood".into() },
+        LegendItem { colour: Rgb(160, 90, 70), text: "building".into() },
+        LegendItem { colour: Rgb(190, 170, 110), text: "hill".into() },
+        LegendItem { colour: Rgb(200, 180, 140), text: "road".into() },
+        LegendItem { colour: Rgb(40, 40, 40), text: "wreck".into() },
+        LegendItem { colour: Rgb(220, 160, 60), text: "panicked".into() },
+    ];
+    for side in &s.scenario.sides {
+        legend.push(LegendItem { colour: side_colour(s, &side.id), text: side.name.clone() });
+    }
+    Picture {
+        title: format!("Steel Wheels — {}: {}", s.scenario.name, s.phase_text()),
+        notes: vec![
+            format!("tokens: {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")),
+            "models to scale (1/72, 1 px = 1 mm); black tick = facing; dashed = fixed arcs of fire".into(),
+        ],
+        legend,
+        kind: Kind::Table(Table { width_mm: s.scenario.width_mm, height_mm: s.scenario.height_mm, areas, lines, pieces }),
+    }
+}
+
+pub fn template(s: &State, seat: &str) -> String {
+    let side = s.side_of(seat).unwrap_or("");
+    let mut out = vec![format!("# Steel Wheels, {}", s.phase_text())];
+    match &s.phase {
+        Phase::Declare { .. } | Phase::Oppose { .. } => {
+            out.push(format!("# your platoons still to manoeuvre: {}", s.open_platoons(side).join(", ")));
+            out.push("platoon: <id>        # or: token: true (SW-TOK-3)".into());
+        }
+        Phase::Act { queue, .. } => {
+            out.push("actions:".into());
+            out.push(format!("  - unit: {}", queue.first().cloned().unwrap_or_default()));
+            out.push("    move: {path: [[x, y]], heading: 0}   # mm and tenths of a degree; optional".into());
+            out.push("    fire: {target: <enemy id>}          # optional; both = a complex action (Short move, Moving shots)".into());
+            out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
+        }
+        Phase::Over => out.push("# the battle is over".into()),
+    }
+    out.join("\n") + "\n"
+}
+
+pub fn check_invariants(s: &State) -> Result<(), String> {
+    let table = s.scenario.table();
+    for u in &s.units {
+        if u.figures > u.crew_size() || u.leaders > u.figures.max(u.leaders.min(u.figures)) {
+            return Err(format!("{}: {} figures of {}", u.id, u.figures, u.crew_size()));
+        }
+        if !u.eliminated && !table.contains_footprint(&u.footprint()) {
+            return Err(format!("{} is off the table", u.id));
+        }
+        if u.mobility > 4 {
+            return Err(format!("{}: mobility {}", u.id, u.mobility));
+        }
+    }
+    for (i, a) in s.units.iter().enumerate() {
+        for b in s.units.iter().skip(i + 1) {
+            if !a.eliminated && !b.eliminated && a.footprint().overlaps(&b.footprint()) {
+                return Err(format!("{} and {} overlap", a.id, b.id));
+            }
+        }
+    }
+    if let Phase::Act { queue, .. } = &s.phase
+        && queue.is_empty()
+        && s.pending.is_none()
+    {
+        return Err("an empty activation queue".into());
+    }
+    if s.outcome.is_some() != matches!(s.phase, Phase::Over) {
+        return Err("the outcome and the phase disagree".into());
+    }
+    Ok(())
+}
