@@ -5,7 +5,7 @@
 //! state:
 //!   turn: 2                         # default 1
 //!   units:                          # when given, only these units are on the map
-//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}
+//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`
 //!   chiefs: {french: "0807"}        # commanders moved before the case
 //!   activate: boudet                # phase D, boudet's first marker drawn
 //!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
@@ -61,6 +61,8 @@ struct CaseUnit {
     facing: Option<u8>,
     #[serde(default)]
     disordered: bool,
+    #[serde(default)]
+    routed: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -90,7 +92,8 @@ impl CaseRuleset for JoursDeGloire {
                 if let Some(f) = cu.facing {
                     u.facing = f;
                 }
-                u.disordered = cu.disordered;
+                u.disordered = cu.disordered || cu.routed;
+                u.routed = cu.routed;
             }
             // Units list bottom first as given: re-sort so artillery tops its stack.
             s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::command::groups_of;
+use super::fire::FireOrder;
 use super::orders::{Action, ChiefMove, Move, Orders, Turn};
+use super::scenario::Kind;
 use super::state::{Phase, State, Status};
 use super::turn;
 use crate::dice::Dice;
@@ -37,6 +39,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             Some(Orders { assign, ..Orders::default() })
         }
         Phase::Activation { am, side: due } if *due == side => {
+            // The fire segment first: a legal fire ends the entry (JDG 7, DESIGN §2.5).
+            if ch.roll(5) != 0
+                && let Some(f) = fire_candidate(s, &side, &am.formation, ch)
+            {
+                return Some(Orders { actions: vec![Action::Fire(f)], ..Orders::default() });
+            }
             let mut w = s.clone();
             let mut actions = Vec::new();
             let units: Vec<String> =
@@ -67,6 +75,37 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         }
         _ => None,
     }
+}
+
+/// A legal fire of one of the formation's batteries, if any: targets and turns tried in a
+/// random order, each checked by the rules.
+fn fire_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Option<FireOrder> {
+    if s.fire_closed || s.fire.is_some() {
+        return None;
+    }
+    let arts: Vec<&super::state::Unit> = s
+        .units
+        .iter()
+        .filter(|u| u.formation == formation && u.kind == Kind::Artillery && u.hex.is_some() && !s.fired.contains(&u.id))
+        .collect();
+    for u in arts {
+        let mut targets: Vec<HexId> = s.units.iter().filter(|e| e.side != side).filter_map(|e| e.hex).collect();
+        targets.sort();
+        targets.dedup();
+        for i in (1..targets.len()).rev() {
+            let j = ch.roll(i as u32 + 1) as usize;
+            targets.swap(i, j);
+        }
+        for at in targets {
+            for turn in [None, Some((u.facing + 1) % 6), Some((u.facing + 5) % 6)] {
+                let f = FireOrder { unit: u.id.clone(), with: None, at, turn };
+                if turn::step(&mut s.clone(), side, &Action::Fire(f.clone())).is_ok() {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where a unit of `side` wants to go: an enemy-held VP hex or the nearest enemy unit.

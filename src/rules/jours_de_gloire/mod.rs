@@ -18,6 +18,8 @@
 
 pub mod cases;
 pub mod command;
+pub mod disorder;
+pub mod fire;
 pub mod legal;
 pub mod movement;
 pub mod orders;
@@ -85,6 +87,10 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         cup: vec![],
         aside: vec![],
         acted: vec![],
+        fire: None,
+        fired: vec![],
+        fire_closed: false,
+        demoralised: vec![],
         activated: vec![],
         holder,
         outcome: None,
@@ -150,11 +156,11 @@ impl Ruleset for JoursDeGloire {
             Err(violations) => Err(Rejected { orders, violations }),
         }
     }
-    fn pending_roll(_s: &State) -> Option<String> {
-        None
+    fn pending_roll(s: &State) -> Option<String> {
+        fire::pending(s)
     }
-    fn resolve(_s: &mut State, _dice: &mut Dice) -> Vec<Event> {
-        vec![]
+    fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        fire::resolve(s, dice)
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

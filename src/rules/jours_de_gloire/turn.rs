@@ -65,6 +65,8 @@ fn fill_cup(s: &mut State) -> Vec<Event> {
 /// entry; else the last AM is set aside unplayed and the turn ends (JDG 2.2).
 fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.acted.clear();
+    s.fired.clear();
+    s.fire_closed = false;
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -112,9 +114,19 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 /// One action of the active side.
 pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
     match a {
-        Action::Move(m) => movement::step_move(s, side, m),
-        Action::Face(t) => movement::step_face(s, side, t),
-        Action::Chief(c) => movement::step_chief(s, side, c),
+        Action::Fire(f) => super::fire::step_fire(s, side, f),
+        Action::Move(m) => {
+            s.fire_closed = true;
+            movement::step_move(s, side, m)
+        }
+        Action::Face(t) => {
+            s.fire_closed = true;
+            movement::step_face(s, side, t)
+        }
+        Action::Chief(c) => {
+            s.fire_closed = true;
+            movement::step_chief(s, side, c)
+        }
         Action::EndActivation => Ok(end_activation(s, side)),
     }
 }
@@ -177,14 +189,27 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !closed.is_empty() {
                 return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
             }
-            if !matches!(o.actions.last(), Some(Action::EndActivation)) {
-                return Err(vec![Violation::new("JDG 2.2", "an activation ends with `end_activation`, its last action")]);
+            // An entry ends with its activation, or with a fire: its die is rolled by the
+            // other side's next entry, and the activation goes on after it (DESIGN §2.5).
+            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_)));
+            if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
+                return Err(vec![Violation::new(
+                    "JDG 2.2",
+                    "an activation ends with `end_activation`, its last action, or an entry with a `fire`",
+                )]);
             }
             let mut ev = Vec::new();
             let mut errs = Vec::new();
             for (i, a) in o.actions.iter().enumerate() {
                 if matches!(a, Action::EndActivation) && i + 1 < o.actions.len() {
                     errs.push(Violation::new("JDG 2.2", format!("action {}: `end_activation` comes last", i + 1)));
+                    break;
+                }
+                if matches!(a, Action::Fire(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 7.5",
+                        format!("action {}: a fire ends the entry; its die comes with the other side's next entry (DESIGN §2.5)", i + 1),
+                    ));
                     break;
                 }
                 match step(&mut w, &side, a) {
