@@ -14,6 +14,7 @@
 //!   cup: ["boudet/1", "oreilly/2"]  # the cup (default: every marker; with `activate`, one
 //!                                   #   marker of every other formation)
 //!   holder: {"0506": french}        # VP hexes taken before the case
+//!   demoralised: [boudet]           # formations demoralised at the last phase E
 //! ```
 //! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
 
@@ -50,6 +51,8 @@ struct CaseState {
     cup: Option<Vec<String>>,
     #[serde(default)]
     holder: BTreeMap<HexId, String>,
+    #[serde(default)]
+    demoralised: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -103,6 +106,7 @@ impl CaseRuleset for JoursDeGloire {
             ch.hex = h;
         }
         s.holder.extend(c.holder);
+        s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);
         for g in s.groups.iter_mut() {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::command::groups_of;
 use super::fire::FireOrder;
 use super::orders::{Action, ChiefMove, Move, Orders, Turn};
+use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
 use super::state::{Phase, State, Status};
 use super::turn;
@@ -70,7 +71,26 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             {
                 actions.push(a);
             }
-            actions.push(Action::EndActivation);
+            // The rally segment closes the activation (JDG 11.1).
+            let mut tries = Vec::new();
+            let mine: Vec<String> = w
+                .units
+                .iter()
+                .filter(|u| u.formation == am.formation && u.hex.is_some() && (u.disordered || u.routed))
+                .map(|u| u.id.clone())
+                .collect();
+            for id in mine {
+                let mut t = tries.clone();
+                t.push(RallyUnit { unit: id, facing: None });
+                if super::rally::step_rally(&mut w.clone(), &side, &RallyOrder { units: t.clone() }).is_ok() {
+                    tries = t;
+                }
+            }
+            if !tries.is_empty() && ch.roll(4) != 0 {
+                actions.push(Action::Rally(RallyOrder { units: tries }));
+            } else {
+                actions.push(Action::EndActivation);
+            }
             Some(Orders { actions, ..Orders::default() })
         }
         _ => None,

@@ -23,6 +23,7 @@ pub mod fire;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod rally;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -88,6 +89,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         aside: vec![],
         acted: vec![],
         fire: None,
+        rally: None,
         fired: vec![],
         fire_closed: false,
         demoralised: vec![],
@@ -157,10 +159,10 @@ impl Ruleset for JoursDeGloire {
         }
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s)
+        fire::pending(s).or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        fire::resolve(s, dice)
+        if s.fire.is_some() { fire::resolve(s, dice) } else { rally::resolve(s, dice) }
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

@@ -212,6 +212,9 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
             }
         }
         if !zoc_here.is_empty() {
+            if s.demoralised.contains(&u.formation) {
+                return Err(vec![here(format!("{} is demoralised: its units never enter an enemy ZOC", u.formation), "JDG 11.2")]);
+            }
             if i < last {
                 return Err(vec![here("entering an enemy ZOC ends the move".into(), "JDG 6.2.2")]);
             }

@@ -125,6 +125,22 @@ pub struct Fire {
     pub drms: Vec<String>,
 }
 
+/// One unit's rally attempt, waiting for its die (JDG 11.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RallyTry {
+    pub unit: String,
+    /// The vertex it faces if it rallies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<u8>,
+}
+
+/// The rallies that close an activation, waiting for their dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rally {
+    pub side: String,
+    pub tries: Vec<RallyTry>,
+}
+
 /// A commander-in-chief in play (JDG 2.5).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chief {
@@ -158,6 +174,9 @@ pub struct State {
     /// The fire waiting for its die, if any (JDG 7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fire: Option<Fire>,
+    /// The rallies waiting for their dice, if any (JDG 11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rally: Option<Rally>,
     /// Artillery that fired in the current activation (JDG 4.4.2, 11.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fired: Vec<String>,

@@ -47,8 +47,14 @@ fn fill_cup(s: &mut State) -> Vec<Event> {
     let mut cup = Vec::new();
     for f in &s.scenario.formations {
         if s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
+            // 11.2: a demoralised formation keeps one marker, the lower initiative (the first
+            // when equal).
+            let keep =
+                (f.initiative.len() == 2 && s.demoralised.contains(&f.id)).then(|| if f.initiative[1] < f.initiative[0] { 2 } else { 1 });
             for n in 1..=f.initiative.len() {
-                cup.push(Am { formation: f.id.clone(), n: n as u8 });
+                if keep.is_none_or(|k| k == n) {
+                    cup.push(Am { formation: f.id.clone(), n: n as u8 });
+                }
             }
         }
     }
@@ -127,8 +133,17 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
             s.fire_closed = true;
             movement::step_chief(s, side, c)
         }
+        Action::Rally(r) => {
+            s.fire_closed = true;
+            super::rally::step_rally(s, side, r)
+        }
         Action::EndActivation => Ok(end_activation(s, side)),
     }
+}
+
+/// The activation ends after its rallies are rolled (JDG 11.1, D.4).
+pub fn finish_activation(s: &mut State, side: &str) -> Vec<Event> {
+    end_activation(s, side)
 }
 
 /// D.4: the AM is set aside; the other side draws next.
@@ -191,7 +206,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
             // An entry ends with its activation, or with a fire: its die is rolled by the
             // other side's next entry, and the activation goes on after it (DESIGN §2.5).
-            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_)));
+            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_)));
             if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
                 return Err(vec![Violation::new(
                     "JDG 2.2",
@@ -203,6 +218,13 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             for (i, a) in o.actions.iter().enumerate() {
                 if matches!(a, Action::EndActivation) && i + 1 < o.actions.len() {
                     errs.push(Violation::new("JDG 2.2", format!("action {}: `end_activation` comes last", i + 1)));
+                    break;
+                }
+                if matches!(a, Action::Rally(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 11.1",
+                        format!("action {}: the rally closes the activation; nothing follows it (its dice end the entry)", i + 1),
+                    ));
                     break;
                 }
                 if matches!(a, Action::Fire(_)) && i + 1 < o.actions.len() {
@@ -242,7 +264,8 @@ pub fn vp(s: &State, side: &str) -> u32 {
 /// Phase F (JDG 1.F, 13): automatic victory, then the next turn or the end-of-game count.
 /// (Phase E has nothing to do while no unit can rout.)
 fn end_turn(s: &mut State) -> Vec<Event> {
-    let mut ev = Vec::new();
+    // Phase E: demoralisation (11.2); the rout moves (10.4) are not built.
+    let mut ev = super::rally::check_demoralisation(s);
     if s.scenario.victory.automatic_all_vp && !s.scenario.vp.is_empty() {
         for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {
             if s.scenario.vp.keys().all(|h| s.holder.get(h) == Some(&side)) {
