@@ -41,7 +41,10 @@ fn fire_and_rally_dice_come_from_the_other_side() {
                 }
                 // No die of the firer's own entry is read by it.
                 assert!(
-                    !step.events.iter().any(|e| e.roll.as_ref().is_some_and(|r| r.purpose.starts_with("JDG 7.5") || r.purpose.starts_with("JDG 11.1"))),
+                    !step
+                        .events
+                        .iter()
+                        .any(|e| e.roll.as_ref().is_some_and(|r| r.purpose.starts_with("JDG 7.5") || r.purpose.starts_with("JDG 11.1"))),
                     "entry {} rolled its own fire or rally: {:?}",
                     step.seq,
                     step.events
@@ -52,14 +55,32 @@ fn fire_and_rally_dice_come_from_the_other_side() {
                 any_step(&mut game, &mut players, seed);
                 let next = game.steps.last().expect("a step").clone();
                 assert_eq!(next.seat, other(&step.seat), "after entry {} the other side writes", step.seq);
-                let r = next.resolved.as_ref().expect("the next entry settles the dice");
-                assert_eq!((r.entry, r.revealed_by), (step.seq, next.seq), "entry {} settles the dice of entry {}", next.seq, step.seq);
-                assert!(r.rolls.iter().any(|x| x.purpose.starts_with("JDG 7.5") || x.purpose.starts_with("JDG 11.1")));
+                // (When the roll ends the activation, the same entry then opens with the next
+                // cup draw, and `resolved` records that leading roll: read the events.)
+                let settled = format!("dice of entry {} revealed by {}", step.seq, next.seat);
+                assert!(
+                    next.events.iter().any(|e| e.text.starts_with(&settled)),
+                    "entry {} settles the dice of entry {}",
+                    next.seq,
+                    step.seq
+                );
+                assert!(
+                    next.events
+                        .iter()
+                        .any(|e| e.roll.as_ref().is_some_and(|x| x.purpose.starts_with("JDG 7.5") || x.purpose.starts_with("JDG 11.1"))),
+                    "entry {} rolls the fire or rally of entry {}",
+                    next.seq,
+                    step.seq
+                );
                 // A retreat asks nothing of anyone: after a fire the activation goes on
                 // with the firer (or the game moves on); the target's side is not awaited.
                 if declared.starts_with("JDG 7.5") && game.outcome().is_none() && game.pending.is_none() {
                     let waits: Vec<String> = game.state.expect().awaits.into_iter().map(|a| a.seat).collect();
-                    assert!(!waits.contains(&next.seat) || waits.contains(&step.seat), "entry {}: the target side is asked for a decision", next.seq);
+                    assert!(
+                        !waits.contains(&next.seat) || waits.contains(&step.seat),
+                        "entry {}: the target side is asked for a decision",
+                        next.seq
+                    );
                 }
             }
         }

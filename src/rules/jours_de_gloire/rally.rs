@@ -112,6 +112,12 @@ pub fn step_rally(s: &mut State, side: &str, r: &RallyOrder) -> Result<Vec<Event
         return Err(errs);
     }
     let names: Vec<String> = tries.iter().map(|t| t.unit.clone()).collect();
+    // At night, disordered units rally without a roll (12.1): nothing waits for dice.
+    if s.night() && tries.iter().all(|t| s.unit(&t.unit).is_some_and(|u| !u.routed)) {
+        let mut ev = vec![Event::rule("JDG 11.1", format!("{} try to rally", names.join(", ")))];
+        ev.extend(settle(s, side, &tries, None));
+        return Ok(ev);
+    }
     s.rally = Some(super::state::Rally { side: side.to_string(), tries });
     Ok(vec![Event::rule("JDG 11.1", format!("{} try to rally; the activation ends with the roll", names.join(", ")))])
 }
@@ -126,8 +132,14 @@ pub fn pending(s: &State) -> Option<String> {
 /// Roll the pending rallies, then end the activation (JDG 11.1, D.4).
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let Some(r) = s.rally.take() else { return vec![] };
+    settle(s, &r.side, &r.tries, Some(dice))
+}
+
+/// Apply the rally attempts, rolling where a roll is due (`dice` is `None` only when none
+/// is), then end the activation.
+fn settle(s: &mut State, side: &str, tries: &[RallyTry], mut dice: Option<&mut Dice>) -> Vec<Event> {
     let mut ev = Vec::new();
-    for t in &r.tries {
+    for t in tries {
         let Some(u) = s.unit(&t.unit).cloned() else { continue };
         if u.hex.is_none() {
             continue;
@@ -137,7 +149,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             ev.push(Event::rule("JDG 12.1", format!("{} rallies without a roll at night", u.id)));
             true
         } else {
-            let die = dice.roll(10);
+            let die = dice.as_mut().map(|d| d.roll(10)).unwrap_or(9);
             let drm = match (u.routed, s.night()) {
                 (true, true) => -3,
                 (true, false) => 1,
@@ -167,7 +179,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             }
         }
     }
-    ev.extend(super::turn::finish_activation(s, &r.side));
+    ev.extend(super::turn::finish_activation(s, side));
     ev
 }
 
