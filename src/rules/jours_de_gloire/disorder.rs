@@ -13,7 +13,8 @@
 //! recommends the owner). This slice applies the default standing policy of digest F.4
 //! instead of asking: among the legal paths, the one with the fewest extra disorders
 //! (steep slope, ford or bridge crossed, 10.3.4; enemy front-ZOC hex entered, 10.3.5), then
-//! the lowest hex ids in path order. No entry can withhold or delay it, and its author
+//! an end hex without other units (the original's 5.1.2), then the lowest hex ids in path
+//! order. No entry can withhold or delay it, and its author
 //! cannot choose it: it is part of the resolution. A chosen path is not built.
 
 use super::movement::{has_zoc, side_cost, stack_problem};
@@ -109,7 +110,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
     let Some(origin) = u.hex else { return vec![] };
     let n = retreat_length(u.kind);
     // Every legal path of n hexes, with its extra disorders.
-    let mut best: Option<(u8, Vec<HexId>)> = None;
+    let mut best: Option<(u8, bool, Vec<HexId>)> = None;
     let mut stack = vec![(vec![origin], 0u8)];
     while let Some((path, extra)) = stack.pop() {
         let at = *path.last().unwrap_or(&origin);
@@ -123,7 +124,9 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
             if stack_problem(&w, at).is_some() {
                 continue;
             }
-            let key = (extra, path[1..].to_vec());
+            // 5.1.2 (the original): a routed unit ends alone when it can.
+            let crowded = s.units_at(at).any(|x| x.id != id);
+            let key = (extra, crowded, path[1..].to_vec());
             if best.as_ref().is_none_or(|b| key < *b) {
                 best = Some(key);
             }
@@ -145,7 +148,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
             }
         }
     }
-    let Some((extra, path)) = best else {
+    let Some((extra, _, path)) = best else {
         return eliminate(s, id, &format!("it cannot complete its rout retreat of {n} hexes (JDG 10.3.1)"));
     };
     let list: Vec<String> = path.iter().map(|h| h.to_string()).collect();

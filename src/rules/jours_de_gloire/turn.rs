@@ -1,7 +1,6 @@
 //! The sequence of play (JDG 1): phase A orders, C the cup, D the activations, F the end
-//! of the turn with its victory check (JDG 13). Phases B (strategic initiative) and E (rout
-//! moves and demoralisation) are not built yet: every AM goes into the cup, and no unit can
-//! rout in this slice.
+//! of the turn with its victory check (JDG 13). Phase B (strategic initiative) is not built;
+//! phase E checks demoralisation (JDG 11.2) but makes no rout moves (JDG 10.4, not built).
 
 use super::command::{self, groups_of};
 use super::movement;
