@@ -5,7 +5,7 @@
 //! state:
 //!   turn: 2                         # default 1
 //!   units:                          # when given, only these units are on the map
-//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}
+//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`
 //!   chiefs: {french: "0807"}        # commanders moved before the case
 //!   activate: boudet                # phase D, boudet's first marker drawn
 //!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
@@ -14,6 +14,7 @@
 //!   cup: ["boudet/1", "oreilly/2"]  # the cup (default: every marker; with `activate`, one
 //!                                   #   marker of every other formation)
 //!   holder: {"0506": french}        # VP hexes taken before the case
+//!   demoralised: [boudet]           # formations demoralised at the last phase E
 //! ```
 //! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
 
@@ -50,6 +51,8 @@ struct CaseState {
     cup: Option<Vec<String>>,
     #[serde(default)]
     holder: BTreeMap<HexId, String>,
+    #[serde(default)]
+    demoralised: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -61,6 +64,8 @@ struct CaseUnit {
     facing: Option<u8>,
     #[serde(default)]
     disordered: bool,
+    #[serde(default)]
+    routed: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -90,7 +95,8 @@ impl CaseRuleset for JoursDeGloire {
                 if let Some(f) = cu.facing {
                     u.facing = f;
                 }
-                u.disordered = cu.disordered;
+                u.disordered = cu.disordered || cu.routed;
+                u.routed = cu.routed;
             }
             // Units list bottom first as given: re-sort so artillery tops its stack.
             s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);
@@ -100,6 +106,7 @@ impl CaseRuleset for JoursDeGloire {
             ch.hex = h;
         }
         s.holder.extend(c.holder);
+        s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);
         for g in s.groups.iter_mut() {

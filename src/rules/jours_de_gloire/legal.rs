@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::command::groups_of;
+use super::fire::FireOrder;
 use super::orders::{Action, ChiefMove, Move, Orders, Turn};
+use super::rally::{RallyOrder, RallyUnit};
+use super::scenario::Kind;
 use super::state::{Phase, State, Status};
 use super::turn;
 use crate::dice::Dice;
@@ -37,6 +40,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             Some(Orders { assign, ..Orders::default() })
         }
         Phase::Activation { am, side: due } if *due == side => {
+            // The fire segment first: a legal fire ends the entry (JDG 7, DESIGN §2.5).
+            if ch.roll(5) != 0
+                && let Some(f) = fire_candidate(s, &side, &am.formation, ch)
+            {
+                return Some(Orders { actions: vec![Action::Fire(f)], ..Orders::default() });
+            }
             let mut w = s.clone();
             let mut actions = Vec::new();
             let units: Vec<String> =
@@ -62,11 +71,61 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             {
                 actions.push(a);
             }
-            actions.push(Action::EndActivation);
+            // The rally segment closes the activation (JDG 11.1).
+            let mut tries = Vec::new();
+            let mine: Vec<String> = w
+                .units
+                .iter()
+                .filter(|u| u.formation == am.formation && u.hex.is_some() && (u.disordered || u.routed))
+                .map(|u| u.id.clone())
+                .collect();
+            for id in mine {
+                let mut t = tries.clone();
+                t.push(RallyUnit { unit: id, facing: None });
+                if super::rally::step_rally(&mut w.clone(), &side, &RallyOrder { units: t.clone() }).is_ok() {
+                    tries = t;
+                }
+            }
+            if !tries.is_empty() && ch.roll(4) != 0 {
+                actions.push(Action::Rally(RallyOrder { units: tries }));
+            } else {
+                actions.push(Action::EndActivation);
+            }
             Some(Orders { actions, ..Orders::default() })
         }
         _ => None,
     }
+}
+
+/// A legal fire of one of the formation's batteries, if any: targets and turns tried in a
+/// random order, each checked by the rules.
+fn fire_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Option<FireOrder> {
+    if s.fire_closed || s.fire.is_some() {
+        return None;
+    }
+    let arts: Vec<&super::state::Unit> = s
+        .units
+        .iter()
+        .filter(|u| u.formation == formation && u.kind == Kind::Artillery && u.hex.is_some() && !s.fired.contains(&u.id))
+        .collect();
+    for u in arts {
+        let mut targets: Vec<HexId> = s.units.iter().filter(|e| e.side != side).filter_map(|e| e.hex).collect();
+        targets.sort();
+        targets.dedup();
+        for i in (1..targets.len()).rev() {
+            let j = ch.roll(i as u32 + 1) as usize;
+            targets.swap(i, j);
+        }
+        for at in targets {
+            for turn in [None, Some((u.facing + 1) % 6), Some((u.facing + 5) % 6)] {
+                let f = FireOrder { unit: u.id.clone(), with: None, at, turn };
+                if turn::step(&mut s.clone(), side, &Action::Fire(f.clone())).is_ok() {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where a unit of `side` wants to go: an enemy-held VP hex or the nearest enemy unit.

@@ -1,14 +1,15 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A first, partial slice (issue 23).
+//! `jours-de-gloire`. A partial second slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
 //! (`command`, JDG 2.3–2.4, digest F.4), the activation cup drawn one marker at a time as a
 //! leading roll of the drawing seat's entry (`turn`, JDG 1, 2.2; DESIGN §2.5), movement
 //! with terrain, roads, facing, stacking and ZOC (`movement`, JDG 4, 5.1, 6), the
-//! commander-in-chief's move, and VP victory (JDG 13). Not built: strategic initiative,
-//! leader initiative, fire, melee, charges, disorder and rout, rally, squares,
-//! reinforcements, demoralisation; `docs/jours-de-gloire/rules.md` lists every checklist
+//! commander-in-chief's move, and VP victory (JDG 13); artillery fire (`fire`, JDG 7),
+//! disorder, rout and the rout retreat (`disorder`, JDG 10), rally and demoralisation
+//! (`rally`, JDG 11). Not built: strategic initiative, leader initiative, counter-battery
+//! and reaction fire, melee, charges, rout moves, squares, reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist
 //! item with its case or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; then every
@@ -18,9 +19,12 @@
 
 pub mod cases;
 pub mod command;
+pub mod disorder;
+pub mod fire;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod rally;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -85,6 +89,11 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         cup: vec![],
         aside: vec![],
         acted: vec![],
+        fire: None,
+        rally: None,
+        fired: vec![],
+        fire_closed: false,
+        demoralised: vec![],
         activated: vec![],
         holder,
         outcome: None,
@@ -150,11 +159,11 @@ impl Ruleset for JoursDeGloire {
             Err(violations) => Err(Rejected { orders, violations }),
         }
     }
-    fn pending_roll(_s: &State) -> Option<String> {
-        None
+    fn pending_roll(s: &State) -> Option<String> {
+        fire::pending(s).or_else(|| rally::pending(s))
     }
-    fn resolve(_s: &mut State, _dice: &mut Dice) -> Vec<Event> {
-        vec![]
+    fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if s.fire.is_some() { fire::resolve(s, dice) } else { rally::resolve(s, dice) }
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

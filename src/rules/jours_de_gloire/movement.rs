@@ -57,8 +57,12 @@ pub fn in_zoc(s: &State, side: &str, h: HexId) -> bool {
 /// 4.1.2), doubled by forced march (4.1.3).
 pub fn allowance(s: &State, u: &Unit, forced: bool) -> u32 {
     let mp = u32::from(s.face(u).mp);
+    let fired = s.fired.contains(&u.id);
+    // 4.4.2, E.2: artillery that fired moves half its MA with orders, not at all without.
     let mp = match status_of(s, &u.id) {
+        Status::OR if fired => mp.div_ceil(2),
         Status::OR => mp,
+        Status::SO if fired => 0,
         Status::SO => mp.div_ceil(2),
     };
     let mp = if forced { mp * 2 } else { mp };
@@ -104,7 +108,8 @@ pub fn stack_problem(s: &State, h: HexId) -> Option<String> {
 /// shares one: why not, if broken.
 pub fn facing_problem(s: &State, h: HexId) -> Option<String> {
     for art in [false, true] {
-        let f: BTreeSet<u8> = s.units_at(h).filter(|u| (u.kind == Kind::Artillery) == art).map(|u| u.facing).collect();
+        // A routed unit has no facing (JDG 10.2).
+        let f: BTreeSet<u8> = s.units_at(h).filter(|u| (u.kind == Kind::Artillery) == art && !u.routed).map(|u| u.facing).collect();
         if f.len() > 1 {
             let what = if art { "the artillery" } else { "the infantry and cavalry" };
             return Some(format!("{what} of one hex face one way"));
@@ -207,6 +212,9 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
             }
         }
         if !zoc_here.is_empty() {
+            if s.demoralised.contains(&u.formation) {
+                return Err(vec![here(format!("{} is demoralised: its units never enter an enemy ZOC", u.formation), "JDG 11.2")]);
+            }
             if i < last {
                 return Err(vec![here("entering an enemy ZOC ends the move".into(), "JDG 6.2.2")]);
             }
@@ -224,9 +232,15 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
         }
         spent += cost;
         if spent > budget {
+            let fired = s.fired.contains(&u.id);
             return Err(vec![here(
-                format!("{} MP are spent by here, the unit has {} (a hex is entered only with the MP for it)", half(spent), half(budget)),
-                "JDG 4.4.1",
+                format!(
+                    "{} MP are spent by here, the unit has {}{} (a hex is entered only with the MP for it)",
+                    half(spent),
+                    half(budget),
+                    if fired { " after firing" } else { "" }
+                ),
+                if fired { "JDG 4.4.2" } else { "JDG 4.4.1" },
             )]);
         }
         path.push(h.to_string());
@@ -278,7 +292,7 @@ pub fn half(h: u32) -> String {
 
 /// Whether unit `u` may act in this activation: of the active formation, on the right side,
 /// not yet moved or turned, its group not a failed... (only OR/SO groups exist yet).
-fn may_act(s: &State, side: &str, u: &Unit) -> Result<(), Violation> {
+pub fn may_act(s: &State, side: &str, u: &Unit) -> Result<(), Violation> {
     let super::state::Phase::Activation { am, .. } = &s.phase else {
         return Err(Violation::new("JDG 2.2", "units act only when their formation's marker is drawn").unit(&u.id));
     };

@@ -30,6 +30,12 @@ pub struct Orders {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
+    /// Artillery fire (JDG 7): the entry ends with it; the other side's next entry settles
+    /// its die.
+    Fire(super::fire::FireOrder),
+    /// The units that try to rally (JDG 11.1): the entry's last action, it ends the
+    /// activation once the other side's next entry has rolled its dice.
+    Rally(super::rally::RallyOrder),
     /// Move one unit along a path of adjacent hexes (JDG 4), ending with a facing.
     Move(Move),
     /// Turn the infantry or cavalry (or the artillery) of a hex without moving (JDG 6.1.2).

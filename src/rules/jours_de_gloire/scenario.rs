@@ -252,10 +252,11 @@ pub struct RawScenario {
     pub terrain: BTreeMap<Terrain, Costs>,
     pub hexsides: BTreeMap<Feature, Costs>,
     pub road_override: u8,
-    /// Fire and melee tables: carried, not read by this slice (see the file's header).
-    #[serde(default)]
-    #[schemars(with = "serde_json::Value")]
-    pub fire_table: yaml_serde::Value,
+    /// The Fire Table (E.5), rows by modified total; PROVISIONAL data.
+    pub fire_table: Vec<FireRow>,
+    /// The fire DRMs (E.6); PROVISIONAL values.
+    pub fire_drm: FireDrm,
+    /// The Melee and Charge Table: carried, not read yet (melee is not built).
     #[serde(default)]
     #[schemars(with = "serde_json::Value")]
     pub melee_table: yaml_serde::Value,
@@ -286,8 +287,44 @@ pub struct Scenario {
     pub terrain: BTreeMap<Terrain, Costs>,
     pub hexsides: BTreeMap<Feature, Costs>,
     pub road_override: u8,
+    pub fire_table: Vec<FireRow>,
+    pub fire_drm: FireDrm,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
+}
+
+/// A fire result (JDG 7.5, table E.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FireResult {
+    None,
+    /// A cohesion test for each unit hit.
+    Ct,
+    /// One level of disorder for each unit hit.
+    Disorder,
+    /// Each unit hit routs at once.
+    Rout,
+}
+
+/// One row of the Fire Table: the modified totals it covers, inclusive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireRow {
+    pub total: [i32; 2],
+    pub result: FireResult,
+}
+
+/// The fire DRMs (table E.6) as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireDrm {
+    /// Two stacked batteries of one formation firing together (JDG 7.3).
+    pub combined: i32,
+    /// A target hex holding `massed_units` units or more (normal fire only, JDG 7.1).
+    pub massed_target: i32,
+    pub massed_units: u8,
+    /// Target beyond effective range, up to the maximum (JDG 7.3).
+    pub beyond_effective: i32,
 }
 
 /// A hex pair in stored order.
@@ -415,6 +452,11 @@ impl Scenario {
                 p.push(format!("unit {}: only cavalry is heavy", u.id));
             }
         }
+        let mut rows: Vec<&FireRow> = raw.fire_table.iter().collect();
+        rows.sort_by_key(|r| r.total[0]);
+        if rows.is_empty() || rows.iter().any(|r| r.total[0] > r.total[1]) || rows.windows(2).any(|w| w[1].total[0] != w[0].total[1] + 1) {
+            p.push("the fire table's rows are ranges of totals that follow each other without gap or overlap".into());
+        }
         if raw.turns == 0 {
             p.push("a battle lasts one turn at least".into());
         }
@@ -443,6 +485,8 @@ impl Scenario {
             terrain: raw.terrain,
             hexsides: raw.hexsides,
             road_override: raw.road_override,
+            fire_table: raw.fire_table,
+            fire_drm: raw.fire_drm,
             formations: raw.formations,
             units: raw.units,
         })
@@ -476,6 +520,18 @@ impl Scenario {
     /// A unit's printed data.
     pub fn unit(&self, id: &str) -> Option<&UnitData> {
         self.units.iter().find(|u| u.id == id)
+    }
+
+    /// The Fire Table's result for a modified total (E.5): below the first row nothing,
+    /// above the last row the last row's result.
+    pub fn fire_result(&self, total: i32) -> FireResult {
+        let mut rows: Vec<&FireRow> = self.fire_table.iter().collect();
+        rows.sort_by_key(|r| r.total[0]);
+        match rows.iter().find(|r| r.total[0] <= total && total <= r.total[1]) {
+            Some(r) => r.result,
+            None if rows.first().is_some_and(|r| total < r.total[0]) => FireResult::None,
+            None => rows.last().map(|r| r.result).unwrap_or(FireResult::None),
+        }
     }
 
     /// Six front hexes in this hex (JDG 6.1.1).

@@ -109,6 +109,38 @@ pub enum Phase {
     Over,
 }
 
+/// A fire declared and awaiting its die (JDG 7.5): the entry ends with it and the other
+/// side's next entry settles it (DESIGN §2.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fire {
+    pub side: String,
+    /// The firing battery, or the two stacked ones firing combined (7.3).
+    pub units: Vec<String>,
+    pub from: HexId,
+    pub target: HexId,
+    /// The fire capacity used (the higher one when combined).
+    pub capacity: i32,
+    /// The sum of the DRMs, and their list in words.
+    pub drm: i32,
+    pub drms: Vec<String>,
+}
+
+/// One unit's rally attempt, waiting for its die (JDG 11.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RallyTry {
+    pub unit: String,
+    /// The vertex it faces if it rallies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<u8>,
+}
+
+/// The rallies that close an activation, waiting for their dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rally {
+    pub side: String,
+    pub tries: Vec<RallyTry>,
+}
+
 /// A commander-in-chief in play (JDG 2.5).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chief {
@@ -139,6 +171,21 @@ pub struct State {
     /// Units that moved or turned in the current activation (JDG 4.4.1, 6.2.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acted: Vec<String>,
+    /// The fire waiting for its die, if any (JDG 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire: Option<Fire>,
+    /// The rallies waiting for their dice, if any (JDG 11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rally: Option<Rally>,
+    /// Artillery that fired in the current activation (JDG 4.4.2, 11.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fired: Vec<String>,
+    /// The fire segment of the current activation is over: something moved or turned (JDG 7.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fire_closed: bool,
+    /// Formations found demoralised at the last phase E (JDG 11.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub demoralised: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,

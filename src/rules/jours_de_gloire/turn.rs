@@ -1,7 +1,6 @@
 //! The sequence of play (JDG 1): phase A orders, C the cup, D the activations, F the end
-//! of the turn with its victory check (JDG 13). Phases B (strategic initiative) and E (rout
-//! moves and demoralisation) are not built yet: every AM goes into the cup, and no unit can
-//! rout in this slice.
+//! of the turn with its victory check (JDG 13). Phase B (strategic initiative) is not built;
+//! phase E checks demoralisation (JDG 11.2) but makes no rout moves (JDG 10.4, not built).
 
 use super::command::{self, groups_of};
 use super::movement;
@@ -47,8 +46,14 @@ fn fill_cup(s: &mut State) -> Vec<Event> {
     let mut cup = Vec::new();
     for f in &s.scenario.formations {
         if s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
+            // 11.2: a demoralised formation keeps one marker, the lower initiative (the first
+            // when equal).
+            let keep =
+                (f.initiative.len() == 2 && s.demoralised.contains(&f.id)).then(|| if f.initiative[1] < f.initiative[0] { 2 } else { 1 });
             for n in 1..=f.initiative.len() {
-                cup.push(Am { formation: f.id.clone(), n: n as u8 });
+                if keep.is_none_or(|k| k == n) {
+                    cup.push(Am { formation: f.id.clone(), n: n as u8 });
+                }
             }
         }
     }
@@ -65,6 +70,8 @@ fn fill_cup(s: &mut State) -> Vec<Event> {
 /// entry; else the last AM is set aside unplayed and the turn ends (JDG 2.2).
 fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.acted.clear();
+    s.fired.clear();
+    s.fire_closed = false;
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -112,11 +119,30 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 /// One action of the active side.
 pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
     match a {
-        Action::Move(m) => movement::step_move(s, side, m),
-        Action::Face(t) => movement::step_face(s, side, t),
-        Action::Chief(c) => movement::step_chief(s, side, c),
+        Action::Fire(f) => super::fire::step_fire(s, side, f),
+        Action::Move(m) => {
+            s.fire_closed = true;
+            movement::step_move(s, side, m)
+        }
+        Action::Face(t) => {
+            s.fire_closed = true;
+            movement::step_face(s, side, t)
+        }
+        Action::Chief(c) => {
+            s.fire_closed = true;
+            movement::step_chief(s, side, c)
+        }
+        Action::Rally(r) => {
+            s.fire_closed = true;
+            super::rally::step_rally(s, side, r)
+        }
         Action::EndActivation => Ok(end_activation(s, side)),
     }
+}
+
+/// The activation ends after its rallies are rolled (JDG 11.1, D.4).
+pub fn finish_activation(s: &mut State, side: &str) -> Vec<Event> {
+    end_activation(s, side)
 }
 
 /// D.4: the AM is set aside; the other side draws next.
@@ -177,14 +203,34 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !closed.is_empty() {
                 return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
             }
-            if !matches!(o.actions.last(), Some(Action::EndActivation)) {
-                return Err(vec![Violation::new("JDG 2.2", "an activation ends with `end_activation`, its last action")]);
+            // An entry ends with its activation, or with a fire: its die is rolled by the
+            // other side's next entry, and the activation goes on after it (DESIGN §2.5).
+            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_)));
+            if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
+                return Err(vec![Violation::new(
+                    "JDG 2.2",
+                    "an activation ends with `end_activation`, its last action, or an entry with a `fire`",
+                )]);
             }
             let mut ev = Vec::new();
             let mut errs = Vec::new();
             for (i, a) in o.actions.iter().enumerate() {
                 if matches!(a, Action::EndActivation) && i + 1 < o.actions.len() {
                     errs.push(Violation::new("JDG 2.2", format!("action {}: `end_activation` comes last", i + 1)));
+                    break;
+                }
+                if matches!(a, Action::Rally(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 11.1",
+                        format!("action {}: the rally closes the activation; nothing follows it (its dice end the entry)", i + 1),
+                    ));
+                    break;
+                }
+                if matches!(a, Action::Fire(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 7.5",
+                        format!("action {}: a fire ends the entry; its die comes with the other side's next entry (DESIGN §2.5)", i + 1),
+                    ));
                     break;
                 }
                 match step(&mut w, &side, a) {
@@ -217,7 +263,8 @@ pub fn vp(s: &State, side: &str) -> u32 {
 /// Phase F (JDG 1.F, 13): automatic victory, then the next turn or the end-of-game count.
 /// (Phase E has nothing to do while no unit can rout.)
 fn end_turn(s: &mut State) -> Vec<Event> {
-    let mut ev = Vec::new();
+    // Phase E: demoralisation (11.2); the rout moves (10.4) are not built.
+    let mut ev = super::rally::check_demoralisation(s);
     if s.scenario.victory.automatic_all_vp && !s.scenario.vp.is_empty() {
         for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {
             if s.scenario.vp.keys().all(|h| s.holder.get(h) == Some(&side)) {

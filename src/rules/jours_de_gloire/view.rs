@@ -49,6 +49,15 @@ pub fn describe(s: &State) -> String {
             u.id, u.side, u.formation, u.kind, u.facing, f.sp, f.cohesion, f.engagement, f.mp
         ));
     }
+    if let Some(f) = &s.fire {
+        out.push(format!("fire waiting for its die: {} at {}", f.units.join(" and "), f.target));
+    }
+    if !s.fired.is_empty() {
+        out.push(format!("fired in this activation: {}", s.fired.join(", ")));
+    }
+    for f in &s.demoralised {
+        out.push(format!("formation {f} is demoralised"));
+    }
     for c in &s.chiefs {
         out.push(format!("commander-in-chief of {} at {}{}", c.side, c.hex, if c.moved { " (moved this turn)" } else { "" }));
     }
@@ -195,14 +204,19 @@ pub fn picture(s: &State) -> Picture {
             let h = u.hex?;
             let (colour, ink) = side_colour(s, &u.side);
             let f = s.face(u);
-            let mut badges = vec![Badge { text: ARROWS[usize::from(u.facing % 6)].into(), colour: Rgb(90, 90, 90) }];
+            // A routed unit has no facing (JDG 10.2): its Rout marker replaces the arrow.
+            let mut badges = if u.routed {
+                vec![Badge { text: "ROUT".into(), colour: Rgb(200, 0, 0) }]
+            } else {
+                vec![Badge { text: ARROWS[usize::from(u.facing % 6)].into(), colour: Rgb(90, 90, 90) }]
+            };
             if let Some(st) = s.group_of(&u.id).and_then(|g| g.status) {
                 badges.push(Badge {
                     text: st.code().into(),
                     colour: if st == super::state::Status::OR { Rgb(0, 120, 0) } else { Rgb(200, 100, 0) },
                 });
             }
-            if u.disordered {
+            if u.disordered && !u.routed {
                 badges.push(Badge { text: "D".into(), colour: Rgb(160, 0, 0) });
             }
             Some(Counter {
@@ -233,6 +247,14 @@ pub fn picture(s: &State) -> Picture {
         "representative battle data (scenarios/jours-de-gloire); the arrow on a counter points at the vertex it faces".into(),
         format!("cup: {}", s.cup.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")),
     ];
+    notes.push("D: disordered (striped face); ROUT: routed (no facing)".into());
+    let gone: Vec<&str> = s.units.iter().filter(|u| u.hex.is_none()).map(|u| u.id.as_str()).collect();
+    if !gone.is_empty() {
+        notes.push(format!("eliminated: {}", gone.join(", ")));
+    }
+    if !s.demoralised.is_empty() {
+        notes.push(format!("demoralised: {}", s.demoralised.join(", ")));
+    }
     if let Some(o) = &s.outcome {
         notes.push(crate::engine::game::describe_outcome(o));
     }
