@@ -496,8 +496,8 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     // The read-only commands on a 300-entry Campaign game, as whole processes, with the
     // cache `apply` would have left next to the log.
     say_err!("measuring status, orders template and orders check on a campaign game…");
-    let campaign = crate::scenarios::find("glorys-end/campaign")
-        .ok_or_else(|| CliError::Other("the bundled campaign is missing".into()))?;
+    let campaign =
+        crate::scenarios::find("glorys-end/campaign").ok_or_else(|| CliError::Other("the bundled campaign is missing".into()))?;
     let cgame = long_ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
     let clog = work.join("campaign.log");
     std::fs::write(&clog, store::join_log(&cgame.entries)).map_err(io)?;
