@@ -250,7 +250,10 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
     }
     // A fresh game from the genesis (so every field has its genesis value), then the
     // cached progress over it.
-    let mut game = Game::from_genesis(&entries[0]).ok()?;
+    let state = match c.state {
+        CachedState::GlorysEnd(s) => AnyState::GlorysEnd(s),
+    };
+    let mut game = Game::from_genesis_and_state(&entries[0], state).ok()?;
     game.protocol.chains = c
         .chains
         .into_iter()
@@ -269,11 +272,6 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
         .into_iter()
         .map(|(side, r)| (side, crate::log::protocol::Revealed { seq: r.seq, hash: r.hash, seat: r.seat, reveal: r.reveal }))
         .collect();
-    #[allow(unreachable_patterns)]
-    match (c.state, &game.state) {
-        (CachedState::GlorysEnd(s), AnyState::GlorysEnd(_)) => game.state = AnyState::GlorysEnd(s),
-        _ => return None,
-    }
     game.pending = c.pending;
     game.ending = c.ending;
     game.draw_offer = c.draw_offer;
@@ -302,28 +300,50 @@ pub struct Restored {
     pub cached: usize,
 }
 
-/// Parse a log's bytes into entries and its game, using the cache where it holds: the
-/// cached prefix is restored, the rest parsed and applied. `None` for the game means the
-/// cache was of no use (the caller replays from genesis); the entries are always the log's
-/// (parse errors as [`store::parse_log`] reports them).
-pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<(Vec<Entry>, Option<Restored>), StoreError> {
+/// A log read with [`parse_with_cache`].
+pub enum Parsed {
+    /// The cache held: the game after every entry of the log (the entries are its own).
+    Cached(Restored),
+    /// The cache was of no use (absent, stale, or an entry after it does not apply): the
+    /// log's entries, for the caller to replay from genesis.
+    Fresh(Vec<Entry>),
+}
+
+/// Parse a log's bytes into its game, using the cache where it holds: the cached prefix is
+/// restored, the rest parsed and applied. Otherwise the log's entries (parse errors as
+/// [`store::parse_log`] reports them), for the caller to replay from genesis.
+pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<Parsed, StoreError> {
     if bytes.is_empty() || !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
-        return Ok((store::parse_log(log, bytes)?, None));
+        return Ok(Parsed::Fresh(store::parse_log(log, bytes)?));
     }
     let parts = store::split_log(bytes);
     let Some(mut game) = restore(log, &parts) else {
-        return Ok((store::parse_log(log, bytes)?, None));
+        return Ok(Parsed::Fresh(store::parse_log(log, bytes)?));
     };
-    let mut entries = game.entries.clone();
-    let cached = entries.len();
-    let mut usable = true;
+    let cached = game.entries.len();
+    // The entries from the first one that does not apply on: then the replay from genesis
+    // gives the exact error.
+    let mut refused: Option<Vec<Entry>> = None;
     for (i, b) in parts.iter().enumerate().skip(cached) {
         let e = Entry::parse(b).map_err(|source| StoreError::Entry { path: log.to_path_buf(), index: i, source })?;
-        // An entry that does not apply: replay from genesis for the exact error.
-        usable = usable && game.apply(&e).is_ok();
-        entries.push(e);
+        match &mut refused {
+            Some(rest) => rest.push(e),
+            None => {
+                if game.apply(&e).is_err() {
+                    refused = Some(vec![e]);
+                }
+            }
+        }
     }
-    Ok((entries, usable.then_some(Restored { game, cached })))
+    Ok(match refused {
+        None => Parsed::Cached(Restored { game, cached }),
+        Some(mut rest) => {
+            // A refused entry leaves the game as it was: it holds every entry before.
+            let mut all = std::mem::take(&mut game.entries);
+            all.append(&mut rest);
+            Parsed::Fresh(all)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -355,6 +375,14 @@ mod tests {
         assert_eq!(a.steps, b.steps);
     }
 
+    /// The entries of a log the cache was of no use for.
+    fn fresh(p: Parsed) -> Option<Vec<Entry>> {
+        match p {
+            Parsed::Fresh(entries) => Some(entries),
+            Parsed::Cached(_) => None,
+        }
+    }
+
     #[test]
     fn a_cache_restores_the_replayed_game_and_a_stale_one_is_ignored() {
         let game = bot_game(3, 60);
@@ -368,34 +396,32 @@ mod tests {
         let bytes = store::join_log(&game.entries);
 
         // The cache at entry 19 plus the rest of the log gives the full replay.
-        let (entries, restored) = parse_with_cache(&log, &bytes).unwrap();
-        assert_eq!(entries, game.entries);
-        let restored = restored.expect("the cache matches");
+        let Parsed::Cached(restored) = parse_with_cache(&log, &bytes).unwrap() else { panic!("the cache matches") };
+        assert_eq!(restored.game.entries, game.entries);
         assert_eq!(restored.cached, head, "the cache held the first {head} entries, the rest were applied");
         same(&restored.game, &game);
 
         // A shorter log than the cache: ignored.
         let short = store::join_log(&game.entries[..head - 1]);
-        assert!(parse_with_cache(&log, &short).unwrap().1.is_none());
+        assert!(fresh(parse_with_cache(&log, &short).unwrap()).is_some());
         // One byte changed in an entry before the head (not the head itself): ignored.
         let mut edited = bytes.clone();
         let at = store::join_log(&game.entries[..5]).len() + 40;
         edited[at] ^= 1;
         let parsed = parse_with_cache(&log, &edited);
-        assert!(parsed.map(|(_, g)| g.is_none()).unwrap_or(true), "an edited prefix is never served from the cache");
+        assert!(parsed.map(|p| fresh(p).is_some()).unwrap_or(true), "an edited prefix is never served from the cache");
         // Another version, garbage, a torn file: ignored.
         let text = std::fs::read_to_string(path_for(&log)).unwrap();
         std::fs::write(path_for(&log), text.replace(VERSION, "umpire-cache/0")).unwrap();
-        assert!(parse_with_cache(&log, &bytes).unwrap().1.is_none());
+        assert_eq!(fresh(parse_with_cache(&log, &bytes).unwrap()).as_ref(), Some(&game.entries));
         std::fs::write(path_for(&log), &text[..text.len() / 2]).unwrap();
-        assert!(parse_with_cache(&log, &bytes).unwrap().1.is_none());
+        assert_eq!(fresh(parse_with_cache(&log, &bytes).unwrap()).as_ref(), Some(&game.entries));
         // No cache at all.
         std::fs::remove_file(path_for(&log)).unwrap();
-        let (entries, g) = parse_with_cache(&log, &bytes).unwrap();
-        assert!(g.is_none());
-        assert_eq!(entries, game.entries);
+        assert_eq!(fresh(parse_with_cache(&log, &bytes).unwrap()).as_ref(), Some(&game.entries));
         // A cache of the whole game round-trips.
         write(&log, &game);
-        same(&parse_with_cache(&log, &bytes).unwrap().1.unwrap().game, &game);
+        let Parsed::Cached(whole) = parse_with_cache(&log, &bytes).unwrap() else { panic!("the whole game's cache matches") };
+        same(&whole.game, &game);
     }
 }

@@ -38,9 +38,14 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // matches the log's first entries byte for byte; otherwise it is ignored.
     let mut cached = None;
     let mut locked = store::LockedLog::open_with(&a.log, |bytes| {
-        let (entries, game) = crate::cache::parse_with_cache(&a.log, bytes)?;
-        cached = game;
-        Ok(entries)
+        Ok(match crate::cache::parse_with_cache(&a.log, bytes)? {
+            crate::cache::Parsed::Cached(r) => {
+                let entries = r.game.entries.clone();
+                cached = Some(r);
+                entries
+            }
+            crate::cache::Parsed::Fresh(entries) => entries,
+        })
     })?;
     if let Some(p) = crash_point_from_env() {
         locked.set_crash_point(Some(p));

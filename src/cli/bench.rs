@@ -226,7 +226,11 @@ fn ready_prefix_seeded(scenario: &crate::scenarios::Bundled, entries: u64, seed:
     let mut clock = || "2000-01-01T00:00:00Z".to_string();
     let mut ready = 0;
     let mut keep = |_: &Entry, g: &Game| {
-        if g.pending.is_none() && g.ending.is_none() && !g.state.expect().awaits.is_empty() {
+        // Ready: a seat is to send orders it can write without its key (no dice, private
+        // draw or leading roll owed first), as `orders template` without `--key` needs.
+        let awaits = g.state.expect().awaits;
+        let free = |seat: &str| g.lead_for(seat, None).is_none() && !g.draws.iter().any(|d| d.dice_from == seat);
+        if g.pending.is_none() && g.ending.is_none() && !awaits.is_empty() && awaits.iter().all(|a| free(&a.seat)) {
             ready = g.entries.len();
         }
         Ok(())

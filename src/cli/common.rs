@@ -84,8 +84,8 @@ pub const MAX_ORDERS_BYTES: usize = 1024 * 1024;
 pub fn load_game(path: &Path) -> Result<Game, CliError> {
     let bytes = store::read_log_bytes(path)?;
     match crate::cache::parse_with_cache(path, &bytes)? {
-        (_, Some(r)) => Ok(r.game),
-        (entries, None) => replay_entries(&entries, path),
+        crate::cache::Parsed::Cached(r) => Ok(r.game),
+        crate::cache::Parsed::Fresh(entries) => replay_entries(&entries, path),
     }
 }
 

@@ -48,8 +48,8 @@ pub fn run(a: StatusArgs) -> Result<i32, CliError> {
     // The cache (see `crate::cache`) when it matches the log; a replay from genesis otherwise.
     let bytes = crate::log::store::read_log_bytes(&a.log)?;
     let game = match crate::cache::parse_with_cache(&a.log, &bytes)? {
-        (_, Some(r)) => r.game,
-        (entries, None) => common::replay_entries(&entries, &a.log)?,
+        crate::cache::Parsed::Cached(r) => r.game,
+        crate::cache::Parsed::Fresh(entries) => common::replay_entries(&entries, &a.log)?,
     };
     // A key that is not the seat's is an error before anything is shown (exit 1), whether
     // or not the seat owes dice now.

@@ -209,14 +209,39 @@ impl Game {
 
     /// Start a game from its genesis entry, replaying under `knowledge`.
     pub fn from_genesis_with(entry: &Entry, knowledge: Knowledge) -> Result<Game, GameError> {
+        Game::start(entry, knowledge, |ruleset, g| {
+            let seats: Vec<SeatInfo> = g.seats.iter().map(|s| SeatInfo { seat: s.seat.clone(), side: s.side.clone() }).collect();
+            let state = ruleset.setup(&g.scenario.text, g.options.as_ref(), &seats).map_err(|e| GameError::Scenario(e.to_string()))?;
+            if let Err(why) = state.check_invariants() {
+                return Err(GameError::Scenario(format!("the starting position breaks a rule: {why}")));
+            }
+            Ok(state)
+        })
+    }
+
+    /// Start a game from its genesis entry with a state already made from that genesis
+    /// (the apply cache's, which replaces the starting position at once): the scenario
+    /// text, the largest part of a genesis, is not read and set up again for nothing.
+    pub(crate) fn from_genesis_and_state(entry: &Entry, state: AnyState) -> Result<Game, GameError> {
+        Game::start(entry, Knowledge::public(), |ruleset, _| {
+            if state.ruleset() == ruleset {
+                Ok(state)
+            } else {
+                Err(GameError::Scenario(format!("a state of {} handed to a game of {}", state.ruleset().id(), ruleset.id())))
+            }
+        })
+    }
+
+    /// The game of a genesis entry, with the starting state `state_for` makes.
+    fn start(
+        entry: &Entry,
+        knowledge: Knowledge,
+        state_for: impl FnOnce(RulesetId, &Genesis) -> Result<AnyState, GameError>,
+    ) -> Result<Game, GameError> {
         let protocol = ProtocolState::from_genesis(entry)?;
         let g = &protocol.genesis;
         let ruleset = RulesetId::from_id(&g.ruleset.id).ok_or_else(|| GameError::UnknownRuleset(g.ruleset.id.clone()))?;
-        let seats: Vec<SeatInfo> = g.seats.iter().map(|s| SeatInfo { seat: s.seat.clone(), side: s.side.clone() }).collect();
-        let state = ruleset.setup(&g.scenario.text, g.options.as_ref(), &seats).map_err(|e| GameError::Scenario(e.to_string()))?;
-        if let Err(why) = state.check_invariants() {
-            return Err(GameError::Scenario(format!("the starting position breaks a rule: {why}")));
-        }
+        let state = state_for(ruleset, g)?;
         let mut game = Game {
             protocol,
             ruleset,
