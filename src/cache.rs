@@ -303,7 +303,7 @@ pub struct Restored {
 /// A log read with [`parse_with_cache`].
 pub enum Parsed {
     /// The cache held: the game after every entry of the log (the entries are its own).
-    Cached(Restored),
+    Cached(Box<Restored>),
     /// The cache was of no use (absent, stale, or an entry after it does not apply): the
     /// log's entries, for the caller to replay from genesis.
     Fresh(Vec<Entry>),
@@ -336,7 +336,7 @@ pub fn parse_with_cache(log: &Path, bytes: &[u8]) -> Result<Parsed, StoreError> 
         }
     }
     Ok(match refused {
-        None => Parsed::Cached(Restored { game, cached }),
+        None => Parsed::Cached(Box::new(Restored { game, cached })),
         Some(mut rest) => {
             // A refused entry leaves the game as it was: it holds every entry before.
             let mut all = std::mem::take(&mut game.entries);

@@ -41,7 +41,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
         Ok(match crate::cache::parse_with_cache(&a.log, bytes)? {
             crate::cache::Parsed::Cached(r) => {
                 let entries = r.game.entries.clone();
-                cached = Some(r);
+                cached = Some(*r);
                 entries
             }
             crate::cache::Parsed::Fresh(entries) => entries,
