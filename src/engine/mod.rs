@@ -9,6 +9,7 @@ pub mod cases;
 pub mod game;
 pub mod hidden;
 pub mod odds;
+pub mod pure_step;
 pub mod registry;
 #[cfg(test)]
 pub(crate) mod toy;

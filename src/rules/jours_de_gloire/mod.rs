@@ -136,28 +136,13 @@ impl Ruleset for JoursDeGloire {
         Expectation { when: s.phase_text(), awaits }
     }
     fn validate(s: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
-        match turn::run(s, seat, &orders) {
-            Ok(_) => Ok(Legal::accepted(orders)),
-            Err(violations) => Err(Rejected { orders, violations }),
-        }
+        crate::engine::pure_step::validate(turn::run, s, seat, orders)
     }
     fn apply(s: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
-        match turn::run(s, seat, orders.get()) {
-            Ok((w, ev)) => {
-                *s = w;
-                ev
-            }
-            Err(v) => v.into_iter().map(|v| Event::rule(v.rule.clone(), format!("skipped: {v}"))).collect(),
-        }
+        crate::engine::pure_step::apply(turn::run, s, seat, orders)
     }
     fn validate_and_apply(s: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
-        match turn::run(s, seat, &orders) {
-            Ok((w, ev)) => {
-                *s = w;
-                Ok(ev)
-            }
-            Err(violations) => Err(Rejected { orders, violations }),
-        }
+        crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
         fire::pending(s).or_else(|| rally::pending(s))
