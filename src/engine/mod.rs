@@ -145,6 +145,30 @@ pub struct SeatInfo {
     pub side: String,
 }
 
+/// Seat each side of a battle played one seat per side: the seat of every side in `sides`
+/// (side id → seat), or every problem at once (a seat on a side the battle lacks, a side
+/// with two seats or none).
+pub fn one_seat_per_side<'a>(
+    seats: &[SeatInfo],
+    sides: impl IntoIterator<Item = &'a str> + Clone,
+) -> Result<std::collections::BTreeMap<String, String>, ScenarioError> {
+    let mut by_side = std::collections::BTreeMap::new();
+    let mut problems = Vec::new();
+    for s in seats {
+        if !sides.clone().into_iter().any(|id| id == s.side) {
+            problems.push(format!("seat {} plays side {}, which this battle does not have", s.seat, s.side));
+        } else if by_side.insert(s.side.clone(), s.seat.clone()).is_some() {
+            problems.push(format!("side {} has more than one seat; this ruleset plays one seat per side", s.side));
+        }
+    }
+    for id in sides {
+        if !by_side.contains_key(id) {
+            problems.push(format!("no seat plays side {id}"));
+        }
+    }
+    if problems.is_empty() { Ok(by_side) } else { Err(ScenarioError { problems }) }
+}
+
 /// Orders that passed validation. Only a ruleset's `validate` makes one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Legal<O>(O);

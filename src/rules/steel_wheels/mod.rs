@@ -36,23 +36,7 @@ pub struct SteelWheels;
 
 fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
     let sc = scenario::Scenario::from_text(text)?;
-    let mut by_side = BTreeMap::new();
-    let mut problems = Vec::new();
-    for s in seats {
-        if sc.side(&s.side).is_none() {
-            problems.push(format!("seat {} plays side {}, which this battle does not have", s.seat, s.side));
-        } else if by_side.insert(s.side.clone(), s.seat.clone()).is_some() {
-            problems.push(format!("side {} has more than one seat; this ruleset plays one seat per side", s.side));
-        }
-    }
-    for side in &sc.sides {
-        if !by_side.contains_key(&side.id) {
-            problems.push(format!("no seat plays side {}", side.id));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(ScenarioError { problems });
-    }
+    let by_side = crate::engine::one_seat_per_side(seats, sc.sides.iter().map(|s| s.id.as_str()))?;
     let units: Vec<Unit> = sc
         .units
         .iter()
