@@ -42,7 +42,7 @@ use crate::log::protocol::SeatChain;
 use crate::log::store::{self, StoreError};
 
 /// The cache format and the build it belongs to.
-pub const VERSION: &str = concat!("umpire-cache/3 umpire ", env!("CARGO_PKG_VERSION"));
+pub const VERSION: &str = concat!("umpire-cache/4 umpire ", env!("CARGO_PKG_VERSION"));
 
 /// Largest cache file read (a cache is a few times its log's size at most).
 const MAX_CACHE_BYTES: u64 = 4 * store::MAX_LOG_BYTES;

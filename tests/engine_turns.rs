@@ -55,7 +55,7 @@ fn owed_dice_block_everyone_but_the_revealer() {
     let reveal = players.next_reveal(&game, "german").unwrap().unwrap();
     let ack = bot::sign_body(&game, "german", &mut players, Body::new(Kind::Ack), "t".into()).unwrap();
     let step = game.apply(&ack).unwrap().clone();
-    let r = step.resolved.expect("the ack resolved the dice");
+    let [r] = &step.resolved[..] else { panic!("the ack resolved the dice: {:?}", step.resolved) };
     assert_eq!(r.seed, umpire::dice::dice_seed(&p.reveal, &reveal));
     assert_eq!(r.rolls.len(), 1);
     assert!(r.rolls[0].purpose.contains("3232"), "{:?}", r.rolls);
@@ -135,7 +135,7 @@ fn a_seat_cannot_make_the_command_roll_ordinary_or_the_reverse() {
     assert_eq!(e.draft.body.lead, Some(p));
     let mut ok = game.clone();
     let step = ok.apply(&e).expect("the entry with its leading roll applies").clone();
-    let r = step.resolved.expect("the leading roll is recorded");
+    let [r] = &step.resolved[..] else { panic!("the leading roll is recorded: {:?}", step.resolved) };
     let pe = game.entries.iter().find(|x| x.hash == p).unwrap();
     assert_eq!(r.seed, umpire::dice::lead_seed(&pe.draft.reveal.unwrap(), &e.draft.reveal.unwrap()));
     assert!(r.what.contains("command & control"), "{}", r.what);

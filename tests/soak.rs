@@ -30,7 +30,7 @@ fn a_thousand_marne_games_play_out_and_verify() {
         assert_eq!(replayed.state, game.state, "game {seed}: replay reproduces the state");
         assert_eq!(replayed.outcome(), game.outcome());
         entries += game.entries.len();
-        rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        rolls += game.steps.iter().flat_map(|s| &s.resolved).map(|r| r.rolls.len()).sum::<usize>();
         match game.outcome().unwrap() {
             umpire::engine::Outcome::Win { side, .. } => *wins.entry(side).or_insert(0) += 1,
             umpire::engine::Outcome::Draw { .. } => draws += 1,

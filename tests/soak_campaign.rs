@@ -46,7 +46,7 @@ fn soak(name: &str, var: &str, default: u64) {
         assert_eq!(replayed.state, game.state, "campaign game {seed}: replay reproduces the state");
         assert_eq!(replayed.outcome(), game.outcome());
         entries += game.entries.len();
-        rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        rolls += game.steps.iter().flat_map(|s| &s.resolved).map(|r| r.rolls.len()).sum::<usize>();
         // GE 11 and 12.10: the bots use strategic movement and (German, T2-T6) forced march.
         for (k, what) in [(0, " move by rail "), (1, " move by sea "), (2, " force-march: ")] {
             moves[k] += game.steps.iter().flat_map(|s| s.events.iter()).filter(|e| e.text.contains(what)).count();

@@ -60,7 +60,7 @@ fn soak(seats: &[(&str, &str)], n: u64, options: Option<&str>, check: &dyn Fn(u6
         assert_eq!(omniscient.outcome(), game.outcome(), "game {seed}: knowing every hidden value changes no result");
         hidden += game.commitments.len();
         entries += game.entries.len();
-        rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        rolls += game.steps.iter().flat_map(|s| &s.resolved).map(|r| r.rolls.len()).sum::<usize>();
         let key = match game.outcome().expect("played to a result") {
             umpire::engine::Outcome::Win { side, .. } => side,
             umpire::engine::Outcome::Draw { .. } => "draw".into(),

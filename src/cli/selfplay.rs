@@ -85,7 +85,7 @@ pub fn run(a: SelfplayArgs) -> Result<i32, CliError> {
         tally.turns += u64::from(game.state.game_turn().saturating_sub(first_turn) + 1);
         tally.automatic += players.automatic;
         entries += game.entries.len();
-        rolls += game.steps.iter().filter_map(|s| s.resolved.as_ref()).map(|r| r.rolls.len()).sum::<usize>();
+        rolls += game.steps.iter().flat_map(|s| &s.resolved).map(|r| r.rolls.len()).sum::<usize>();
         let key = match game.outcome() {
             Some(crate::engine::Outcome::Win { side, .. }) => format!("{side} wins"),
             Some(crate::engine::Outcome::Draw { .. }) => "draw".into(),

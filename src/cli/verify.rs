@@ -120,9 +120,7 @@ pub fn audit_log(log: &std::path::Path, against: &[PathBuf], hidden: bool, pipel
         r.scenario = Some(g.genesis().scenario.name.clone());
         r.entries_checked = g.entries.len();
         for s in &g.steps {
-            if let Some(re) = &s.resolved {
-                r.random_events.push(re.clone());
-            }
+            r.random_events.extend(s.resolved.iter().cloned());
             for o in &s.opened {
                 r.reveals.push(format!("entry {}: opened {o}", s.seq));
             }

@@ -112,10 +112,7 @@ impl Game {
         // entry has a hash (and a reveal) nobody knows in advance; a private draw is never
         // reached (its drawer alone knows the result).
         for st in self.steps.iter().filter(|st| st.seq >= from) {
-            if let Some(r) = &st.resolved
-                && r.entry < from
-                && r.revealed_by >= from
-            {
+            if let Some(r) = st.resolved.iter().find(|r| r.entry < from && r.revealed_by >= from) {
                 return Some(format!(
                     "entry {} revealed the dice of entry {} ({}); a take-back that withdraws it must withdraw entry {} too \
                      (undo_from {} or earlier), so the re-roll is fixed by entries nobody could foresee",

@@ -74,8 +74,10 @@ pub struct StepRecord {
     pub hash: Hash,
     pub seat: String,
     pub kind: Kind,
-    /// Events of resolving an earlier entry's dice with this entry's reveal.
-    pub resolved: Option<RandomEvent>,
+    /// The rolls this entry fixed, in the order they were rolled: the dice an earlier entry
+    /// owed (settled by this entry's reveal), then the leading roll that opens this entry.
+    /// One entry can do both (a fire's die, then the next cup draw), so this is a list.
+    pub resolved: Vec<RandomEvent>,
     /// Events of the resolution, then of this entry's own orders.
     pub events: Vec<Event>,
     /// The random action this entry left pending.
@@ -271,7 +273,7 @@ impl Game {
             hash: entry.hash,
             seat: entry.seat().to_string(),
             kind: Kind::Genesis,
-            resolved: None,
+            resolved: Vec::new(),
             events,
             pending: None,
             opened: Vec::new(),
@@ -750,7 +752,7 @@ impl Game {
             )));
         }
         let mut events = Vec::new();
-        let mut resolved = None;
+        let mut resolved = Vec::new();
         // This entry settles dice another seat's entry owed: it is due even when the roll
         // leaves its author nothing to decide.
         let mut answered_dice = false;
@@ -773,7 +775,7 @@ impl Game {
             let mut dice = Dice::from_seed(&seed);
             let evs = if p.lead { self.state.resolve_lead(&mut dice) } else { self.state.resolve(&mut dice) };
             let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
-            resolved = Some(RandomEvent { entry: p.seq, revealed_by: seq, seed, what: p.what.clone(), rolls });
+            resolved.push(RandomEvent { entry: p.seq, revealed_by: seq, seed, what: p.what.clone(), rolls });
             events.push(Event::say(format!("dice of entry {} revealed by {} (seed {}):", p.seq, seat, seed.short(16))));
             events.extend(evs);
             self.pending = None;
@@ -821,7 +823,7 @@ impl Game {
                     let evs = self.state.resolve_lead(&mut dice);
                     lead_rolled = true;
                     let rolls = evs.iter().filter_map(|e| e.roll.clone()).collect();
-                    resolved = Some(RandomEvent { entry: seq, revealed_by: p.seq, seed, what: what.clone(), rolls });
+                    resolved.push(RandomEvent { entry: seq, revealed_by: p.seq, seed, what: what.clone(), rolls });
                     events.push(Event::say(format!(
                         "leading roll of entry {seq} ({what}), fixed by entry {}'s reveal (seed {}):",
                         p.seq,
@@ -862,7 +864,7 @@ impl Game {
             }
             Kind::Ack => {
                 let opens_owed = self.ending.is_some() && !opened.is_empty();
-                if resolved.is_none() && !settled_draws && lead_pending.is_none() && !opens_owed {
+                if resolved.is_empty() && !settled_draws && lead_pending.is_none() && !opens_owed {
                     return Err(out_of_turn(if self.ending.is_some() {
                         "the game waits only for the openings still owed; this ack opens none".into()
                     } else {

@@ -766,7 +766,7 @@ pub(crate) mod tests {
         let e = play(&mut g, &mut p, "seeker", guess(3));
         assert_eq!(e.draft.body.lead, Some(pe.hash));
         let step = g.steps.last().unwrap();
-        let r = step.resolved.as_ref().expect("the leading roll is recorded");
+        let [r] = &step.resolved[..] else { panic!("one roll, the leading one: {:?}", step.resolved) };
         assert_eq!(r.seed, crate::dice::lead_seed(&pe.draft.reveal.unwrap(), &reveal));
         assert_eq!((r.entry, r.revealed_by), (e.seq(), pe.seq()));
         assert_eq!(toy(&g.state).hints, vec![hint]);
@@ -847,7 +847,7 @@ pub(crate) mod tests {
         assert!(g.pending.as_ref().is_some_and(|x| x.lead && x.dice_from == "hider"));
         let fix = sign(&g, &mut p, "hider", Body::new(Kind::Ack));
         g.apply(&fix).unwrap();
-        let r = g.steps.last().unwrap().resolved.clone().unwrap();
+        let r = g.steps.last().unwrap().resolved[0].clone();
         assert_eq!(r.seed, crate::dice::dice_seed(&ack.draft.reveal.unwrap(), &fix.draft.reveal.unwrap()));
         assert_eq!(toy(&g.state).hints.len(), 1);
         // Withdrawing the revealer alone is refused; withdrawing the roller too is allowed.
