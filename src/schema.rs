@@ -44,11 +44,11 @@ pub fn all() -> Vec<(String, String)> {
     for r in ALL {
         out.push((format!("orders-{}.json", r.id()), pretty(&r.orders_schema())));
     }
-    out.push(("scenario-glorys-end.json".to_string(), pretty(&crate::rules::glorys_end::scenario::schema())));
-    out.push(("scenario-first-world-war.json".to_string(), pretty(&crate::rules::first_world_war::scenario::schema())));
-    out.push(("scenario-when-eagles-fight.json".to_string(), pretty(&crate::rules::when_eagles_fight::scenario::schema())));
-    out.push(("scenario-jours-de-gloire.json".to_string(), pretty(&crate::rules::jours_de_gloire::scenario::schema())));
-    out.push(("scenario-steel-wheels.json".to_string(), pretty(&crate::rules::steel_wheels::scenario::schema())));
+    for r in ALL {
+        if let Some(schema) = r.scenario_schema() {
+            out.push((format!("scenario-{}.json", r.id()), pretty(&schema)));
+        }
+    }
     out.push(("rule-case.json".to_string(), pretty(&schemars::schema_for!(crate::engine::cases::RuleCase))));
     out
 }

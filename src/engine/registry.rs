@@ -6,58 +6,91 @@ use serde::Serialize;
 use super::hidden::SealedNote;
 use super::{Concealed, Event, Expectation, HiddenActs, IdOrder, Outcome, Ruleset, ScenarioError, SeatInfo, Violation};
 use crate::dice::Dice;
-use crate::rules::first_world_war::FirstWorldWar;
-use crate::rules::glorys_end::GlorysEnd;
-use crate::rules::jours_de_gloire::JoursDeGloire;
-use crate::rules::steel_wheels::SteelWheels;
-use crate::rules::when_eagles_fight::WhenEaglesFight;
 
-/// Every ruleset umpire knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RulesetId {
-    /// 1914: Glory's End.
-    GlorysEnd,
-    /// The First World War (Phalanx).
-    FirstWorldWar,
-    /// When Eagles Fight (GMT), the second game of the 1914 box.
-    WhenEaglesFight,
-    /// Jours de Gloire (Vae Victis series rules): a partial first slice.
-    JoursDeGloire,
-    /// WWII Steel Wheels (Ruote d'Acciaio v2.5): a partial first slice.
-    SteelWheels,
-    /// The engine's toy game with hidden information (unit tests only).
-    #[cfg(test)]
-    Toy,
+/// The one table of rulesets: each line is a variant name, the ruleset type, its title and
+/// the function giving the JSON Schema of its scenario files. Adding a ruleset is one line
+/// here (and its `pub mod` in `crate::rules`); everything below is generated from it.
+macro_rules! rulesets {
+    ($callback:ident ! ($($args:tt)*)) => {
+        $callback! { ($($args)*)
+            GlorysEnd: crate::rules::glorys_end::GlorysEnd, "1914: Glory's End", crate::rules::glorys_end::scenario::schema;
+            FirstWorldWar: crate::rules::first_world_war::FirstWorldWar, "The First World War", crate::rules::first_world_war::scenario::schema;
+            WhenEaglesFight: crate::rules::when_eagles_fight::WhenEaglesFight, "When Eagles Fight", crate::rules::when_eagles_fight::scenario::schema;
+            JoursDeGloire: crate::rules::jours_de_gloire::JoursDeGloire, "Jours de Gloire", crate::rules::jours_de_gloire::scenario::schema;
+            SteelWheels: crate::rules::steel_wheels::SteelWheels, "WWII Steel Wheels", crate::rules::steel_wheels::scenario::schema;
+        }
+    };
 }
 
-/// All rulesets, for listings.
-pub const ALL: &[RulesetId] =
-    &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire, RulesetId::SteelWheels];
+/// The types generated from the table: [`RulesetId`], [`ALL`] and [`AnyState`].
+macro_rules! declare {
+    (() $($variant:ident: $ty:ty, $title:literal, $schema:path;)*) => {
+        /// Every ruleset umpire knows (one per line of the `rulesets!` table).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum RulesetId {
+            $(
+                #[doc = $title]
+                $variant,
+            )*
+            /// The engine's toy game with hidden information (unit tests only).
+            #[cfg(test)]
+            Toy,
+        }
+
+        /// All rulesets, for listings, in the table's order.
+        pub const ALL: &[RulesetId] = &[$(RulesetId::$variant),*];
+
+        /// A game state of any ruleset.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(untagged)]
+        // States differ in size by ruleset; one lives per game (plus previews), so boxing buys nothing.
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyState {
+            $(
+                #[doc = $title]
+                $variant(<$ty as Ruleset>::State),
+            )*
+            /// The engine's toy game (unit tests only).
+            #[cfg(test)]
+            Toy(<super::toy::Toy as Ruleset>::State),
+        }
+
+        impl RulesetId {
+            /// The title, for listings and messages.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(RulesetId::$variant => $title,)*
+                    #[cfg(test)]
+                    RulesetId::Toy => "Toy: guess the hidden number",
+                }
+            }
+            /// The JSON Schema of this ruleset's scenario files (the toy has none).
+            pub fn scenario_schema(self) -> Option<schemars::Schema> {
+                match self {
+                    $(RulesetId::$variant => Some($schema()),)*
+                    #[cfg(test)]
+                    RulesetId::Toy => None,
+                }
+            }
+        }
+
+        impl AnyState {
+            /// Which ruleset this state belongs to.
+            pub fn ruleset(&self) -> RulesetId {
+                match self {
+                    $(AnyState::$variant(_) => RulesetId::$variant,)*
+                    #[cfg(test)]
+                    AnyState::Toy(_) => RulesetId::Toy,
+                }
+            }
+        }
+    };
+}
+rulesets!(declare!());
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {
     ALL.iter().map(|r| r.id()).collect::<Vec<_>>().join(", ")
-}
-
-/// A game state of any ruleset.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-// States differ in size by ruleset; one lives per game (plus previews), so boxing buys nothing.
-#[allow(clippy::large_enum_variant)]
-pub enum AnyState {
-    /// 1914: Glory's End.
-    GlorysEnd(<GlorysEnd as Ruleset>::State),
-    /// The First World War.
-    FirstWorldWar(<FirstWorldWar as Ruleset>::State),
-    /// When Eagles Fight.
-    WhenEaglesFight(<WhenEaglesFight as Ruleset>::State),
-    /// Jours de Gloire.
-    JoursDeGloire(<JoursDeGloire as Ruleset>::State),
-    /// Steel Wheels.
-    SteelWheels(<SteelWheels as Ruleset>::State),
-    /// The engine's toy game (unit tests only).
-    #[cfg(test)]
-    Toy(<super::toy::Toy as Ruleset>::State),
 }
 
 /// Why orders were not accepted.
@@ -86,17 +119,19 @@ macro_rules! arm {
 }
 
 /// Dispatch on the ruleset of a state: binds the inner state to `$s`, the ruleset type to `R`
-/// and `wrap` to the function putting an `R::State` back into an [`AnyState`].
-/// To add a ruleset: a variant in [`RulesetId`] and [`AnyState`], an arm here and in
-/// `dispatch_id!`, and its id in [`RulesetId::from_id`] and [`ALL`].
+/// and `wrap` to the function putting an `R::State` back into an [`AnyState`]. The arms come
+/// from the `rulesets!` table.
 macro_rules! dispatch {
     ($state:expr, $s:ident => $body:expr) => {
+        rulesets!(dispatch_state!($state, $s => $body))
+    };
+}
+
+/// The `match` of `dispatch!`, one arm per line of the table.
+macro_rules! dispatch_state {
+    (($state:expr, $s:ident => $body:expr) $($variant:ident: $ty:ty, $title:literal, $schema:path;)*) => {
         match $state {
-            AnyState::GlorysEnd($s) => arm!(GlorysEnd, GlorysEnd, $body),
-            AnyState::FirstWorldWar($s) => arm!(FirstWorldWar, FirstWorldWar, $body),
-            AnyState::WhenEaglesFight($s) => arm!(WhenEaglesFight, WhenEaglesFight, $body),
-            AnyState::JoursDeGloire($s) => arm!(JoursDeGloire, JoursDeGloire, $body),
-            AnyState::SteelWheels($s) => arm!(SteelWheels, SteelWheels, $body),
+            $(AnyState::$variant($s) => arm!($variant, $ty, $body),)*
             #[cfg(test)]
             AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
@@ -106,12 +141,15 @@ macro_rules! dispatch {
 /// Dispatch on a [`RulesetId`]: binds the ruleset type to `R` and `wrap` as in `dispatch!`.
 macro_rules! dispatch_id {
     ($id:expr => $body:expr) => {
+        rulesets!(dispatch_on_id!($id => $body))
+    };
+}
+
+/// The `match` of `dispatch_id!`, one arm per line of the table.
+macro_rules! dispatch_on_id {
+    (($id:expr => $body:expr) $($variant:ident: $ty:ty, $title:literal, $schema:path;)*) => {
         match $id {
-            RulesetId::GlorysEnd => arm!(GlorysEnd, GlorysEnd, $body),
-            RulesetId::FirstWorldWar => arm!(FirstWorldWar, FirstWorldWar, $body),
-            RulesetId::WhenEaglesFight => arm!(WhenEaglesFight, WhenEaglesFight, $body),
-            RulesetId::JoursDeGloire => arm!(JoursDeGloire, JoursDeGloire, $body),
-            RulesetId::SteelWheels => arm!(SteelWheels, SteelWheels, $body),
+            $(RulesetId::$variant => arm!($variant, $ty, $body),)*
             #[cfg(test)]
             RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
@@ -152,16 +190,11 @@ fn to_yaml<O: Serialize>(orders: &O) -> yaml_serde::Value {
 impl RulesetId {
     /// From the id written in a genesis (`glorys-end`).
     pub fn from_id(id: &str) -> Option<RulesetId> {
-        match id {
-            "glorys-end" => Some(RulesetId::GlorysEnd),
-            "first-world-war" => Some(RulesetId::FirstWorldWar),
-            "when-eagles-fight" => Some(RulesetId::WhenEaglesFight),
-            "jours-de-gloire" => Some(RulesetId::JoursDeGloire),
-            "steel-wheels" => Some(RulesetId::SteelWheels),
-            #[cfg(test)]
-            super::toy::ID => Some(RulesetId::Toy),
-            _ => None,
+        #[cfg(test)]
+        if id == super::toy::ID {
+            return Some(RulesetId::Toy);
         }
+        ALL.iter().copied().find(|r| r.id() == id)
     }
     /// The id.
     pub fn id(self) -> &'static str {
@@ -174,18 +207,6 @@ impl RulesetId {
     /// The version of the rules and data.
     pub fn version(self) -> &'static str {
         dispatch_id!(self => R::VERSION)
-    }
-    /// Rule-citation prefix used in violations (`GE`).
-    pub fn title(self) -> &'static str {
-        match self {
-            RulesetId::GlorysEnd => "1914: Glory's End",
-            RulesetId::FirstWorldWar => "The First World War",
-            RulesetId::WhenEaglesFight => "When Eagles Fight",
-            RulesetId::JoursDeGloire => "Jours de Gloire",
-            RulesetId::SteelWheels => "WWII Steel Wheels",
-            #[cfg(test)]
-            RulesetId::Toy => "Toy: guess the hidden number",
-        }
     }
     /// The starting state.
     pub fn setup(self, text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<AnyState, ScenarioError> {
@@ -206,18 +227,6 @@ thread_local! {
 }
 
 impl AnyState {
-    /// Which ruleset this state belongs to.
-    pub fn ruleset(&self) -> RulesetId {
-        match self {
-            AnyState::GlorysEnd(_) => RulesetId::GlorysEnd,
-            AnyState::FirstWorldWar(_) => RulesetId::FirstWorldWar,
-            AnyState::WhenEaglesFight(_) => RulesetId::WhenEaglesFight,
-            AnyState::JoursDeGloire(_) => RulesetId::JoursDeGloire,
-            AnyState::SteelWheels(_) => RulesetId::SteelWheels,
-            #[cfg(test)]
-            AnyState::Toy(_) => RulesetId::Toy,
-        }
-    }
     /// Who must send what next.
     pub fn expect(&self) -> Expectation {
         dispatch!(self, s => R::expect(s))
