@@ -49,6 +49,7 @@ pub fn all() -> Vec<(String, String)> {
     out.push(("scenario-when-eagles-fight.json".to_string(), pretty(&crate::rules::when_eagles_fight::scenario::schema())));
     out.push(("scenario-jours-de-gloire.json".to_string(), pretty(&crate::rules::jours_de_gloire::scenario::schema())));
     out.push(("scenario-steel-wheels.json".to_string(), pretty(&crate::rules::steel_wheels::scenario::schema())));
+    out.push(("scenario-roads-to-leningrad.json".to_string(), pretty(&crate::rules::roads_to_leningrad::scenario::schema())));
     out.push(("rule-case.json".to_string(), pretty(&schemars::schema_for!(crate::engine::cases::RuleCase))));
     out
 }

@@ -9,6 +9,7 @@ use crate::dice::Dice;
 use crate::rules::first_world_war::FirstWorldWar;
 use crate::rules::glorys_end::GlorysEnd;
 use crate::rules::jours_de_gloire::JoursDeGloire;
+use crate::rules::roads_to_leningrad::RoadsToLeningrad;
 use crate::rules::steel_wheels::SteelWheels;
 use crate::rules::when_eagles_fight::WhenEaglesFight;
 
@@ -25,6 +26,8 @@ pub enum RulesetId {
     JoursDeGloire,
     /// WWII Steel Wheels (Ruote d'Acciaio v2.5): a partial first slice.
     SteelWheels,
+    /// Roads to Leningrad (GMT): a first playable slice.
+    RoadsToLeningrad,
     /// The engine's toy game with hidden information (unit tests only).
     #[cfg(test)]
     Toy,
@@ -32,7 +35,7 @@ pub enum RulesetId {
 
 /// All rulesets, for listings.
 pub const ALL: &[RulesetId] =
-    &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire, RulesetId::SteelWheels];
+    &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire, RulesetId::SteelWheels, RulesetId::RoadsToLeningrad];
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {
@@ -55,6 +58,8 @@ pub enum AnyState {
     JoursDeGloire(<JoursDeGloire as Ruleset>::State),
     /// Steel Wheels.
     SteelWheels(<SteelWheels as Ruleset>::State),
+    /// Roads to Leningrad.
+    RoadsToLeningrad(<RoadsToLeningrad as Ruleset>::State),
     /// The engine's toy game (unit tests only).
     #[cfg(test)]
     Toy(<super::toy::Toy as Ruleset>::State),
@@ -97,6 +102,7 @@ macro_rules! dispatch {
             AnyState::WhenEaglesFight($s) => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             AnyState::JoursDeGloire($s) => arm!(JoursDeGloire, JoursDeGloire, $body),
             AnyState::SteelWheels($s) => arm!(SteelWheels, SteelWheels, $body),
+            AnyState::RoadsToLeningrad($s) => arm!(RoadsToLeningrad, RoadsToLeningrad, $body),
             #[cfg(test)]
             AnyState::Toy($s) => arm!(Toy, super::toy::Toy, $body),
         }
@@ -112,6 +118,7 @@ macro_rules! dispatch_id {
             RulesetId::WhenEaglesFight => arm!(WhenEaglesFight, WhenEaglesFight, $body),
             RulesetId::JoursDeGloire => arm!(JoursDeGloire, JoursDeGloire, $body),
             RulesetId::SteelWheels => arm!(SteelWheels, SteelWheels, $body),
+            RulesetId::RoadsToLeningrad => arm!(RoadsToLeningrad, RoadsToLeningrad, $body),
             #[cfg(test)]
             RulesetId::Toy => arm!(Toy, super::toy::Toy, $body),
         }
@@ -158,6 +165,7 @@ impl RulesetId {
             "when-eagles-fight" => Some(RulesetId::WhenEaglesFight),
             "jours-de-gloire" => Some(RulesetId::JoursDeGloire),
             "steel-wheels" => Some(RulesetId::SteelWheels),
+            "roads-to-leningrad" => Some(RulesetId::RoadsToLeningrad),
             #[cfg(test)]
             super::toy::ID => Some(RulesetId::Toy),
             _ => None,
@@ -183,6 +191,7 @@ impl RulesetId {
             RulesetId::WhenEaglesFight => "When Eagles Fight",
             RulesetId::JoursDeGloire => "Jours de Gloire",
             RulesetId::SteelWheels => "WWII Steel Wheels",
+            RulesetId::RoadsToLeningrad => "Roads to Leningrad",
             #[cfg(test)]
             RulesetId::Toy => "Toy: guess the hidden number",
         }
@@ -214,6 +223,7 @@ impl AnyState {
             AnyState::WhenEaglesFight(_) => RulesetId::WhenEaglesFight,
             AnyState::JoursDeGloire(_) => RulesetId::JoursDeGloire,
             AnyState::SteelWheels(_) => RulesetId::SteelWheels,
+            AnyState::RoadsToLeningrad(_) => RulesetId::RoadsToLeningrad,
             #[cfg(test)]
             AnyState::Toy(_) => RulesetId::Toy,
         }
