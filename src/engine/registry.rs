@@ -34,8 +34,14 @@ pub enum RulesetId {
 }
 
 /// All rulesets, for listings.
-pub const ALL: &[RulesetId] =
-    &[RulesetId::GlorysEnd, RulesetId::FirstWorldWar, RulesetId::WhenEaglesFight, RulesetId::JoursDeGloire, RulesetId::SteelWheels, RulesetId::RoadsToLeningrad];
+pub const ALL: &[RulesetId] = &[
+    RulesetId::GlorysEnd,
+    RulesetId::FirstWorldWar,
+    RulesetId::WhenEaglesFight,
+    RulesetId::JoursDeGloire,
+    RulesetId::SteelWheels,
+    RulesetId::RoadsToLeningrad,
+];
 
 /// The ids of [`ALL`], comma-separated, for "unknown ruleset" messages.
 pub fn known_ids() -> String {

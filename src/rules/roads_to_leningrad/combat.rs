@@ -75,9 +75,9 @@ pub fn defending_lead(s: &State, target: HexId) -> Option<String> {
 /// Why the Assault CRT is forced (RTL-10.32), if it is.
 pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Option<&'static str> {
     let t = s.scenario.terrain.get(&target).copied();
-    let all_river = units.iter().all(|id| {
-        s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.scenario.water(h, target), Some((Water::River, _))))
-    });
+    let all_river = units
+        .iter()
+        .all(|id| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.scenario.water(h, target), Some((Water::River, _)))));
     if os == Os::Assault {
         Some("the Assault Sequence is in use")
     } else if s.weather == Weather::Rain {
@@ -118,9 +118,8 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
         }
     }
     add(hex, format!("terrain ({hex_word})"), &mut total);
-    let across = |id: &String, w: Water| {
-        s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.scenario.water(h, a.target).is_some_and(|(x, _)| x == w))
-    };
+    let across =
+        |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.scenario.water(h, a.target).is_some_and(|(x, _)| x == w));
     let stream = !a.units.is_empty() && a.units.iter().all(|id| across(id, Water::Stream));
     if stream {
         add(1, "stream hexside".into(), &mut total);

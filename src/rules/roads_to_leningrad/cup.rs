@@ -159,7 +159,7 @@ pub fn hidden(s: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>
             continue;
         }
         match am {
-            Some(am) if available(s, &side).contains(&am) && !played.contains(&am) && !opened_elsewhere => {
+            Some(am) if super::turn::markers(s, &side, false).contains(&am) && !played.contains(&am) && !opened_elsewhere => {
                 let target = s.drawn.iter_mut().chain(s.pool.get_mut(&side)).find(|m| m.slot.as_deref() == Some(o.id.as_str()));
                 if let Some(m) = target {
                     m.am = Some(am.clone());

@@ -54,7 +54,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 o.play = None;
                 return Some(o);
             }
-            let ids: Vec<String> = w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
+            let ids: Vec<String> =
+                w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
             for id in &ids {
                 if ch.roll(6) == 0 {
                     continue;
@@ -92,7 +93,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 let os = w.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
                 let crt = if combat::assault_forced(&w, os, &units, t).is_none() { Table::Mobile } else { Table::Assault };
                 let _ = crts();
-                let a = AttackOrder { hex: t, units: units.clone(), lead: Some(units[0].clone()), crt: Some(crt), advance: ch.roll(2) == 0 };
+                let a =
+                    AttackOrder { hex: t, units: units.clone(), lead: Some(units[0].clone()), crt: Some(crt), advance: ch.roll(2) == 0 };
                 let mut tw = w.clone();
                 if combat::declare(&mut tw, &side, &a).is_ok() {
                     w = tw;

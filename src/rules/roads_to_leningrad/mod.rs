@@ -151,9 +151,7 @@ impl Ruleset for RoadsToLeningrad {
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {
-            Phase::Strategic => {
-                Some((s.seat_of(&s.scenario.raw.strategic.roller), "RTL-5.11, 7.11: weather and initiative".to_string()))
-            }
+            Phase::Strategic => Some((s.seat_of(&s.scenario.raw.strategic.roller), "RTL-5.11, 7.11: weather and initiative".to_string())),
             _ => turn::draw_due(s).map(|side| (s.seat_of(&side), format!("RTL-4.35: the {side} cup draw"))),
         }
     }

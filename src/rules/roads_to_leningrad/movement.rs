@@ -67,9 +67,9 @@ pub fn in_ezoc(s: &State, h: HexId, side: &str) -> bool {
 /// Whether an enemy red-box unit exerts ZOC into `h` (RTL-11.56d).
 pub fn red_box_ezoc(s: &State, h: HexId, side: &str) -> bool {
     let enemy = s.scenario.other(side);
-    h.neighbours().into_iter().any(|(_, n)| {
-        projects(s, n, h, &enemy) && s.units_at(n).any(|u| u.side == enemy && s.data(&u.id).is_some_and(|d| d.red_box()))
-    })
+    h.neighbours()
+        .into_iter()
+        .any(|(_, n)| projects(s, n, h, &enemy) && s.units_at(n).any(|u| u.side == enemy && s.data(&u.id).is_some_and(|d| d.red_box())))
 }
 
 /// Terrain half MPs to enter `b` off a route: the hex (several types: the highest, 8.31a)

@@ -19,6 +19,13 @@ use crate::engine::{Event, Violation};
 /// The AMs a side may use this turn: its formations whose AM is in play (S3.23) and that
 /// still have a unit on the map (RTL-4.38).
 pub fn available(s: &State, side: &str) -> Vec<String> {
+    markers(s, side, true)
+}
+
+/// The AMs of a side's formations in play this turn; with `on_map`, only those with a unit
+/// on the map. A cupped AM whose formation is wiped out later in the turn is still played
+/// (RTL-7.24: it picks a sequence and does nothing).
+pub fn markers(s: &State, side: &str, on_map: bool) -> Vec<String> {
     let idx = |t: &str| s.scenario.raw.turns.iter().position(|x| x == t).map(|i| i as u16 + 1).unwrap_or(0);
     let mut out: Vec<String> = s
         .scenario
@@ -27,7 +34,7 @@ pub fn available(s: &State, side: &str) -> Vec<String> {
         .iter()
         .filter(|f| f.side == side)
         .filter(|f| f.from.as_deref().is_none_or(|t| idx(t) <= s.turn))
-        .filter(|f| s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()))
+        .filter(|f| !on_map || s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()))
         .flat_map(|f| s.scenario.ams_of(f))
         .collect();
     out.sort();
@@ -108,10 +115,7 @@ pub fn strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     }
     let first = s.first.clone();
     let mine: Vec<Marker> = available(s, &first).into_iter().map(|am| Marker { slot: None, am: Some(am), open: true }).collect();
-    ev.push(Event::rule(
-        "RTL-7.14",
-        format!("the {first} player puts all his {} AMs in his cup: {}", mine.len(), names(&mine)),
-    ));
+    ev.push(Event::rule("RTL-7.14", format!("the {first} player puts all his {} AMs in his cup: {}", mine.len(), names(&mine))));
     s.cups.insert(first.clone(), mine);
     let second = s.scenario.other(&first);
     s.cups.insert(second.clone(), vec![]);

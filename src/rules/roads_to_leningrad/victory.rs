@@ -48,8 +48,7 @@ pub fn check(s: &mut State) -> Vec<Event> {
                 reason: format!("{total} VP at the end of {name}, at least {} (S1)", c.at_least),
             });
         } else if c.last {
-            s.outcome =
-                Some(Outcome::Win { side: other, reason: format!("{total} VP at the end of {name}, below {} (S1)", c.at_least) });
+            s.outcome = Some(Outcome::Win { side: other, reason: format!("{total} VP at the end of {name}, below {} (S1)", c.at_least) });
         }
         if s.outcome.is_some() {
             s.phase = Phase::Over;

@@ -4,7 +4,9 @@
 use super::movement::{STACK_LIMIT, stack_points};
 use super::scenario::{Kind, Terrain, Water};
 use super::state::{Phase, State, Supply};
-use crate::render::{Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol};
+use crate::render::{
+    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+};
 
 /// The state, one fact per line.
 pub fn describe(s: &State) -> String {
@@ -33,7 +35,12 @@ pub fn describe(s: &State) -> String {
         out.push(format!("{side} passes last turn: {n}"));
     }
     if let Some(a) = &s.active {
-        out.push(format!("active: {} ({:?}){}", a.formation, a.os, if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }));
+        out.push(format!(
+            "active: {} ({:?}){}",
+            a.formation,
+            a.os,
+            if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }
+        ));
     }
     for a in &s.attacks {
         out.push(format!("attack on {} by {} (lead {}, {} CRT) waits for its dice", a.target, a.units.join(", "), a.lead, a.table.name()));
@@ -59,7 +66,7 @@ pub fn describe(s: &State) -> String {
             f.attack,
             f.defense,
             f.ma,
-            f.er,
+            s.er(u),
             if st.is_empty() { String::new() } else { format!(", {}", st.join(", ")) }
         ));
     }
@@ -90,13 +97,20 @@ pub fn template(s: &State, seat: &str) -> String {
         Phase::Os { .. } => {
             if s.choose_first {
                 let cup: Vec<String> = s.cups.get(&side).map(|c| c.iter().map(|m| m.public_name()).collect()).unwrap_or_default();
-                t.push_str(&format!("# RTL-7.15: pick the AM of the first OS among {}\nam: {}\n", cup.join(", "), cup.first().cloned().unwrap_or_default()));
+                t.push_str(&format!(
+                    "# RTL-7.15: pick the AM of the first OS among {}\nam: {}\n",
+                    cup.join(", "),
+                    cup.first().cloned().unwrap_or_default()
+                ));
             }
             if let Some(d) = &s.drawn {
                 t.push_str(&format!("# drawn: {}\n", d.am.clone().unwrap_or_else(|| d.public_name())));
             }
             if let Some(p) = s.pool.get(&side) {
-                t.push_str(&format!("# pool: {} (play: pooled to play it instead, RTL-7.31)\n", p.am.clone().unwrap_or_else(|| p.public_name())));
+                t.push_str(&format!(
+                    "# pool: {} (play: pooled to play it instead, RTL-7.31)\n",
+                    p.am.clone().unwrap_or_else(|| p.public_name())
+                ));
             }
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\nactions:\n");
             t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
@@ -218,12 +232,21 @@ pub fn picture(s: &State) -> Picture {
                 bottom_text: format!("{}-{}-{}", f.attack, f.defense, f.ma),
                 steps: None,
                 badges,
-                title: format!("{} ({} {}, {:?}{}), ER {}", u.id, u.side, u.formation, d.kind, if u.reduced { ", reduced" } else { "" }, s.er(u)),
+                title: format!(
+                    "{} ({} {}, {:?}{}), ER {}",
+                    u.id,
+                    u.side,
+                    u.formation,
+                    d.kind,
+                    if u.reduced { ", reduced" } else { "" },
+                    s.er(u)
+                ),
             })
         })
         .collect();
     let mut notes = vec![
-        "REPRESENTATIVE map and setup (scenarios/roads-to-leningrad/soltsy.yaml): the published map and setup cards are not in our source".into(),
+        "REPRESENTATIVE map and setup (scenarios/roads-to-leningrad/soltsy.yaml): the published map and setup cards are not in our source"
+            .into(),
         format!("{}; German VP from steps {}", s.phase_text(), s.vp),
     ];
     let gone: Vec<&str> = s.units.iter().filter(|u| u.hex.is_none()).map(|u| u.id.as_str()).collect();
