@@ -124,10 +124,10 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
     if stream {
         add(1, "stream hexside".into(), &mut total);
     }
-    if let (Some(dl), Some(al)) = (defending_lead(s, a.target), s.unit(&a.lead)) {
-        if let Some(du) = s.unit(&dl) {
-            add(s.er(du) as i32 - s.er(al) as i32, format!("ER differential ({dl} − {})", a.lead), &mut total);
-        }
+    if let (Some(dl), Some(al)) = (defending_lead(s, a.target), s.unit(&a.lead))
+        && let Some(du) = s.unit(&dl)
+    {
+        add(s.er(du) as i32 - s.er(al) as i32, format!("ER differential ({dl} − {})", a.lead), &mut total);
     }
     // CAB (10.61f): armor with a motorized partner, no AT in the hex, fair weather, no
     // swamp or city; the two not across a river nor Disrupted.

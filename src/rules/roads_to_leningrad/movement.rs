@@ -233,5 +233,5 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engin
 
 /// Half MPs as text (`2½`).
 pub fn half(h: u32) -> String {
-    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}½", h / 2) }
+    if h.is_multiple_of(2) { format!("{}", h / 2) } else { format!("{}½", h / 2) }
 }
