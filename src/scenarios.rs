@@ -81,6 +81,12 @@ pub const ALL: &[Bundled] = &[
         about: "WWII Steel Wheels, a REPRESENTATIVE crossroads fight (6 turns, 2 US and 3 German platoons): a partial first slice, manoeuvres, movement, spotting and direct fire (docs/steel-wheels/rules.md)",
         text: include_str!("../scenarios/steel-wheels/crossroads.yaml"),
     },
+    Bundled {
+        name: "roads-to-leningrad/soltsy",
+        ruleset: "roads-to-leningrad",
+        about: "Roads to Leningrad, Scenario #1 The Battle of Soltsy (13AM-17PM, 10 turns) on a REPRESENTATIVE map and setup: a first playable slice, the cup, movement, combat, supply and VP (docs/roads-to-leningrad/rules.md)",
+        text: include_str!("../scenarios/roads-to-leningrad/soltsy.yaml"),
+    },
 ];
 
 /// Look a bundled scenario up by `ruleset/name`.
@@ -106,6 +112,8 @@ pub fn seats(b: &Bundled) -> Vec<(&'static str, &'static str)> {
         "jours-de-gloire" => vec![("french", "french"), ("austrian", "austrian")],
         // The attacker declares first (MAN-2).
         "steel-wheels" => vec![("us", "us"), ("de", "de")],
+        // The German rolls weather and initiative and opens every turn (RTL-5.11).
+        "roads-to-leningrad" => vec![("german", "german"), ("soviet", "soviet")],
         _ => Vec::new(),
     }
 }

@@ -7,6 +7,7 @@ use umpire::engine::cases::{RuleCase, run_case};
 use umpire::rules::first_world_war::FirstWorldWar;
 use umpire::rules::glorys_end::GlorysEnd;
 use umpire::rules::jours_de_gloire::JoursDeGloire;
+use umpire::rules::roads_to_leningrad::RoadsToLeningrad;
 use umpire::rules::steel_wheels::SteelWheels;
 use umpire::rules::when_eagles_fight::WhenEaglesFight;
 
@@ -33,6 +34,11 @@ fn jours_de_gloire_rule_cases() {
 #[test]
 fn steel_wheels_rule_cases() {
     run_dir::<SteelWheels>("steel-wheels");
+}
+
+#[test]
+fn roads_to_leningrad_rule_cases() {
+    run_dir::<RoadsToLeningrad>("roads-to-leningrad");
 }
 
 fn run_dir<R: CaseRuleset>(ruleset: &str) {

@@ -704,6 +704,7 @@ mod same_results_tests {
             ("when-eagles-fight/historical", None, 2_000),
             ("jours-de-gloire/marengo", None, 2_000),
             ("steel-wheels/crossroads", None, 2_000),
+            ("roads-to-leningrad/soltsy", None, 2_000),
         ];
         for &(scenario, options, max) in games {
             for seed in 1..=2 {

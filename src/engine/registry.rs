@@ -18,6 +18,7 @@ macro_rules! rulesets {
             WhenEaglesFight: crate::rules::when_eagles_fight::WhenEaglesFight, "When Eagles Fight", crate::rules::when_eagles_fight::scenario::schema;
             JoursDeGloire: crate::rules::jours_de_gloire::JoursDeGloire, "Jours de Gloire", crate::rules::jours_de_gloire::scenario::schema;
             SteelWheels: crate::rules::steel_wheels::SteelWheels, "WWII Steel Wheels", crate::rules::steel_wheels::scenario::schema;
+            RoadsToLeningrad: crate::rules::roads_to_leningrad::RoadsToLeningrad, "Roads to Leningrad", crate::rules::roads_to_leningrad::scenario::schema;
         }
     };
 }

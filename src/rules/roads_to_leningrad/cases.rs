@@ -1,0 +1,151 @@
+//! The compact prestate of a rule case (DESIGN §5, `tests/cases/roads-to-leningrad/`): the
+//! bundled Soltsy scenario with what a case names.
+//!
+//! ```yaml
+//! state:
+//!   turn: 3                        # index on the track (default 1)
+//!   weather: rain                  # default dry
+//!   units:                         # when given, only these units are on the map
+//!     - {id: 10-8pz, hex: "2214", reduced: true, disrupted: true, supply: out}
+//!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
+//!   strategic: true                # the strategic rolls are due
+//!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
+//!   draw: german                   # this side's OS, its entry opens with the draw
+//!   cups: {german: [8pz/1, 3mot]}  # public markers in the cups
+//!   pool: {german: 3mot}           # a public marker in the pool
+//!   first: german                  # First Player (default german)
+//!   last_passes: {soviet: 2}
+//!   control: {"2214": soviet}
+//!   vp: 0
+//! ```
+//! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
+//! counted from 1.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::RoadsToLeningrad;
+use super::scenario::SOLTSY_YAML;
+use super::state::{Active, Marker, Os, Phase, State, Supply, Weather};
+use crate::engine::cases::CaseRuleset;
+use crate::engine::{Ruleset, SeatInfo};
+use crate::geo::hex::HexId;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseState {
+    #[serde(default)]
+    turn: Option<u16>,
+    #[serde(default)]
+    weather: Option<Weather>,
+    #[serde(default)]
+    units: Option<Vec<CaseUnit>>,
+    #[serde(default)]
+    active: Option<CaseActive>,
+    #[serde(default)]
+    strategic: bool,
+    #[serde(default)]
+    cup_phase: Option<String>,
+    #[serde(default)]
+    draw: Option<String>,
+    #[serde(default)]
+    cups: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pool: BTreeMap<String, String>,
+    #[serde(default)]
+    first: Option<String>,
+    #[serde(default)]
+    last_passes: BTreeMap<String, u8>,
+    #[serde(default)]
+    control: BTreeMap<HexId, String>,
+    #[serde(default)]
+    vp: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseUnit {
+    id: String,
+    hex: HexId,
+    #[serde(default)]
+    reduced: bool,
+    #[serde(default)]
+    disrupted: bool,
+    #[serde(default)]
+    supply: Supply,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseActive {
+    formation: String,
+    os: Os,
+}
+
+/// The seats of a case: one per side, named after it.
+pub fn case_seats() -> Vec<SeatInfo> {
+    vec![SeatInfo { seat: "german".into(), side: "german".into() }, SeatInfo { seat: "soviet".into(), side: "soviet".into() }]
+}
+
+fn public(am: &str) -> Marker {
+    Marker { slot: None, am: Some(am.to_string()), open: true }
+}
+
+impl CaseRuleset for RoadsToLeningrad {
+    fn case_state(value: &yaml_serde::Value) -> Result<State, String> {
+        let c: CaseState = yaml_serde::from_value(value.clone()).map_err(|e| format!("case state: {e}"))?;
+        let mut s = RoadsToLeningrad::setup(SOLTSY_YAML, None, &case_seats()).map_err(|e| e.to_string())?;
+        if let Some(t) = c.turn {
+            s.turn = t;
+        }
+        if let Some(w) = c.weather {
+            s.weather = w;
+        }
+        if let Some(units) = c.units {
+            for u in &mut s.units {
+                u.hex = None;
+            }
+            for cu in units {
+                let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
+                u.hex = Some(cu.hex);
+                u.reduced = cu.reduced;
+                u.disrupted = cu.disrupted;
+                u.supply = cu.supply;
+            }
+        }
+        s.first = c.first.unwrap_or_else(|| "german".into());
+        for (side, list) in c.cups {
+            s.cups.insert(side, list.iter().map(|a| public(a)).collect());
+        }
+        for (side, am) in c.pool {
+            s.pool.insert(side, public(&am));
+        }
+        s.last_passes = c.last_passes;
+        s.control.extend(c.control);
+        s.vp = c.vp;
+        if c.strategic {
+            s.phase = Phase::Strategic;
+        } else if let Some(side) = c.cup_phase {
+            s.first = s.scenario.other(&side);
+            let n = super::turn::available(&s, &s.first.clone());
+            s.cups.insert(s.first.clone(), n.iter().map(|a| public(a)).collect());
+            s.cups.insert(side.clone(), vec![]);
+            s.phase = Phase::Cup { side };
+        } else if let Some(side) = c.draw {
+            s.choose_first = false;
+            s.phase = Phase::Os { side };
+        } else if let Some(a) = c.active {
+            let side = s.scenario.formation(&a.formation).ok_or_else(|| format!("case state: no formation {}", a.formation))?.side.clone();
+            let army = super::turn::army_for(&s, &side, &a.formation);
+            s.choose_first = false;
+            s.phase = Phase::Os { side: side.clone() };
+            s.active = Some(Active { side, formation: a.formation, os: a.os, army });
+        }
+        RoadsToLeningrad::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
+        Ok(s)
+    }
+    fn case_faces(dice: &[u32]) -> Vec<u32> {
+        dice.iter().map(|d| d.saturating_sub(1)).collect()
+    }
+}

@@ -1,0 +1,147 @@
+//! Random legal orders (the bot, selfplay): the cup filled at random up to its limit; a
+//! sequence chosen (now and then a Pass); each active unit walked toward the nearest enemy
+//! or an enemy-held location, each step checked by the rules; then attacks at fair odds.
+
+use super::combat;
+use super::crt::{Table, crts};
+use super::movement;
+use super::orders::{Action, AttackOrder, Move, Orders, Play};
+use super::state::{Os, Phase, State};
+use super::turn;
+use crate::dice::Dice;
+use crate::geo::hex::HexId;
+
+/// Random legal orders for `seat`, or `None` when nothing is expected of it.
+pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
+    let side = s.side_of(seat)?.to_string();
+    match &s.phase {
+        Phase::Cup { side: due } if *due == side => {
+            let mut avail = turn::available(s, &side);
+            ch.shuffle(&mut avail);
+            let limit = turn::cup_limit(s, &side);
+            let n = limit.saturating_sub(ch.roll(2) as usize).max(limit.min(1));
+            avail.truncate(n);
+            if avail.is_empty() {
+                return Some(Orders { cup: Some(0), ..Orders::default() });
+            }
+            Some(Orders { cup_choice: avail, ..Orders::default() })
+        }
+        Phase::Os { side: due } if *due == side && s.attacks.is_empty() => {
+            let mut o = Orders::default();
+            if s.choose_first {
+                let cup = s.cups.get(&side)?;
+                o.am = cup.get(ch.roll(cup.len() as u32) as usize).and_then(|m| m.am.clone());
+            }
+            if s.drawn.is_some() && s.pool.contains_key(&side) && ch.roll(3) == 0 {
+                o.play = Some(Play::Pooled);
+            }
+            let pass_ok = !s.pool.contains_key(&side) && (s.drawn.is_some() || s.choose_first);
+            if pass_ok && ch.roll(8) == 0 {
+                o.os = Some(Os::Pass);
+                return Some(o);
+            }
+            o.os = Some(if ch.roll(3) == 0 { Os::Assault } else { Os::Mobile });
+            // Work on a copy where the seat's own face-down markers count as opened (its
+            // tool opens the played one when it signs).
+            let mut w = s.clone();
+            for m in w.drawn.iter_mut().chain(w.pool.get_mut(&side)) {
+                if m.am.is_some() {
+                    m.open = true;
+                }
+            }
+            if turn::begin_os(&mut w, &side, &o).is_err() {
+                o.os = Some(Os::Pass);
+                o.play = None;
+                return Some(o);
+            }
+            let ids: Vec<String> =
+                w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
+            for id in &ids {
+                if ch.roll(6) == 0 {
+                    continue;
+                }
+                if let Some(m) = walk(&w, &side, id, ch) {
+                    let mut t = w.clone();
+                    if movement::step_move(&mut t, &side, &m).is_ok() {
+                        w = t;
+                        o.actions.push(Action::Move(m));
+                    }
+                }
+            }
+            let enemy = s.scenario.other(&side);
+            let mut targets: Vec<HexId> = w.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
+            targets.sort();
+            targets.dedup();
+            for t in targets {
+                let units: Vec<String> = w
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side && u.hex.is_some_and(|h| h.is_adjacent(t)))
+                    .filter(|u| movement::active_unit(&w, u) && w.face(u).attack > 0)
+                    .filter(|u| !w.attacks.iter().any(|a| a.units.contains(&u.id)))
+                    .map(|u| u.id.clone())
+                    .collect();
+                if units.is_empty() {
+                    continue;
+                }
+                let att = combat::strength(&w, &units, t);
+                let dfn = combat::defense(&w, t);
+                let need = if ch.roll(3) == 0 { 1 } else { 2 };
+                if att < dfn * need {
+                    continue;
+                }
+                let os = w.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
+                let crt = if combat::assault_forced(&w, os, &units, t).is_none() { Table::Mobile } else { Table::Assault };
+                let _ = crts();
+                let a =
+                    AttackOrder { hex: t, units: units.clone(), lead: Some(units[0].clone()), crt: Some(crt), advance: ch.roll(2) == 0 };
+                let mut tw = w.clone();
+                if combat::declare(&mut tw, &side, &a).is_ok() {
+                    w = tw;
+                    o.actions.push(Action::Attack(a));
+                }
+            }
+            Some(o)
+        }
+        _ => None,
+    }
+}
+
+/// A path toward the nearest enemy unit or enemy-held location, the longest legal prefix.
+fn walk(s: &State, side: &str, id: &str, ch: &mut Dice) -> Option<Move> {
+    let from = s.unit(id)?.hex?;
+    let enemy = s.scenario.other(side);
+    let mut goals: Vec<HexId> = s.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
+    goals.extend(s.scenario.raw.victory.locations.iter().filter(|l| s.control.get(&l.hex) != Some(&side.to_string())).map(|l| l.hex));
+    if goals.is_empty() {
+        return None;
+    }
+    goals.sort_by_key(|g| (g.distance(from), *g));
+    let goal = goals[(ch.roll(goals.len().min(3) as u32)) as usize];
+    let mut path = Vec::new();
+    let mut cur = from;
+    for _ in 0..6 {
+        let mut ns: Vec<HexId> = cur
+            .neighbours()
+            .into_iter()
+            .map(|(_, n)| n)
+            .filter(|n| s.scenario.terrain.contains_key(n) && !s.occupied_by(*n, &enemy) && !path.contains(n) && *n != from)
+            .collect();
+        ns.sort_by_key(|n| (n.distance(goal), *n));
+        let Some(&n) = ns.first() else { break };
+        if n.distance(goal) >= cur.distance(goal) {
+            break;
+        }
+        path.push(n);
+        cur = n;
+    }
+    while !path.is_empty() {
+        let m = Move { unit: id.to_string(), path: path.clone() };
+        let mut t = s.clone();
+        if movement::step_move(&mut t, side, &m).is_ok() {
+            return Some(m);
+        }
+        path.pop();
+    }
+    None
+}

@@ -1,0 +1,231 @@
+//! Roads to Leningrad (GMT, 2004; La Strada per Leningrado) — ruleset `roads-to-leningrad`.
+//! A first playable slice (issue 22).
+//!
+//! Built: the scenario data (`scenario`, the Battle of Soltsy on a REPRESENTATIVE map and
+//! setup); the turn (`turn`): weather and initiative as the leading roll of the German's
+//! entry (RTL-5.11, 7.11–7.13), the Second Player's hidden cup as commitments (`cup`,
+//! RTL-7.14), every AM draw as the leading roll of the drawing seat's entry (RTL-4.35),
+//! Mobile, Assault and Pass sequences with the Activation Pool (RTL-7.21, 7.22, 7.31),
+//! automatic Army-unit activation (RTL-7.42–7.44); movement with the TEC, routes, rivers,
+//! swamp, ZOC and stacking (`movement`, RTL-3.2, 3.3, 8); combat (`combat`, `crt`): the
+//! Assault and Mobile CRTs as data, odds, halvings, terrain, ER differential, CAB and
+//! engineer DRMs, ground coordination, losses, retreats through EZOC, disruption and
+//! advance (RTL-9.1, 10, 11); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
+//! Not built: combination of AMs, overruns, reaction, refusal, No Retreat, artillery, air,
+//! strongpoints, CPs, leaders, bridges, reinforcements; `docs/roads-to-leningrad/rules.md`
+//! lists every checklist item with its case or the reason it is missing.
+
+pub mod cases;
+pub mod combat;
+pub mod crt;
+pub mod cup;
+pub mod legal;
+pub mod movement;
+pub mod orders;
+pub mod scenario;
+pub mod state;
+pub mod supply;
+pub mod turn;
+pub mod victory;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::engine::{Await, Event, Expectation, Legal, Outcome, Rejected, Ruleset, ScenarioError, SeatInfo, Violation};
+
+pub use orders::Orders;
+pub use state::State;
+use state::{Phase, Unit, Weather};
+
+/// The ruleset.
+pub struct RoadsToLeningrad;
+
+/// Build the starting state.
+fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+    let sc = scenario::Scenario::from_text(text)?;
+    let by_side = crate::engine::one_seat_per_side(seats, sc.raw.sides.iter().map(|s| s.id.as_str()))?;
+    let units = sc
+        .raw
+        .units
+        .iter()
+        .map(|u| Unit {
+            id: u.id.clone(),
+            side: u.side.clone(),
+            formation: u.formation.clone(),
+            hex: Some(u.hex),
+            reduced: u.reduced,
+            disrupted: false,
+            supply: state::Supply::In,
+            activations: 0,
+        })
+        .collect();
+    let control = sc.raw.victory.control.clone();
+    let first = sc.raw.strategic.initiative.values().next().cloned().unwrap_or_else(|| sc.raw.sides[0].id.clone());
+    let mut s = State {
+        scenario: sc,
+        seats: by_side,
+        turn: 1,
+        phase: Phase::Over,
+        weather: Weather::Dry,
+        first,
+        passes: BTreeMap::new(),
+        last_passes: BTreeMap::new(),
+        cups: BTreeMap::new(),
+        pool: BTreeMap::new(),
+        drawn: None,
+        choose_first: false,
+        played: vec![],
+        moved: vec![],
+        active: None,
+        attacks: vec![],
+        units,
+        vp: 0,
+        control,
+        outcome: None,
+    };
+    for side in s.scenario.raw.sides.iter().map(|d| d.id.clone()).collect::<Vec<_>>() {
+        let hexes: std::collections::BTreeSet<_> = s.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex).collect();
+        for h in hexes {
+            if movement::stack_points(&s, h, &side) > movement::STACK_LIMIT {
+                return Err(ScenarioError { problems: vec![format!("the set-up overstacks {h} (RTL-3.32)")] });
+            }
+            if s.units_at(h).any(|u| u.side != side) {
+                return Err(ScenarioError { problems: vec![format!("the set-up puts both sides in {h}")] });
+            }
+        }
+    }
+    turn::start_turn(&mut s);
+    Ok(s)
+}
+
+impl Ruleset for RoadsToLeningrad {
+    type State = State;
+    type Orders = Orders;
+    const ID: &'static str = "roads-to-leningrad";
+    const VERSION: &'static str = "0.1.0";
+
+    fn setup(text: &str, _options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
+        setup(text, seats)
+    }
+    fn expect(s: &State) -> Expectation {
+        let awaits = match &s.phase {
+            Phase::Strategic => {
+                let r = s.scenario.raw.strategic.roller.clone();
+                vec![Await { seat: s.seat_of(&r), what: "open the turn: weather and initiative are rolled (RTL-5.11, 7.11)".into() }]
+            }
+            Phase::Cup { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: format!("put up to {} of your AMs in your cup, face down (RTL-7.14)", turn::cup_limit(s, side)),
+            }],
+            Phase::Os { side } if !s.attacks.is_empty() => {
+                let other = s.scenario.other(side);
+                vec![Await { seat: s.seat_of(&other), what: "roll the declared combats (your next entry settles their dice)".into() }]
+            }
+            Phase::Os { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: if turn::draw_due(s).is_some() {
+                    "draw an AM from your cup (your entry opens with the draw) and run its operations sequence (RTL-7.21)".into()
+                } else {
+                    "play an AM and run its operations sequence (RTL-7.21)".into()
+                },
+            }],
+            Phase::Over => vec![],
+        };
+        Expectation { when: s.phase_text(), awaits }
+    }
+    fn validate(s: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
+        crate::engine::pure_step::validate(turn::run, s, seat, orders)
+    }
+    fn apply(s: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
+        crate::engine::pure_step::apply(turn::run, s, seat, orders)
+    }
+    fn validate_and_apply(s: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
+        crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
+    }
+    fn pending_roll(s: &State) -> Option<String> {
+        (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len()))
+    }
+    fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        combat::resolve(s, dice)
+    }
+    fn leading_roll(s: &State) -> Option<(String, String)> {
+        match &s.phase {
+            Phase::Strategic => Some((s.seat_of(&s.scenario.raw.strategic.roller), "RTL-5.11, 7.11: weather and initiative".to_string())),
+            _ => turn::draw_due(s).map(|side| (s.seat_of(&side), format!("RTL-4.35: the {side} cup draw"))),
+        }
+    }
+    fn resolve_lead(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        match &s.phase {
+            Phase::Strategic => turn::strategic(s, dice),
+            _ => turn::draw(s, dice),
+        }
+    }
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+    fn game_turn(s: &State) -> u32 {
+        u32::from(s.turn)
+    }
+    /// Another side's face-down AMs are unknown to this seat.
+    fn view(s: &State, seat: &str) -> State {
+        let mut v = s.clone();
+        let side = s.side_of(seat).map(str::to_string).unwrap_or_default();
+        let hide = |m: &mut state::Marker| {
+            if !m.open {
+                m.am = None;
+            }
+        };
+        for (sd, cup) in v.cups.iter_mut() {
+            if *sd != side {
+                cup.iter_mut().for_each(hide);
+            }
+        }
+        for (sd, m) in v.pool.iter_mut() {
+            if *sd != side {
+                hide(m);
+            }
+        }
+        if let (Some(m), Phase::Os { side: d }) = (v.drawn.as_mut(), &s.phase)
+            && *d != side
+        {
+            hide(m);
+        }
+        v
+    }
+    fn random_orders(s: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
+        legal::random_orders(s, seat, chooser)
+    }
+    fn hidden(s: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<Violation>> {
+        cup::hidden(s, seat, acts)
+    }
+    fn conceal(
+        s: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
+        cup::conceal(s, seat, orders, order)
+    }
+    fn committed_value_bound(_s: &State, id: &str) -> usize {
+        cup::value_bound(id)
+    }
+    fn template(s: &State, seat: &str) -> String {
+        view::template(s, seat)
+    }
+    fn preview(s: &State, seat: &str, orders: &Orders) -> Vec<String> {
+        match turn::run(s, seat, orders) {
+            Ok((_, ev)) => ev.into_iter().map(|e| e.text).collect(),
+            Err(v) => v.into_iter().map(|v| v.to_string()).collect(),
+        }
+    }
+    fn describe(s: &State) -> String {
+        view::describe(s)
+    }
+    fn picture(s: &State) -> crate::render::Picture {
+        view::picture(s)
+    }
+    fn check_invariants(s: &State) -> Result<(), String> {
+        view::check_invariants(s)
+    }
+}

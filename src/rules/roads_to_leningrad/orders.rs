@@ -1,0 +1,81 @@
+//! Orders as a seat writes them (`body.orders`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::crt::Table;
+use super::state::Os;
+use crate::geo::hex::HexId;
+
+/// One entry's orders.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// RTL-7.14 as the Second Player writes it: the AMs he puts in his cup. His tool turns
+    /// them into one commitment per slot and never sends the list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cup_choice: Vec<String>,
+    /// RTL-7.14 as the log carries it: how many AMs went into the cup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cup: Option<u8>,
+    /// RTL-7.15: the AM the First Player picks for the scenario's first OS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub am: Option<String>,
+    /// RTL-7.31: with an AM in the pool, play the one just `drawn` (the default) or the
+    /// `pooled` one (the other takes its place in the pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Play>,
+    /// RTL-7.21: the sequence chosen for the activated formation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<Os>,
+    /// Moves then attack declarations, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
+    #[schemars(with = "Vec<Action>")]
+    pub actions: Vec<Action>,
+}
+
+/// Which marker an OS plays (RTL-7.31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Play {
+    Drawn,
+    Pooled,
+}
+
+/// One action of an operations sequence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Move one unit along adjacent hexes (RTL-8).
+    Move(Move),
+    /// Declare an attack on one hex (RTL-9.1) with its standing instructions.
+    Attack(AttackOrder),
+}
+
+/// A unit's move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub unit: String,
+    /// Hexes entered, in order.
+    pub path: Vec<HexId>,
+}
+
+/// An attack declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackOrder {
+    /// The defending hex.
+    pub hex: HexId,
+    /// The attacking units (adjacent).
+    pub units: Vec<String>,
+    /// The attacker's lead unit (RTL-3.43); default: the first unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<String>,
+    /// The CRT (RTL-10.3); default Assault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crt: Option<Table>,
+    /// Advance into the hex if it is emptied (RTL-11.6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advance: bool,
+}

@@ -1,0 +1,243 @@
+//! The game state: the checked scenario, the units, the turn with its weather and
+//! initiative, the cups and activation pools, the active formation and the combats
+//! waiting for their dice, VP and control.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::crt::Table;
+use super::scenario::{Face, Scenario, UnitData};
+use crate::engine::Outcome;
+use crate::geo::hex::HexId;
+
+/// Weather (RTL-5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Weather {
+    Dry,
+    Cloudy,
+    Rain,
+}
+
+/// Supply status (RTL-6.12).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Supply {
+    #[default]
+    In,
+    Emergency,
+    Out,
+}
+
+/// The three operations sequences (RTL-7.21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Os {
+    Mobile,
+    Assault,
+    Pass,
+}
+
+/// A unit in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub side: String,
+    pub formation: String,
+    /// `None` once eliminated.
+    pub hex: Option<HexId>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reduced: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disrupted: bool,
+    #[serde(default)]
+    pub supply: Supply,
+    /// Army-unit activations this turn (RTL-7.42/7.43).
+    #[serde(default)]
+    pub activations: u8,
+}
+
+/// An activation marker in a cup or pool: public (the First Player's, named) or one of the
+/// Second Player's committed slots, whose AM is known once opened (DESIGN §2.6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// The commitment id of a hidden slot (`cup-15AM-3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// The AM id, when public or known to the replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub am: Option<String>,
+    /// Opened in the log (always true for a public marker).
+    pub open: bool,
+}
+
+impl Marker {
+    /// How the public names it.
+    pub fn public_name(&self) -> String {
+        match (&self.slot, self.open, &self.am) {
+            (_, true, Some(a)) => a.clone(),
+            (Some(s), _, _) => format!("hidden slot {s}"),
+            _ => "?".into(),
+        }
+    }
+}
+
+/// A declared attack with its standing instructions (RTL-9.1, 10; digest G.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attack {
+    pub target: HexId,
+    pub units: Vec<String>,
+    pub lead: String,
+    pub table: Table,
+    pub advance: bool,
+}
+
+/// The formation(s) acting now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Active {
+    pub side: String,
+    pub formation: String,
+    pub os: Os,
+    /// Army units activated with it (RTL-7.44, 7.46).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army: Vec<String>,
+}
+
+/// Where the turn stands (RTL-4.21).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// A1, A5: the roller's entry opens with the weather and initiative rolls.
+    Strategic,
+    /// A5: the Second Player chooses, secretly, the AMs for his cup (RTL-7.14).
+    Cup { side: String },
+    /// B: `side`'s operations sequence; its entry opens with the cup draw (a leading roll)
+    /// unless the first OS of the scenario (RTL-7.15) or an empty cup.
+    Os { side: String },
+    /// The game is over.
+    Over,
+}
+
+/// The whole state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    /// Side id → seat.
+    pub seats: BTreeMap<String, String>,
+    /// 1-based index on the turn track.
+    pub turn: u16,
+    pub phase: Phase,
+    pub weather: Weather,
+    /// The First Player this turn (initiative holder).
+    pub first: String,
+    /// Pass sequences made this turn and last turn, per side (RTL-7.13).
+    #[serde(default)]
+    pub passes: BTreeMap<String, u8>,
+    #[serde(default)]
+    pub last_passes: BTreeMap<String, u8>,
+    /// Each side's cup, in canonical order (public AMs sorted, slots by id).
+    #[serde(default)]
+    pub cups: BTreeMap<String, Vec<Marker>>,
+    /// Each side's Activation Pool: one slot (RTL-7.22).
+    #[serde(default)]
+    pub pool: BTreeMap<String, Marker>,
+    /// The marker just drawn for this OS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<Marker>,
+    /// The first OS of the scenario: the First Player picks his AM (RTL-7.15).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub choose_first: bool,
+    /// Markers played this turn (named).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played: Vec<String>,
+    /// Units that moved in this OS (RTL-8.13: once per Movement Phase).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<Active>,
+    /// Declared attacks waiting for their dice (RTL-10; DESIGN §2.5 batch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacks: Vec<Attack>,
+    pub units: Vec<Unit>,
+    /// The German VP total from steps and actions (S1.31); locations count at the checks.
+    pub vp: i32,
+    /// Who last controlled each VP location (S1.22).
+    pub control: BTreeMap<HexId, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The side of a seat.
+    pub fn side_of(&self, seat: &str) -> Option<&str> {
+        self.seats.iter().find(|(_, s)| s.as_str() == seat).map(|(side, _)| side.as_str())
+    }
+    /// The seat of a side.
+    pub fn seat_of(&self, side: &str) -> String {
+        self.seats.get(side).cloned().unwrap_or_default()
+    }
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+    /// A unit by id, to change.
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+    /// A unit's printed data.
+    pub fn data(&self, id: &str) -> Option<&UnitData> {
+        self.scenario.unit(id)
+    }
+    /// The face a unit shows now.
+    pub fn face(&self, u: &Unit) -> Face {
+        match self.data(&u.id) {
+            Some(d) if u.reduced => d.back.unwrap_or(d.front),
+            Some(d) => d.front,
+            None => Face { attack: 0, defense: 1, ma: 0, er: 1, stacking: 0 },
+        }
+    }
+    /// Steps left (RTL-3.6).
+    pub fn steps(&self, u: &Unit) -> u32 {
+        match self.data(&u.id) {
+            Some(d) if d.back.is_some() && !u.reduced => 2,
+            _ => 1,
+        }
+    }
+    /// Current ER: Disrupted −2, OoS −1, never below 1 (RTL-3.44).
+    pub fn er(&self, u: &Unit) -> u32 {
+        let mut er = self.face(u).er;
+        if u.disrupted {
+            er = er.saturating_sub(2);
+        }
+        if u.supply == Supply::Out {
+            er = er.saturating_sub(1);
+        }
+        er.max(1)
+    }
+    /// Units of any side in a hex.
+    pub fn units_at(&self, h: HexId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.hex == Some(h))
+    }
+    /// Whether `side` has a unit in `h`.
+    pub fn occupied_by(&self, h: HexId, side: &str) -> bool {
+        self.units_at(h).any(|u| u.side == side)
+    }
+    /// The name of the current turn.
+    pub fn turn_name(&self) -> String {
+        self.scenario.turn_name(self.turn)
+    }
+    /// The phase in words.
+    pub fn phase_text(&self) -> String {
+        let p = match &self.phase {
+            Phase::Strategic => "strategic segment: weather and initiative".to_string(),
+            Phase::Cup { side } => format!("initiative phase: the {side} player fills his cup"),
+            Phase::Os { side } => match &self.active {
+                Some(a) => format!("operations: {side} {:?} sequence of {}", a.os, a.formation),
+                None => format!("operations: the {side} player's sequence"),
+            },
+            Phase::Over => "the game is over".into(),
+        };
+        format!("Turn {} ({} of {}), {:?}, {p}", self.turn_name(), self.turn, self.scenario.raw.turns.len(), self.weather)
+    }
+}

@@ -1,0 +1,265 @@
+//! What players read and see: the state as text, the orders template, the picture (the
+//! shared hex renderer) and the invariants.
+
+use super::movement::{STACK_LIMIT, stack_points};
+use super::scenario::{Kind, Terrain, Water};
+use super::state::{Phase, State, Supply};
+use crate::render::{
+    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+};
+
+/// The state, one fact per line.
+pub fn describe(s: &State) -> String {
+    let mut out = vec![s.phase_text()];
+    if let Some(o) = &s.outcome {
+        out.push(format!("result: {}", crate::engine::game::describe_outcome(o)));
+    }
+    out.push(format!("First Player: {}", s.first));
+    for (side, cup) in &s.cups {
+        let names: Vec<String> = cup.iter().map(|m| m.public_name()).collect();
+        out.push(format!("{side} cup ({}): {}", cup.len(), if names.is_empty() { "empty".into() } else { names.join(", ") }));
+    }
+    for (side, m) in &s.pool {
+        out.push(format!("{side} pool: {}", m.public_name()));
+    }
+    if let Some(m) = &s.drawn {
+        out.push(format!("drawn: {}", m.public_name()));
+    }
+    if !s.played.is_empty() {
+        out.push(format!("played this turn: {}", s.played.join(", ")));
+    }
+    for (side, n) in &s.passes {
+        out.push(format!("{side} passes this turn: {n}"));
+    }
+    for (side, n) in &s.last_passes {
+        out.push(format!("{side} passes last turn: {n}"));
+    }
+    if let Some(a) = &s.active {
+        out.push(format!(
+            "active: {} ({:?}){}",
+            a.formation,
+            a.os,
+            if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }
+        ));
+    }
+    for a in &s.attacks {
+        out.push(format!("attack on {} by {} (lead {}, {} CRT) waits for its dice", a.target, a.units.join(", "), a.lead, a.table.name()));
+    }
+    for u in &s.units {
+        let f = s.face(u);
+        let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "eliminated".into());
+        let mut st = Vec::new();
+        if u.reduced {
+            st.push("reduced".to_string());
+        }
+        if u.disrupted {
+            st.push("Disrupted".into());
+        }
+        if u.supply != Supply::In {
+            st.push(super::supply::word(u.supply).into());
+        }
+        out.push(format!(
+            "unit {} ({} {}) at {at}: {}-{}-{} ER {}{}",
+            u.id,
+            u.side,
+            u.formation,
+            f.attack,
+            f.defense,
+            f.ma,
+            s.er(u),
+            if st.is_empty() { String::new() } else { format!(", {}", st.join(", ")) }
+        ));
+    }
+    out.push(format!("German VP from steps and actions: {}", s.vp));
+    for l in &s.scenario.raw.victory.locations {
+        let who = s.control.get(&l.hex).map(String::as_str).unwrap_or("nobody");
+        out.push(format!("location {} {} controlled by {who}", l.hex, l.name));
+    }
+    out.join("\n")
+}
+
+/// A commented YAML skeleton of what `seat` may send now.
+pub fn template(s: &State, seat: &str) -> String {
+    let e = <super::RoadsToLeningrad as crate::engine::Ruleset>::expect(s);
+    let Some(w) = e.awaits.iter().find(|a| a.seat == seat) else { return format!("# {}: nothing is expected of {seat} now\n", e.when) };
+    let Some(side) = s.side_of(seat).map(str::to_string) else { return format!("# {}\n", e.when) };
+    let mut t = format!("# {}\n# {}\n", e.when, w.what);
+    match &s.phase {
+        Phase::Cup { .. } => {
+            let avail = super::turn::available(s, &side);
+            t.push_str(&format!(
+                "# RTL-7.14: cup up to {} of your AMs ({}); your tool commits them face down.\ncup_choice: [{}]\n",
+                super::turn::cup_limit(s, &side),
+                avail.join(", "),
+                avail.iter().take(super::turn::cup_limit(s, &side)).cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        Phase::Os { .. } => {
+            if s.choose_first {
+                let cup: Vec<String> = s.cups.get(&side).map(|c| c.iter().map(|m| m.public_name()).collect()).unwrap_or_default();
+                t.push_str(&format!(
+                    "# RTL-7.15: pick the AM of the first OS among {}\nam: {}\n",
+                    cup.join(", "),
+                    cup.first().cloned().unwrap_or_default()
+                ));
+            }
+            if let Some(d) = &s.drawn {
+                t.push_str(&format!("# drawn: {}\n", d.am.clone().unwrap_or_else(|| d.public_name())));
+            }
+            if let Some(p) = s.pool.get(&side) {
+                t.push_str(&format!(
+                    "# pool: {} (play: pooled to play it instead, RTL-7.31)\n",
+                    p.am.clone().unwrap_or_else(|| p.public_name())
+                ));
+            }
+            t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\nactions:\n");
+            t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
+            t.push_str("  # - attack: {hex: \"HEX\", units: [ID, ...], lead: ID, crt: assault, advance: true}\n");
+        }
+        _ => {}
+    }
+    t
+}
+
+/// Internal consistency.
+pub fn check_invariants(s: &State) -> Result<(), String> {
+    for u in &s.units {
+        let Some(h) = u.hex else { continue };
+        if !s.scenario.terrain.contains_key(&h) {
+            return Err(format!("{} stands off the map at {h}", u.id));
+        }
+        if s.units_at(h).any(|o| o.side != u.side) {
+            return Err(format!("{h} holds units of both sides"));
+        }
+        if stack_points(s, h, &u.side) > STACK_LIMIT && s.attacks.is_empty() && s.active.is_none() {
+            return Err(format!("{h} holds more than {STACK_LIMIT} stacking points"));
+        }
+    }
+    if s.turn == 0 || usize::from(s.turn) > s.scenario.raw.turns.len() {
+        return Err(format!("turn {} is off the track", s.turn));
+    }
+    if s.pool.len() > 2 {
+        return Err("more pools than sides".into());
+    }
+    Ok(())
+}
+
+fn fill(s: &State, h: crate::geo::hex::HexId) -> Rgb {
+    if s.scenario.city(h) || s.scenario.town(h) {
+        return Rgb(205, 185, 165);
+    }
+    if s.scenario.woods.contains(&h) {
+        return Rgb(150, 190, 120);
+    }
+    if s.scenario.route_hexes.contains_key(&h) {
+        return Rgb(230, 215, 180);
+    }
+    match s.scenario.terrain.get(&h) {
+        Some(Terrain::Rough) => Rgb(200, 180, 140),
+        Some(Terrain::Hills) => Rgb(190, 160, 110),
+        Some(Terrain::Marsh) => Rgb(180, 205, 200),
+        Some(Terrain::Swamp) => Rgb(140, 180, 170),
+        _ => Rgb(238, 232, 205),
+    }
+}
+
+fn colour(side: &str) -> (Rgb, Rgb) {
+    if side == "german" { (Rgb(120, 130, 140), Rgb::WHITE) } else { (Rgb(160, 90, 50), Rgb::WHITE) }
+}
+
+/// The picture: terrain, water hexsides, towns, VP locations, counters.
+pub fn picture(s: &State) -> Picture {
+    use crate::rules::glorys_end::render::axial;
+    let mut cells = Vec::new();
+    for &h in s.scenario.terrain.keys() {
+        let place = s
+            .scenario
+            .raw
+            .map
+            .cities
+            .get(&h)
+            .map(|n| PlaceMark { name: n.clone(), kind: PlaceKind::City })
+            .or_else(|| s.scenario.raw.map.towns.get(&h).map(|n| PlaceMark { name: n.clone(), kind: PlaceKind::Town }));
+        let vp = s.scenario.raw.victory.locations.iter().find(|l| l.hex == h).map(|l| {
+            let v = l.vp.values().max().copied().unwrap_or(0);
+            (v.to_string(), s.control.get(&h).map(|x| colour(x).0).unwrap_or(Rgb::BLACK))
+        });
+        cells.push(Cell { id: h.to_string(), axial: axial(h), fill: fill(s, h), place, vp, outline: None, marks: vec![] });
+    }
+    let sides = s
+        .scenario
+        .water
+        .iter()
+        .map(|(&(a, b), &(w, _))| Side {
+            a: axial(a),
+            b: axial(b),
+            style: match w {
+                Water::Stream => SideStyle::MinorRiver,
+                Water::River => SideStyle::MajorRiver,
+                Water::Lake => SideStyle::Impassable,
+            },
+        })
+        .collect();
+    let counters = s
+        .units
+        .iter()
+        .filter_map(|u| {
+            let h = u.hex?;
+            let d = s.data(&u.id)?;
+            let (c, ink) = colour(&u.side);
+            let f = s.face(u);
+            let mut badges = Vec::new();
+            if u.disrupted {
+                badges.push(Badge { text: "D".into(), colour: Rgb(180, 0, 0) });
+            }
+            match u.supply {
+                Supply::Emergency => badges.push(Badge { text: "E".into(), colour: Rgb(200, 120, 0) }),
+                Supply::Out => badges.push(Badge { text: "OoS".into(), colour: Rgb(120, 0, 120) }),
+                Supply::In => {}
+            }
+            Some(Counter {
+                at: axial(h),
+                colour: c,
+                ink,
+                symbol: match d.kind {
+                    Kind::Infantry | Kind::MotorizedInfantry | Kind::Engineer | Kind::Motorcycle => Symbol::Infantry,
+                    Kind::Cavalry | Kind::Recon | Kind::ArmoredCar | Kind::Armor => Symbol::Cavalry,
+                    Kind::Artillery | Kind::AntiTank => Symbol::Artillery,
+                    Kind::Headquarters => Symbol::Other,
+                },
+                size: String::new(),
+                top_text: u.id.clone(),
+                bottom_text: format!("{}-{}-{}", f.attack, f.defense, f.ma),
+                steps: None,
+                badges,
+                title: format!(
+                    "{} ({} {}, {:?}{}), ER {}",
+                    u.id,
+                    u.side,
+                    u.formation,
+                    d.kind,
+                    if u.reduced { ", reduced" } else { "" },
+                    s.er(u)
+                ),
+            })
+        })
+        .collect();
+    let mut notes = vec![
+        "REPRESENTATIVE map and setup (scenarios/roads-to-leningrad/soltsy.yaml): the published map and setup cards are not in our source"
+            .into(),
+        format!("{}; German VP from steps {}", s.phase_text(), s.vp),
+    ];
+    let gone: Vec<&str> = s.units.iter().filter(|u| u.hex.is_none()).map(|u| u.id.as_str()).collect();
+    if !gone.is_empty() {
+        notes.push(format!("eliminated: {}", gone.join(", ")));
+    }
+    if let Some(o) = &s.outcome {
+        notes.push(crate::engine::game::describe_outcome(o));
+    }
+    Picture {
+        title: format!("Roads to Leningrad — {}: {}", s.scenario.raw.name, s.phase_text()),
+        notes,
+        legend: s.scenario.raw.sides.iter().map(|d| LegendItem { colour: colour(&d.id).0, text: d.name.clone() }).collect(),
+        kind: PicKind::HexMap(HexMap { cells, sides, counters, arrows: vec![] }),
+    }
+}
