@@ -22,6 +22,7 @@ pub mod command;
 pub mod disorder;
 pub mod fire;
 pub mod legal;
+pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
@@ -73,6 +74,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         acted: vec![],
         fire: None,
         rally: None,
+        melee: None,
+        melee_done: false,
+        meleed: vec![],
         fired: vec![],
         fire_closed: false,
         demoralised: vec![],
@@ -127,10 +131,16 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s).or_else(|| rally::pending(s))
+        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if s.fire.is_some() { fire::resolve(s, dice) } else { rally::resolve(s, dice) }
+        if s.fire.is_some() {
+            fire::resolve(s, dice)
+        } else if s.melee.is_some() {
+            melee::resolve(s, dice)
+        } else {
+            rally::resolve(s, dice)
+        }
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {
