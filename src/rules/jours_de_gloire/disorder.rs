@@ -104,13 +104,13 @@ fn retreat_step(s: &State, side: &str, kind: Kind, a: HexId, b: HexId) -> Option
     Some(extra)
 }
 
-/// The rout retreat of unit `id` (JDG 10.3), by the default path policy (module doc).
-pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> {
-    let Some(u) = s.unit(id).cloned() else { return vec![] };
-    let Some(origin) = u.hex else { return vec![] };
-    let n = retreat_length(u.kind);
+/// The path of a retreat of `n` hexes of unit `id` by the default path policy (module
+/// doc), with the extra disorders it costs; `None` when it cannot be completed.
+fn retreat_path(s: &State, id: &str, n: usize, attackers: &[HexId], prefer: Option<HexId>) -> Option<(u8, Vec<HexId>)> {
+    let u = s.unit(id)?;
+    let origin = u.hex?;
     // Every legal path of n hexes, with its extra disorders.
-    let mut best: Option<(u8, bool, Vec<HexId>)> = None;
+    let mut best: Option<(u8, bool, bool, Vec<HexId>)> = None;
     let mut stack = vec![(vec![origin], 0u8)];
     while let Some((path, extra)) = stack.pop() {
         let at = *path.last().unwrap_or(&origin);
@@ -126,7 +126,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
             }
             // 5.1.2 (the original): a routed unit ends alone when it can.
             let crowded = s.units_at(at).any(|x| x.id != id);
-            let key = (extra, crowded, path[1..].to_vec());
+            let key = (extra, prefer.is_some_and(|p| p != at), crowded, path[1..].to_vec());
             if best.as_ref().is_none_or(|b| key < *b) {
                 best = Some(key);
             }
@@ -148,17 +148,62 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
             }
         }
     }
-    let Some((extra, _, path)) = best else {
-        return eliminate(s, id, &format!("it cannot complete its rout retreat of {n} hexes (JDG 10.3.1)"));
-    };
-    let list: Vec<String> = path.iter().map(|h| h.to_string()).collect();
-    let end = *path.last().unwrap_or(&origin);
-    // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
+    best.map(|(extra, _, _, path)| (extra, path))
+}
+
+/// Move unit `id` to the end of a retreat path; units entering a stack go to its bottom.
+fn put(s: &mut State, id: &str, end: HexId) {
     if let Some(i) = s.units.iter().position(|x| x.id == id) {
         let mut x = s.units.remove(i);
         x.hex = Some(end);
         s.units.insert(0, x);
     }
+}
+
+/// The fall back of unit `id` (JDG 10, E.11): one hex away from every hex in `attackers`,
+/// by the default path policy; the extra disorders of the path follow it (10.3.4, 10.3.5),
+/// and a unit that cannot fall back is eliminated (10.3.1). `with`: the hex a stack-mate
+/// fell back to, preferred when the path costs no more (units of a stack go together when
+/// they can, 8.9; 10.3.3 lets them part).
+pub fn fall_back(s: &mut State, id: &str, attackers: &[HexId], with: Option<HexId>) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    let Some(origin) = u.hex else { return vec![] };
+    let Some((extra, path)) = retreat_path(s, id, 1, attackers, with) else {
+        return eliminate(s, id, "it cannot fall back (JDG 10.3.1)");
+    };
+    let end = *path.last().unwrap_or(&origin);
+    put(s, id, end);
+    // 10.3.2: it takes the facing of a unit that did not move (artillery keeps its own).
+    let conform =
+        s.units_at(end).find(|x| x.id != id && !x.routed && (x.kind == Kind::Artillery) == (u.kind == Kind::Artillery)).map(|x| x.facing);
+    if let Some(f) = conform
+        && let Some(x) = s.unit_mut(id)
+    {
+        x.facing = f;
+    }
+    let mut ev = vec![Event::rule("JDG 10.3.1", format!("{id} falls back from {origin} to {end}"))];
+    for _ in 0..extra {
+        ev.push(Event::rule("JDG 10.3.4", format!("{id}'s fall back crossed a steep slope, ford or bridge or entered an enemy front hex: one more disorder (JDG 10.3.4, 10.3.5)")));
+        ev.extend(disorder(s, id, false, attackers));
+    }
+    if s.unit(id).is_some_and(|x| x.hex == Some(end)) {
+        note_holder(s, end, &u.side);
+    }
+    ev
+}
+
+/// The rout retreat of unit `id` (JDG 10.3), by the default path policy (module doc).
+pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    let Some(origin) = u.hex else { return vec![] };
+    let n = retreat_length(u.kind);
+    let Some((extra, path)) = retreat_path(s, id, n, attackers, None) else {
+        return eliminate(s, id, &format!("it cannot complete its rout retreat of {n} hexes (JDG 10.3.1)"));
+    };
+    let list: Vec<String> = path.iter().map(|h| h.to_string()).collect();
+    let end = *path.last().unwrap_or(&origin);
+    // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
+    put(s, id, end);
     let mut ev = vec![Event::rule("JDG 10.3.1", format!("{id} makes its rout retreat from {origin}: {}", list.join(" → ")))];
     if extra > 0 {
         // 10.3.4, 10.3.5: a routed unit that takes any further disorder is eliminated.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::command::groups_of;
 use super::fire::FireOrder;
+use super::melee::{Combat, MeleeOrder, fighters, obliged};
 use super::orders::{Action, ChiefMove, Move, Orders, Turn};
 use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
@@ -70,6 +71,14 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 && turn::step(&mut w.clone(), &side, &a).is_ok()
             {
                 actions.push(a);
+            }
+            // The melee segment: a legal declaration ends the entry (JDG 8.3.1, DESIGN §2.5).
+            if ch.roll(4) != 0
+                && let Some(m) = melee_candidate(&w, &side, &am.formation)
+                && turn::step(&mut w.clone(), &side, &Action::Melee(m.clone())).is_ok()
+            {
+                actions.push(Action::Melee(m));
+                return Some(Orders { actions, ..Orders::default() });
             }
             // The rally segment closes the activation (JDG 11.1).
             let mut tries = Vec::new();
@@ -172,4 +181,36 @@ fn chief_candidate(s: &State, side: &str, ch: &mut Dice) -> Option<Action> {
     let ns = c.hex.neighbours();
     let (_, h) = ns.get(ch.roll(ns.len().max(1) as u32) as usize)?;
     Some(Action::Chief(ChiefMove { path: vec![*h] }))
+}
+
+/// A melee declaration for the formation's stacks that face enemies, if any: each stack
+/// attacks every enemy hex in its front that no earlier stack took (JDG 8.2).
+fn melee_candidate(s: &State, side: &str, formation: &str) -> Option<MeleeOrder> {
+    if s.melee_done {
+        return None;
+    }
+    let mut hexes: Vec<HexId> =
+        s.units.iter().filter(|u| u.formation == formation && u.kind != Kind::Artillery).filter_map(|u| u.hex).collect();
+    hexes.sort();
+    hexes.dedup();
+    let mut combats: Vec<Combat> = Vec::new();
+    let mut taken: Vec<HexId> = Vec::new();
+    for a in hexes {
+        let Some(v) = fighters(s, a).next().map(|u| u.facing) else { continue };
+        let must: Vec<HexId> = obliged(s, side, a, v).into_iter().filter(|d| !s.units_at(*d).any(|e| s.meleed.contains(&e.id))).collect();
+        let at: Vec<HexId> = must.iter().copied().filter(|d| !taken.contains(d)).collect();
+        if must.is_empty() {
+            continue;
+        }
+        if at.is_empty() {
+            // Join the melee that took its front hexes (a combined melee, JDG 8.4.1).
+            if let Some(c) = combats.iter_mut().find(|c| c.at.iter().any(|d| must.contains(d))) {
+                c.from.push(a);
+            }
+            continue;
+        }
+        taken.extend(at.iter().copied());
+        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None });
+    }
+    (!combats.is_empty()).then_some(MeleeOrder { combats })
 }

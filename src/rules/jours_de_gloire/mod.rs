@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A partial second slice (issue 23).
+//! `jours-de-gloire`. A partial third slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -7,10 +7,12 @@
 //! leading roll of the drawing seat's entry (`turn`, JDG 1, 2.2; DESIGN §2.5), movement
 //! with terrain, roads, facing, stacking and ZOC (`movement`, JDG 4, 5.1, 6), the
 //! commander-in-chief's move, and VP victory (JDG 13); artillery fire (`fire`, JDG 7),
-//! disorder, rout and the rout retreat (`disorder`, JDG 10), rally and demoralisation
-//! (`rally`, JDG 11). Not built: strategic initiative, leader initiative, counter-battery
-//! and reaction fire, melee, charges, rout moves, squares, reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist
-//! item with its case or the reason it is missing.
+//! disorder, rout, fall back and the rout retreat (`disorder`, JDG 10), rally and
+//! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
+//! 5.1.3, 6.1.2). Not built: charges and squares, breakthrough, counter-attack and cavalry
+//! refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
+//! reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; then every
 //! draw opens the entry of the side that did not act last (its leading roll, fixed by the
@@ -22,6 +24,7 @@ pub mod command;
 pub mod disorder;
 pub mod fire;
 pub mod legal;
+pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
@@ -73,6 +76,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         acted: vec![],
         fire: None,
         rally: None,
+        melee: None,
+        melee_done: false,
+        meleed: vec![],
         fired: vec![],
         fire_closed: false,
         demoralised: vec![],
@@ -127,10 +133,16 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s).or_else(|| rally::pending(s))
+        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if s.fire.is_some() { fire::resolve(s, dice) } else { rally::resolve(s, dice) }
+        if s.fire.is_some() {
+            fire::resolve(s, dice)
+        } else if s.melee.is_some() {
+            melee::resolve(s, dice)
+        } else {
+            rally::resolve(s, dice)
+        }
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

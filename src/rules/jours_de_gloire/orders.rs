@@ -33,6 +33,9 @@ pub enum Action {
     /// Artillery fire (JDG 7): the entry ends with it; the other side's next entry settles
     /// its die.
     Fire(super::fire::FireOrder),
+    /// Every melee of the activation (JDG 8.3.1): the entry's last action; the other side's
+    /// next entry rolls its dice, then the activation goes on (rally or end).
+    Melee(super::melee::MeleeOrder),
     /// The units that try to rally (JDG 11.1): the entry's last action, it ends the
     /// activation once the other side's next entry has rolled its dice.
     Rally(super::rally::RallyOrder),

@@ -256,10 +256,12 @@ pub struct RawScenario {
     pub fire_table: Vec<FireRow>,
     /// The fire DRMs (E.6); PROVISIONAL values.
     pub fire_drm: FireDrm,
-    /// The Melee and Charge Table: carried, not read yet (melee is not built).
-    #[serde(default)]
-    #[schemars(with = "serde_json::Value")]
-    pub melee_table: yaml_serde::Value,
+    /// The Melee and Charge Table (E.8), rows by modified total; PROVISIONAL data.
+    pub melee_table: Vec<MeleeRow>,
+    /// The Force Ratio Table (E.7): its columns with their DRMs.
+    pub force_ratio: Vec<RatioColumn>,
+    /// The other melee DRMs (E.9) and the terrain's (E.4); PROVISIONAL values.
+    pub melee_drm: MeleeDrm,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
 }
@@ -289,8 +291,78 @@ pub struct Scenario {
     pub road_override: u8,
     pub fire_table: Vec<FireRow>,
     pub fire_drm: FireDrm,
+    pub melee_table: Vec<MeleeRow>,
+    pub force_ratio: Vec<RatioColumn>,
+    pub melee_drm: MeleeDrm,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
+}
+
+/// One effect of a Melee Table cell (E.8); a cell's effects apply left to right (JDG 8.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MeleeEffect {
+    /// `1`: fall back one hex (JDG 10).
+    FallBack,
+    /// `D`: one level of disorder.
+    Disorder,
+    /// `CT`: a cohesion test, one level of disorder on a failure.
+    Ct,
+}
+
+/// A flag of a Melee Table row (E.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MeleeFlag {
+    /// `BT`: the attacker may break through (JDG 8.7.2).
+    Breakthrough,
+    /// `CA`: the defender may counter-attack (JDG 8.7.2).
+    CounterAttack,
+    /// `PUR`: an attacked cavalry defender may pursue (JDG 9.5.1).
+    Pursuit,
+}
+
+/// One row of the Melee and Charge Table: the modified totals it covers, inclusive, and
+/// each side's effects.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeleeRow {
+    pub total: [i32; 2],
+    #[serde(default)]
+    pub attacker: Vec<MeleeEffect>,
+    #[serde(default)]
+    pub defender: Vec<MeleeEffect>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<MeleeFlag>,
+}
+
+/// A column of the Force Ratio Table (E.7): `ratio` attacker to defender as two whole
+/// numbers (1.5:1 is `[3, 2]`), and its DRM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatioColumn {
+    pub ratio: [u32; 2],
+    pub drm: i32,
+}
+
+/// Melee DRMs (E.9) and the terrain's melee DRMs (E.4), as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeleeDrm {
+    /// By the terrain of the defending hex.
+    #[serde(default)]
+    pub terrain: BTreeMap<Terrain, i32>,
+    /// By the hexside the attack crosses.
+    #[serde(default)]
+    pub hexside: BTreeMap<Feature, i32>,
+    /// Every defending unit is routed (JDG 10.2).
+    pub defender_routed: i32,
+    /// An attacker in a hex with six front hexes (JDG 6.1.2).
+    pub six_front: i32,
+    /// Cavalry in melee, not charging (JDG 9.1).
+    pub cavalry: i32,
+    /// An attacker in a rear hex of the defender (JDG 6.1.2).
+    pub rear: i32,
 }
 
 /// A fire result (JDG 7.5, table E.5).
@@ -457,6 +529,14 @@ impl Scenario {
         if rows.is_empty() || rows.iter().any(|r| r.total[0] > r.total[1]) || rows.windows(2).any(|w| w[1].total[0] != w[0].total[1] + 1) {
             p.push("the fire table's rows are ranges of totals that follow each other without gap or overlap".into());
         }
+        let mut rows: Vec<&MeleeRow> = raw.melee_table.iter().collect();
+        rows.sort_by_key(|r| r.total[0]);
+        if rows.is_empty() || rows.iter().any(|r| r.total[0] > r.total[1]) || rows.windows(2).any(|w| w[1].total[0] != w[0].total[1] + 1) {
+            p.push("the melee table's rows are ranges of totals that follow each other without gap or overlap".into());
+        }
+        if raw.force_ratio.is_empty() || raw.force_ratio.iter().any(|c| c.ratio[0] == 0 || c.ratio[1] == 0) {
+            p.push("the force ratio table has columns, each two whole numbers above 0".into());
+        }
         if raw.turns == 0 {
             p.push("a battle lasts one turn at least".into());
         }
@@ -487,6 +567,9 @@ impl Scenario {
             road_override: raw.road_override,
             fire_table: raw.fire_table,
             fire_drm: raw.fire_drm,
+            melee_table: raw.melee_table,
+            force_ratio: raw.force_ratio,
+            melee_drm: raw.melee_drm,
             formations: raw.formations,
             units: raw.units,
         })
@@ -532,6 +615,26 @@ impl Scenario {
             None if rows.first().is_some_and(|r| total < r.total[0]) => FireResult::None,
             None => rows.last().map(|r| r.result).unwrap_or(FireResult::None),
         }
+    }
+
+    /// The Melee Table's row for a modified total (E.8): beyond the ends, the end rows.
+    pub fn melee_row(&self, total: i32) -> Option<&MeleeRow> {
+        let mut rows: Vec<&MeleeRow> = self.melee_table.iter().collect();
+        rows.sort_by_key(|r| r.total[0]);
+        rows.iter()
+            .find(|r| r.total[0] <= total && total <= r.total[1])
+            .or_else(|| if rows.first().is_some_and(|r| total < r.total[0]) { rows.first() } else { rows.last() })
+            .copied()
+    }
+
+    /// The Force Ratio column for `att` SP against `def` SP (JDG 8.6.1, E.7), rounded in
+    /// the defender's favour: the best column a:b with att × b ≥ def × a (whole numbers
+    /// only), or the worst column when none fits.
+    pub fn force_column(&self, att: u32, def: u32) -> Option<&RatioColumn> {
+        let mut cols: Vec<&RatioColumn> = self.force_ratio.iter().collect();
+        // Ascending by a/b, compared as a1 × b2 against a2 × b1.
+        cols.sort_by(|x, y| (x.ratio[0] * y.ratio[1]).cmp(&(y.ratio[0] * x.ratio[1])));
+        cols.iter().rev().find(|c| att * c.ratio[1] >= def * c.ratio[0]).or(cols.first()).copied()
     }
 
     /// Six front hexes in this hex (JDG 6.1.1).

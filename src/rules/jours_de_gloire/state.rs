@@ -177,6 +177,15 @@ pub struct State {
     /// The rallies waiting for their dice, if any (JDG 11.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rally: Option<Rally>,
+    /// The melees declared and waiting for their dice, if any (JDG 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<super::melee::Pending>,
+    /// The melees of the current activation are declared: no more fire, moves or melees.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub melee_done: bool,
+    /// Enemy units attacked in melee in the current activation (JDG 8.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meleed: Vec<String>,
     /// Artillery that fired in the current activation (JDG 4.4.2, 11.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fired: Vec<String>,

@@ -72,6 +72,8 @@ fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.acted.clear();
     s.fired.clear();
     s.fire_closed = false;
+    s.melee_done = false;
+    s.meleed.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -120,6 +122,10 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
     match a {
         Action::Fire(f) => super::fire::step_fire(s, side, f),
+        Action::Melee(m) => super::melee::step_melee(s, side, m),
+        Action::Move(_) | Action::Face(_) | Action::Chief(_) if s.melee_done => {
+            Err(vec![Violation::new("JDG 8.3.1", "the melee segment follows movement: nothing moves after the melees (JDG 1.D.3)")])
+        }
         Action::Move(m) => {
             s.fire_closed = true;
             movement::step_move(s, side, m)
@@ -205,7 +211,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
             // An entry ends with its activation, or with a fire: its die is rolled by the
             // other side's next entry, and the activation goes on after it (DESIGN §2.5).
-            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_)));
+            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_)));
             if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
                 return Err(vec![Violation::new(
                     "JDG 2.2",
@@ -223,6 +229,16 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                     errs.push(Violation::new(
                         "JDG 11.1",
                         format!("action {}: the rally closes the activation; nothing follows it (its dice end the entry)", i + 1),
+                    ));
+                    break;
+                }
+                if matches!(a, Action::Melee(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 8.3.1",
+                        format!(
+                            "action {}: the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)",
+                            i + 1
+                        ),
                     ));
                     break;
                 }

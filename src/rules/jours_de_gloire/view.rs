@@ -52,6 +52,19 @@ pub fn describe(s: &State) -> String {
     if let Some(f) = &s.fire {
         out.push(format!("fire waiting for its die: {} at {}", f.units.join(" and "), f.target));
     }
+    if let Some(m) = &s.melee {
+        for c in &m.combats {
+            let f: Vec<String> = c.from.iter().map(|h| h.to_string()).collect();
+            let a: Vec<String> = c.at.iter().map(|h| h.to_string()).collect();
+            out.push(format!("melee waiting for its dice: {} against {}", f.join(" and "), a.join(" and ")));
+        }
+    }
+    if s.melee_done {
+        out.push("the melees of this activation are declared".into());
+    }
+    if !s.meleed.is_empty() {
+        out.push(format!("attacked in melee in this activation: {}", s.meleed.join(", ")));
+    }
     if !s.fired.is_empty() {
         out.push(format!("fired in this activation: {}", s.fired.join(", ")));
     }
