@@ -34,6 +34,17 @@ pub struct Axial {
     pub r: i32,
 }
 
+impl Axial {
+    /// The renderer's coordinates of a hex in the shared numbering of [`crate::geo::hex::HexId`]
+    /// (printed columns grow to the west, odd rows sit half a hex west): `q = −(q_hex + r)`
+    /// with `(q_hex, r)` from [`crate::geo::hex::HexId::axial`]. Every hex ruleset draws
+    /// through it.
+    pub fn of_hex(h: crate::geo::hex::HexId) -> Axial {
+        let (q, r) = h.axial();
+        Axial { q: -(q + r), r }
+    }
+}
+
 /// A whole picture: a title line, a few lines of notes, a legend and the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Picture {

@@ -1,9 +1,8 @@
 //! What a Glory's End position looks like: the ruleset's side of `src/render/`. This file
 //! only describes the board and the pieces as a [`Picture`]; it writes no SVG.
 //!
-//! Hex ids convert to the renderer's axial coordinates (q grows east): the printed columns
-//! grow to the west and odd rows sit half a hex west, so `q = −(q_ge + r)` with `(q_ge, r)`
-//! from [`HexId::axial`].
+//! Hex ids convert to the renderer's axial coordinates with the conversion every hex ruleset
+//! shares, [`Axial::of_hex`].
 
 use std::collections::BTreeSet;
 
@@ -36,10 +35,9 @@ const OBJECTIVE: Rgb = Rgb(0xc0, 0x00, 0x00);
 const OOC: Rgb = Rgb(0xf0, 0x8c, 0x00);
 const OOS: Rgb = Rgb(0xb0, 0x00, 0x20);
 
-/// The renderer's axial coordinates of a hex.
-pub fn axial(h: HexId) -> Axial {
-    let (q, r) = h.axial();
-    Axial { q: -(q + r), r }
+/// The renderer's axial coordinates of a hex (the shared conversion, [`Axial::of_hex`]).
+fn axial(h: HexId) -> Axial {
+    Axial::of_hex(h)
 }
 
 fn terrain_fill(t: Terrain) -> Rgb {

@@ -183,7 +183,7 @@ fn side_colour(s: &State, side: &str) -> (Rgb, Rgb) {
 
 /// The picture: terrain, hexside features, VP hexes, counters with their facing.
 pub fn picture(s: &State) -> Picture {
-    use crate::rules::glorys_end::render::axial;
+    let axial = crate::render::Axial::of_hex;
     let mut cells = Vec::new();
     for (&h, &t) in &s.scenario.terrain_of {
         cells.push(Cell {

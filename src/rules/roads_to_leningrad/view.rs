@@ -169,7 +169,7 @@ fn colour(side: &str) -> (Rgb, Rgb) {
 
 /// The picture: terrain, water hexsides, towns, VP locations, counters.
 pub fn picture(s: &State) -> Picture {
-    use crate::rules::glorys_end::render::axial;
+    let axial = crate::render::Axial::of_hex;
     let mut cells = Vec::new();
     for &h in s.scenario.terrain.keys() {
         let place = s
