@@ -114,6 +114,38 @@ impl HexId {
     }
 }
 
+/// The terrain of every hex of a rectangular map as scenario files write it: rows
+/// `rows[0]..=rows[1]` and columns `cols[0]..=cols[1]` of `default` terrain, then the hexes
+/// listed under another terrain. Each problem (a range that is not a grid, a listed hex off
+/// the map) is pushed to `problems` in words a scenario author can act on.
+pub fn terrain_grid<T: Copy + std::fmt::Debug>(
+    rows: [u8; 2],
+    cols: [u8; 2],
+    default: T,
+    hexes: &std::collections::BTreeMap<T, Vec<HexId>>,
+    problems: &mut Vec<String>,
+) -> std::collections::BTreeMap<HexId, T> {
+    let ([r0, r1], [c0, c1]) = (rows, cols);
+    if r0 > r1 || c0 > c1 || r1 > 99 || c1 > 99 {
+        problems.push(format!("map rows {r0}..{r1}, columns {c0}..{c1} are not a grid of hexes 0000..9999"));
+    }
+    let mut terrain = std::collections::BTreeMap::new();
+    for r in r0..=r1.min(99) {
+        for c in c0..=c1.min(99) {
+            terrain.insert(HexId::new(r, c), default);
+        }
+    }
+    for (t, listed) in hexes {
+        for h in listed {
+            match terrain.get_mut(h) {
+                Some(x) => *x = *t,
+                None => problems.push(format!("{t:?} hex {h} is off the map")),
+            }
+        }
+    }
+    terrain
+}
+
 /// A concentric assault (GE-13.16, WEF-13.16: "the same geometry as GE"): attackers in
 /// an opposite pair of directions, or in three alternating directions (which any four or
 /// more directions also contain).
@@ -265,6 +297,19 @@ mod tests {
         for d in 0..6u8 {
             assert_eq!(h("2525").distance(h("2525").neighbour(d).unwrap()), 1);
         }
+    }
+
+    #[test]
+    fn terrain_grid_lists_what_is_off_the_map() {
+        let hexes = std::collections::BTreeMap::from([('w', vec![h("0101"), h("0505")])]);
+        let mut problems = Vec::new();
+        let t = terrain_grid([0, 2], [0, 1], '.', &hexes, &mut problems);
+        assert_eq!(t.len(), 6);
+        assert_eq!((t[&h("0101")], t[&h("0000")]), ('w', '.'));
+        assert_eq!(problems, vec!["'w' hex 0505 is off the map".to_string()]);
+        let mut problems = Vec::new();
+        assert!(terrain_grid([3, 1], [0, 0], '.', &hexes, &mut problems).is_empty());
+        assert!(problems[0].contains("not a grid"), "{problems:?}");
     }
 
     #[test]

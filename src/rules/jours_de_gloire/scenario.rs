@@ -415,25 +415,7 @@ impl Scenario {
     /// Check a raw scenario, listing every problem.
     pub fn check(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         let mut p = Vec::new();
-        let [r0, r1] = raw.map.rows;
-        let [c0, c1] = raw.map.cols;
-        if r0 > r1 || c0 > c1 || r1 > 99 || c1 > 99 {
-            p.push(format!("map rows {r0}..{r1}, columns {c0}..{c1} are not a grid"));
-        }
-        let mut terrain_of = BTreeMap::new();
-        for r in r0..=r1.min(99) {
-            for c in c0..=c1.min(99) {
-                terrain_of.insert(HexId::new(r, c), raw.map.default);
-            }
-        }
-        for (t, hexes) in &raw.map.hexes {
-            for h in hexes {
-                match terrain_of.get_mut(h) {
-                    Some(x) => *x = *t,
-                    None => p.push(format!("terrain hex {h} is off the map")),
-                }
-            }
-        }
+        let terrain_of = crate::geo::hex::terrain_grid(raw.map.rows, raw.map.cols, raw.map.default, &raw.map.hexes, &mut p);
         for t in terrain_of.values().collect::<BTreeSet<_>>() {
             if !raw.terrain.contains_key(t) {
                 p.push(format!("the terrain table has no row for {t:?}"));

@@ -308,27 +308,7 @@ impl Scenario {
     pub fn check(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         let mut p = Vec::new();
         let m = &raw.map;
-        let mut terrain = BTreeMap::new();
-        for r in m.rows[0]..=m.rows[1] {
-            for c in m.cols[0]..=m.cols[1] {
-                terrain.insert(HexId::new(r, c), m.default);
-            }
-        }
-        let on = |h: &HexId| terrain.contains_key(h);
-        for (t, hs) in &m.hexes {
-            for h in hs {
-                if !on(h) {
-                    p.push(format!("{t:?} hex {h} is off the map"));
-                }
-            }
-        }
-        let mut terrain2 = terrain.clone();
-        for (t, hs) in &m.hexes {
-            for h in hs {
-                terrain2.insert(*h, *t);
-            }
-        }
-        let terrain = terrain2;
+        let terrain = crate::geo::hex::terrain_grid(m.rows, m.cols, m.default, &m.hexes, &mut p);
         let on = |h: &HexId| terrain.contains_key(h);
         for h in m.woods.iter().chain(m.towns.keys()).chain(m.cities.keys()) {
             if !on(h) {
