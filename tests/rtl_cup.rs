@@ -84,8 +84,7 @@ fn the_cup_entry_says_nothing_of_the_writing_order() {
 fn a_sealed_cup_is_as_long_whatever_it_holds() {
     let (game, mut players, seat, _side, ams) = at_the_cup(1);
     // Every choice of the same number of AMs (their names differ in length) seals to one length.
-    let lens: Vec<usize> = (0..ams.len() - 1)
-        .map(|i| body_of(&game, &mut players, &seat, &ams[i..i + 2]).sealed.expect("a sealed note").len())
-        .collect();
+    let lens: Vec<usize> =
+        (0..ams.len() - 1).map(|i| body_of(&game, &mut players, &seat, &ams[i..i + 2]).sealed.expect("a sealed note").len()).collect();
     assert!(lens.windows(2).all(|w| w[0] == w[1]), "sealed lengths {lens:?} for the AMs {ams:?}");
 }
