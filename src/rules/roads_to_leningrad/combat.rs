@@ -269,8 +269,13 @@ fn retreat(s: &mut State, group: &[String], from: HexId, origin: HexId, len: u32
             && ids.iter().all(|id| s.data(id).is_some_and(|d| passable(s, a, b, d)))
     };
     let empty_z = |s: &State, h: HexId| in_ezoc(s, h, &side) && !s.occupied_by(h, &side);
-    // Candidate paths, scored by empty EZOC hexes; ends in EZOC need friends (11.34).
-    let mut best: Option<(u32, Vec<HexId>)> = None;
+    // The owner moves the retreat (11.3); standing in for him, the default takes the path
+    // that costs the least: first one that does not end overstacked (11.33 would eliminate
+    // the excess), then the fewest empty EZOC hexes (11.55–11.56), then hex order.
+    let moving: u32 = ids.iter().filter_map(|id| s.unit(id)).map(|u| s.face(u).stacking).sum();
+    let over = |s: &State, end: HexId| (stack_points(s, end, &side) + moving).saturating_sub(STACK_LIMIT);
+    // Candidate paths; ends in EZOC need friends (11.34).
+    let mut best: Option<((u32, u32), u32, Vec<HexId>)> = None;
     for (_, n1) in from.neighbours() {
         if !ok_step(s, from, n1, 1) {
             continue;
@@ -285,12 +290,14 @@ fn retreat(s: &mut State, group: &[String], from: HexId, origin: HexId, len: u32
                 continue;
             }
             let z = p.iter().filter(|&&h| empty_z(s, h)).count() as u32;
-            if best.as_ref().is_none_or(|(bz, _)| z < *bz) {
-                best = Some((z, p));
+            // Two or more empty EZOC hexes eliminate (11.55): worse than any other path.
+            let cost = (u32::from(z >= 2), over(s, end));
+            if best.as_ref().is_none_or(|(bc, bz, _)| (cost, z) < (*bc, *bz)) {
+                best = Some((cost, z, p));
             }
         }
     }
-    let Some((z, path)) = best.filter(|(z, _)| *z < 2) else {
+    let Some((z, path)) = best.filter(|(_, z, _)| *z < 2).map(|(_, z, p)| (z, p)) else {
         ev.push(Event::rule("RTL-11.3", format!("{} cannot retreat from {from}: eliminated", ids.join(", "))));
         for id in &ids {
             while s.unit(id).is_some_and(|u| u.hex.is_some()) {

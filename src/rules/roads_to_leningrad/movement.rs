@@ -74,7 +74,9 @@ pub fn red_box_ezoc(s: &State, h: HexId, side: &str) -> bool {
 
 /// Terrain half MPs to enter `b` off a route: the hex (several types: the highest, 8.31a)
 /// plus woods (+1 Mot, 8.34). `None`: prohibited.
-fn hex_cost(s: &State, b: HexId, d: &UnitData) -> Option<u32> {
+/// With `along_trail` (a move along a trail in Rain, RTL-8.42, where the trail gives no rate)
+/// the woods in the hex are still ignored, as along any route (8.34b).
+fn hex_cost(s: &State, b: HexId, d: &UnitData, along_trail: bool) -> Option<u32> {
     let rain = s.weather == Weather::Rain;
     let mot = d.mot_column();
     let t = *s.scenario.terrain.get(&b)?;
@@ -92,7 +94,7 @@ fn hex_cost(s: &State, b: HexId, d: &UnitData) -> Option<u32> {
         (Terrain::Swamp, false, false) => 4,
         (Terrain::Swamp, true, false) => 6,
     };
-    let woods = if mot && s.scenario.woods.contains(&b) { 2 } else { 0 };
+    let woods = if mot && !along_trail && s.scenario.woods.contains(&b) { 2 } else { 0 };
     Some(base + woods)
 }
 
@@ -183,13 +185,15 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engin
         let river = matches!(s.scenario.water(cur, next), Some((Water::River, false)));
         // Red-box units moving straight from EZOC to EZOC may not use route rates (8.22).
         let route = if from_z && to_z { None } else { route_cost(s, cur, next, &d) };
+        let rain_trail =
+            s.weather == Weather::Rain && !(from_z && to_z) && s.scenario.routes(cur, next).is_some_and(|r| r.contains(&Route::Trail));
         let swamp_stop = s.scenario.terrain.get(&next) == Some(&Terrain::Swamp)
             && route.is_none()
             && !d.mot_column()
             && d.kind != super::scenario::Kind::Cavalry;
         let cost = match route {
             Some(r) => r + water_cost(s, cur, next, &d) + zoc,
-            None => match hex_cost(s, next, &d) {
+            None => match hex_cost(s, next, &d, rain_trail) {
                 Some(h) => h + water_cost(s, cur, next, &d) + zoc,
                 None => return err("RTL-8.37", format!("{next}: prohibited terrain")),
             },
