@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use umpire::crypto::Hash;
 use umpire::crypto::keys::SecretKey;
 use umpire::crypto::seal;
-use umpire::engine::author::complete_body;
 use umpire::engine::bot::{self, Players};
 use umpire::engine::game::Game;
 use umpire::engine::hidden::SealedNote;
@@ -21,7 +20,7 @@ use umpire::rules::first_world_war::state::{Stage, Where};
 use umpire::rules::first_world_war::{COMMITTED_VALUE_BOUND, FirstWorldWar, State};
 
 mod common;
-use common::{TIME, any_step};
+use common::{TIME, any_step, body_of};
 
 const TWO: &[(&str, &str)] = &[("central_powers", "central_powers"), ("allies", "allies")];
 
@@ -149,16 +148,6 @@ fn at_deployment(options: Option<&str>, seed: u64) -> (Game, Players, String, Or
     let mut ch = bot::chooser(seed, &seat, game.next_seq());
     let plain = state.random_orders(&seat, &mut ch).expect("the bot deploys");
     (game, players, seat, yaml_serde::from_value(plain).unwrap())
-}
-
-/// The body the author's tool makes of `orders` for `seat`'s next entry.
-fn body_of(game: &Game, players: &mut Players, seat: &str, orders: &Orders) -> Body {
-    let reveal = players.next_reveal(game, seat).unwrap();
-    let key = players.key(seat).unwrap().clone();
-    let view = players.view(game, seat).unwrap().cloned().unwrap_or_else(|| game.clone());
-    let mut b = Body::new(Kind::Orders);
-    b.orders = Some(yaml_serde::to_value(orders).unwrap());
-    complete_body(&view, seat, &key, reveal.as_ref(), b).expect("the tool completes the body")
 }
 
 /// Item 3: the same deployment written in three orders (as the bot wrote it, sorted as a

@@ -4,14 +4,7 @@
 
 mod common;
 
-use common::{TIME, any_step};
-use umpire::engine::bot;
-use umpire::engine::game::Game;
-
-fn started(seed: u64) -> (Game, bot::Players) {
-    let marengo = umpire::scenarios::find("jours-de-gloire/marengo").expect("bundled");
-    bot::start_game(marengo, &[("french", "french"), ("austrian", "austrian")], seed, 400, TIME).expect("start")
-}
+use common::{any_step, started_marengo};
 
 fn other(seat: &str) -> &'static str {
     if seat == "french" { "austrian" } else { "french" }
@@ -33,7 +26,7 @@ fn melee_dice_come_from_the_other_side() {
     let mut melees = 0;
     let mut rolled = 0;
     for seed in 0..8u64 {
-        let (mut game, mut players) = started(seed);
+        let (mut game, mut players) = started_marengo(seed);
         while game.outcome().is_none() && game.next_seq() < 400 {
             let before = game.steps.len();
             any_step(&mut game, &mut players, seed);

@@ -6,15 +6,10 @@
 
 mod common;
 
-use common::{TIME, any_step};
+use common::{TIME, any_step, started_marengo};
 use umpire::engine::bot;
-use umpire::engine::game::{Game, GameError};
+use umpire::engine::game::GameError;
 use umpire::log::entry::{Amendment, Body, Kind};
-
-fn started(seed: u64) -> (Game, bot::Players) {
-    let marengo = umpire::scenarios::find("jours-de-gloire/marengo").expect("bundled");
-    bot::start_game(marengo, &[("french", "french"), ("austrian", "austrian")], seed, 400, TIME).expect("start")
-}
 
 /// How many rolls a step's events announce (owed dice and leading rolls each say so).
 fn announced(events: &[umpire::engine::Event]) -> usize {
@@ -26,7 +21,7 @@ fn an_entry_that_settles_dice_and_leads_records_both_rolls() {
     let mut double = 0;
     let mut refused = 0;
     for seed in 0..4u64 {
-        let (mut game, mut players) = started(seed);
+        let (mut game, mut players) = started_marengo(seed);
         // The latest entry that settled owed dice and led: (its seq, the entry that owed).
         let mut candidate: Option<(u64, u64)> = None;
         while game.outcome().is_none() && game.next_seq() < 400 {

@@ -5,13 +5,12 @@
 
 mod common;
 
-use common::{TIME, any_step};
+use common::{TIME, any_step, body_of};
 use umpire::engine::IdOrder;
-use umpire::engine::author::complete_body;
 use umpire::engine::bot::{self, Players};
 use umpire::engine::game::Game;
 use umpire::engine::registry::AnyState;
-use umpire::log::entry::{Body, Kind};
+use umpire::log::entry::Body;
 use umpire::rules::roads_to_leningrad::Orders;
 use umpire::rules::roads_to_leningrad::state::Phase;
 use umpire::rules::roads_to_leningrad::turn::available;
@@ -40,14 +39,9 @@ fn at_the_cup(seed: u64) -> (Game, Players, String, String, Vec<String>) {
     panic!("seed {seed}: no Second Player's cup with three AMs to choose from");
 }
 
-/// The body the author's tool makes of a cup choice.
-fn body_of(game: &Game, players: &mut Players, seat: &str, choice: &[String]) -> Body {
-    let reveal = players.next_reveal(game, seat).unwrap();
-    let key = players.key(seat).unwrap().clone();
-    let orders = Orders { cup_choice: choice.to_vec(), ..Orders::default() };
-    let mut b = Body::new(Kind::Orders);
-    b.orders = Some(yaml_serde::to_value(&orders).unwrap());
-    complete_body(game, seat, &key, reveal.as_ref(), b).expect("the tool completes the body")
+/// Orders that fill the cup with `choice`, as a player writes them.
+fn cup(choice: &[String]) -> Orders {
+    Orders { cup_choice: choice.to_vec(), ..Orders::default() }
 }
 
 #[test]
@@ -58,7 +52,7 @@ fn the_cup_entry_says_nothing_of_the_writing_order() {
         let mut reversed = written.clone();
         reversed.reverse();
         let rotated = vec![written[1].clone(), written[2].clone(), written[0].clone()];
-        let bodies: Vec<Body> = [&written, &reversed, &rotated].iter().map(|c| body_of(&game, &mut players, &seat, c)).collect();
+        let bodies: Vec<Body> = [&written, &reversed, &rotated].iter().map(|c| body_of(&game, &mut players, &seat, &cup(c))).collect();
         // Orders, slot ids, digests and sealed note: byte for byte the same.
         assert_eq!(bodies[0], bodies[1], "seed {seed}");
         assert_eq!(bodies[0], bodies[2], "seed {seed}");
@@ -84,7 +78,8 @@ fn the_cup_entry_says_nothing_of_the_writing_order() {
 fn a_sealed_cup_is_as_long_whatever_it_holds() {
     let (game, mut players, seat, _side, ams) = at_the_cup(1);
     // Every choice of the same number of AMs (their names differ in length) seals to one length.
-    let lens: Vec<usize> =
-        (0..ams.len() - 1).map(|i| body_of(&game, &mut players, &seat, &ams[i..i + 2]).sealed.expect("a sealed note").len()).collect();
+    let lens: Vec<usize> = (0..ams.len() - 1)
+        .map(|i| body_of(&game, &mut players, &seat, &cup(&ams[i..i + 2])).sealed.expect("a sealed note").len())
+        .collect();
     assert!(lens.windows(2).all(|w| w[0] == w[1]), "sealed lengths {lens:?} for the AMs {ams:?}");
 }

@@ -38,3 +38,12 @@ pub fn validate_and_apply<S, O>(run: Step<S, O>, s: &mut S, seat: &str, orders: 
         Err(violations) => Err(Rejected { orders, violations }),
     }
 }
+
+/// [`super::Ruleset::preview`]: the events the step would give, or the rules it breaks, as
+/// lines of text.
+pub fn preview<S, O>(run: Step<S, O>, s: &S, seat: &str, orders: &O) -> Vec<String> {
+    match run(s, seat, orders) {
+        Ok((_, ev)) => ev.into_iter().map(|e| e.text).collect(),
+        Err(v) => v.into_iter().map(|v| v.to_string()).collect(),
+    }
+}

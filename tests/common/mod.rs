@@ -16,6 +16,13 @@ pub fn started_marne(seed: u64, chain_length: u64) -> (Game, Players) {
     bot::start_game(marne, &[("german", "german"), ("allied", "allied")], seed, chain_length, TIME).unwrap()
 }
 
+/// A Jours de Gloire Marengo game after genesis (french) and join (austrian), keys from `seed`.
+#[allow(dead_code)]
+pub fn started_marengo(seed: u64) -> (Game, Players) {
+    let marengo = umpire::scenarios::find("jours-de-gloire/marengo").expect("bundled");
+    bot::start_game(marengo, &[("french", "french"), ("austrian", "austrian")], seed, 400, TIME).expect("start")
+}
+
 /// One bot entry for `seat` (its own view, the author path), applied; `false` when the bot has
 /// nothing to send.
 #[allow(dead_code)]
@@ -93,4 +100,16 @@ pub fn assert_hidden_game_verifies(game: &Game, what: &str) {
     // verify's omniscient pass re-checks every hidden move with the units' real values.
     let omni = game.replay_omniscient().unwrap_or_else(|c| panic!("{what}: cheats {c:?}"));
     assert_eq!(omni.outcome(), game.outcome());
+}
+
+/// The body the author's tool makes of `orders` for `seat`'s next entry (its own view).
+#[allow(dead_code)]
+pub fn body_of<O: serde::Serialize>(game: &Game, players: &mut Players, seat: &str, orders: &O) -> umpire::log::entry::Body {
+    use umpire::log::entry::{Body, Kind};
+    let reveal = players.next_reveal(game, seat).unwrap();
+    let key = players.key(seat).unwrap().clone();
+    let view = players.view(game, seat).unwrap().cloned().unwrap_or_else(|| game.clone());
+    let mut b = Body::new(Kind::Orders);
+    b.orders = Some(yaml_serde::to_value(orders).unwrap());
+    umpire::engine::author::complete_body(&view, seat, &key, reveal.as_ref(), b).expect("the tool completes the body")
 }

@@ -214,10 +214,7 @@ impl Ruleset for RoadsToLeningrad {
         view::template(s, seat)
     }
     fn preview(s: &State, seat: &str, orders: &Orders) -> Vec<String> {
-        match turn::run(s, seat, orders) {
-            Ok((_, ev)) => ev.into_iter().map(|e| e.text).collect(),
-            Err(v) => v.into_iter().map(|v| v.to_string()).collect(),
-        }
+        crate::engine::pure_step::preview(turn::run, s, seat, orders)
     }
     fn describe(s: &State) -> String {
         view::describe(s)
