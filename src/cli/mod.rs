@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand. This is the only place that prints, reads the
 //! clock or the environment; everything it does goes through the library.
 
+mod ahead;
 mod apply;
 mod bench;
 mod common;

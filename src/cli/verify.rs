@@ -445,9 +445,10 @@ pub type Replayed = Result<Game, (Option<Box<Game>>, GameError)>;
 const CHUNK: usize = 64;
 
 /// Parse and replay log text exactly as `store::parse_log` then [`Game::replay`] would (same
-/// results, same errors), on both cores: a worker thread splits, parses and checks the
-/// signatures of the entries (`verify_strict`, see [`Presigned`]) chunk by chunk, ahead of
-/// this thread, which replays the rules. A parse error anywhere is the error (as with
+/// results, same errors), on both cores: the entries are parsed and their signatures checked
+/// (`verify_strict`, see [`Presigned`]) chunk by chunk by a helper thread and, whenever it
+/// would otherwise wait, by this thread, which replays the rules in log order
+/// ([`super::ahead`]). A parse error anywhere is the error (as with
 /// `parse_log`); otherwise every entry is returned with the replay's result. An entry whose
 /// signature fails is not skipped: the replay checks it again and names it.
 pub fn replay_log(path: &std::path::Path, bytes: &[u8]) -> Result<LogReplay, StoreError> {
@@ -522,33 +523,23 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
                 take(prepare(c, chunk))?;
             }
         }
-        Pipeline::TwoThreads => std::thread::scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<Result<(Vec<Entry>, Presigned), StoreError>>(4);
-            let prepare = &prepare;
-            scope.spawn(move || {
-                for (c, chunk) in after_genesis.chunks(CHUNK).enumerate() {
-                    let msg = prepare(c, chunk);
-                    let stop = msg.is_err();
-                    if tx.send(msg).is_err() || stop {
-                        return;
-                    }
-                }
-            });
-            for msg in rx {
-                take(msg)?;
-            }
-            Ok::<(), StoreError>(())
-        })?,
+        Pipeline::TwoThreads => {
+            let chunks: Vec<&[&[u8]]> = after_genesis.chunks(CHUNK).collect();
+            super::ahead::prepare_ahead(chunks.len(), |c| prepare(c, chunks[c]), |m| m.is_err(), take)?;
+        }
     }
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
     Ok(match failed {
         None => LogReplay { replayed: Ok(game), all: None },
-        Some(i) => {
+        Some(_) => {
             let mut all = std::mem::take(&mut game.entries);
             all.append(&mut rest);
-            // The game is spoiled by the refused entry: rebuild the one before it.
-            let replayed = Game::replay_carefully(&all[..=i], crate::engine::hidden::Knowledge::public(), None);
+            // The game is spoiled by the refused entry: replay again with rollback, which
+            // stops before the first entry the rules really refuse. To the end, not only to
+            // entry `i`: the straight replay may refuse entries the rules accept
+            // (`Ruleset::validate_and_apply_in_place`).
+            let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
             LogReplay { replayed, all: Some(all) }
         }
     })
@@ -712,6 +703,64 @@ mod same_results_tests {
                 check_same(&what, &bot_log(scenario, seed, options, max));
             }
         }
+    }
+
+    /// A straight replay applies Glory's End orders to the state itself and gives up at the
+    /// first action it cannot take (`Ruleset::validate_and_apply_in_place`): the state is then
+    /// spoiled, and the verdict must come from the careful replay, word for word the
+    /// reference's (the one-pass refusal says nothing of the rule).
+    #[test]
+    fn orders_refused_halfway_fail_the_same_on_the_fast_path() {
+        use crate::crypto::tagged_hash;
+        use crate::engine::game::GameError;
+        let seed = 3;
+        let bytes = bot_log("glorys-end/marne", seed, None, 300);
+        let entries = store::parse_log(std::path::Path::new("log"), &bytes).expect("parses");
+        let path = std::path::Path::new("log");
+        let reference = |log: &[u8]| {
+            crate::engine::registry::REFERENCE_PATH.with(|on| on.set(true));
+            let r = Game::replay(&store::parse_log(path, log).unwrap());
+            crate::engine::registry::REFERENCE_PATH.with(|on| on.set(false));
+            r
+        };
+        let mut tried = 0;
+        for k in 5..entries.len() {
+            // Orders whose last action is given twice: the repeat is refused after the
+            // actions before it changed the state.
+            let Some(orders) = entries[k].draft.body.orders.as_ref() else { continue };
+            let Some(actions) = orders.get("actions").and_then(|a| a.as_sequence()).filter(|a| a.len() >= 2) else { continue };
+            let mut doubled = actions.clone();
+            doubled.push(actions.last().unwrap().clone());
+            let mut draft = entries[k].draft.clone();
+            let mut o = orders.clone();
+            o.as_mapping_mut().unwrap().insert("actions".into(), yaml_serde::Value::Sequence(doubled));
+            draft.body.orders = Some(o);
+            let seat = draft.seat.clone();
+            let key = crate::crypto::keys::SecretKey::from_seed(
+                &seat,
+                tagged_hash("umpire/bot-key/1", &[seat.as_bytes(), &seed.to_be_bytes()]).0,
+            );
+            let mut log = entries[..k].to_vec();
+            log.push(draft.sign(&key));
+            let bytes = store::join_log(&log);
+            let Err((g_ref, e_ref)) = reference(&bytes) else { continue };
+            assert!(matches!(e_ref, GameError::Orders { .. }), "entry {k}: {e_ref}");
+            tried += 1;
+            for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
+                let replay = replay_log_with(path, &bytes, pipeline).unwrap();
+                let (g, e) = replay.replayed.expect_err("refused");
+                assert_eq!(e, e_ref, "entry {k} {pipeline:?}");
+                assert_eq!(g.map(|g| digest(&g)), g_ref.as_ref().map(|g| digest(g)), "entry {k} {pipeline:?}");
+            }
+            // The same through `Game::replay`'s own straight replay.
+            let (g, e) = Game::replay(&log).expect_err("refused");
+            assert_eq!(e, e_ref, "entry {k}");
+            assert_eq!(g.map(|g| digest(&g)), g_ref.as_ref().map(|g| digest(g)), "entry {k}");
+            if tried == 5 {
+                break;
+            }
+        }
+        assert_eq!(tried, 5, "five entries refused halfway were tried");
     }
 
     #[test]

@@ -312,7 +312,10 @@ impl Game {
                 game.protocol.presigned = None;
                 Ok(game)
             }
-            Some(i) => Game::replay_carefully(&entries[..=i + 1], knowledge, presigned),
+            // Replayed carefully to the end, not only to the refused entry: a straight replay
+            // may refuse an entry the rules accept (`Ruleset::validate_and_apply_in_place`);
+            // the careful one stops at the first real refusal all the same.
+            Some(_) => Game::replay_carefully(entries, knowledge, presigned),
         }
     }
 
@@ -530,7 +533,7 @@ impl Game {
             (self.knowledge.clone(), self.draws.clone(), self.unsettled.clone()),
             (self.amendment.clone(), self.amendments.len()),
         );
-        if let Err(e) = self.apply_inner(entry) {
+        if let Err(e) = self.apply_inner(entry, false) {
             let (hidden, amend);
             (self.protocol, self.state, self.pending, self.ending, self.draw_offer, self.commitments, hidden, amend) = snapshot;
             (self.knowledge, self.draws, self.unsettled) = hidden;
@@ -546,7 +549,7 @@ impl Game {
     /// entry): for replays that stop at the first error and throw the game away then. On
     /// error the game is left half-changed and must not be used.
     pub fn apply_or_spoil(&mut self, entry: &Entry) -> Result<(), GameError> {
-        self.apply_inner(entry)?;
+        self.apply_inner(entry, true)?;
         self.file_entry(entry.clone());
         Ok(())
     }
@@ -554,7 +557,7 @@ impl Game {
     /// [`Game::apply_or_spoil`] taking the entry by value, so that a long replay keeps one
     /// copy of each entry (the game's) instead of two; a refused entry is handed back.
     pub fn apply_owned_or_spoil(&mut self, entry: Entry) -> Result<(), Box<(Entry, GameError)>> {
-        match self.apply_inner(&entry) {
+        match self.apply_inner(&entry, true) {
             Ok(()) => {
                 self.file_entry(entry);
                 Ok(())
@@ -718,7 +721,9 @@ impl Game {
         Ok(events)
     }
 
-    fn apply_inner(&mut self, entry: &Entry) -> Result<(), GameError> {
+    /// `in_place`: the caller throws the game away on an error (a straight replay), so the
+    /// rules may change the state before they know the verdict ([`AnyState::apply`]).
+    fn apply_inner(&mut self, entry: &Entry, in_place: bool) -> Result<(), GameError> {
         let seq = entry.seq();
         let seat = entry.seat().to_string();
         let body = &entry.draft.body;
@@ -887,7 +892,11 @@ impl Game {
                         // (Glory's End standing instructions, docs/glorys-end/rules.md): the
                         // entry that reveals the dice may carry them though nothing else is due.
                         let orders = body.orders.as_ref().expect("checked above");
-                        let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                        let evs = self.state.apply(&seat, orders, in_place).map_err(|error| GameError::Orders {
+                            seq,
+                            seat: seat.clone(),
+                            error,
+                        })?;
                         events.extend(evs);
                     } else {
                         return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
@@ -898,7 +907,8 @@ impl Game {
                         seat: seat.clone(),
                         error: OrdersError::Parse("no `orders` in the body".into()),
                     })?;
-                    let evs = self.state.apply(&seat, orders).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                    let evs =
+                        self.state.apply(&seat, orders, in_place).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
                     events.extend(evs);
                 }
             }

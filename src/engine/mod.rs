@@ -235,6 +235,17 @@ pub trait Ruleset {
         let legal = Self::validate(state, seat, orders)?;
         Ok(Self::apply(state, seat, legal))
     }
+    /// [`Ruleset::validate_and_apply`] for a replay that throws the game away at the first
+    /// refusal: on `Err` the state may be left half-changed (the caller replays again with
+    /// rollback to learn the real verdict), so a ruleset may work on `state` itself instead
+    /// of a copy. On `Ok`, the state and events must be exactly `validate_and_apply`'s.
+    fn validate_and_apply_in_place(
+        state: &mut Self::State,
+        seat: &str,
+        orders: Self::Orders,
+    ) -> Result<Vec<Event>, Rejected<Self::Orders>> {
+        Self::validate_and_apply(state, seat, orders)
+    }
     /// The random action awaiting dice, described, if any.
     fn pending_roll(state: &Self::State) -> Option<String>;
     /// Resolve the pending random action with `dice`.

@@ -239,8 +239,9 @@ impl AnyState {
             R::validate(s, seat, o).map(|_| ()).map_err(|r| OrdersError::Illegal(r.violations))
         })
     }
-    /// Parse, validate and apply orders.
-    pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value) -> Result<Vec<Event>, OrdersError> {
+    /// Parse, validate and apply orders. With `in_place`, a refusal may leave the state
+    /// half-changed ([`Ruleset::validate_and_apply_in_place`]): for replays that stop there.
+    pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value, in_place: bool) -> Result<Vec<Event>, OrdersError> {
         dispatch!(self, s => {
             let o = parse_orders(orders)?;
             #[cfg(test)]
@@ -248,7 +249,8 @@ impl AnyState {
                 let legal = R::validate(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))?;
                 return Ok(R::apply(s, seat, legal));
             }
-            R::validate_and_apply(s, seat, o).map_err(|r| OrdersError::Illegal(r.violations))
+            let applied = if in_place { R::validate_and_apply_in_place(s, seat, o) } else { R::validate_and_apply(s, seat, o) };
+            applied.map_err(|r| OrdersError::Illegal(r.violations))
         })
     }
     /// What is certain about the orders before any roll.

@@ -130,13 +130,25 @@ pub fn check(state: &State, seat: &str, orders: &Orders) -> Vec<Violation> {
 /// secret setup, hidden counters this replay knows (the check steps the unmasked units),
 /// hides (after one, the check unmasks again), and any violation (its report is `check`'s).
 fn apply_once(state: &State, side: state::SideId, orders: &Orders) -> Option<(State, Vec<Event>)> {
-    if orders.actions.is_empty() || secret::in_progress(state) || state.counters.as_ref().is_some_and(|c| !c.known.is_empty()) {
-        return None;
-    }
-    if orders.actions.iter().any(|a| matches!(a.0, orders::ActionKind::Hide(_))) {
+    if !one_pass_fits(state, orders) {
         return None;
     }
     let mut s = state.clone();
+    let ev = steps_once(&mut s, side, orders)?;
+    Some((s, ev))
+}
+
+/// Whether [`apply_once`] may be tried at all (see there): decided before any action runs.
+fn one_pass_fits(state: &State, orders: &Orders) -> bool {
+    !(orders.actions.is_empty()
+        || secret::in_progress(state)
+        || state.counters.as_ref().is_some_and(|c| !c.known.is_empty())
+        || orders.actions.iter().any(|a| matches!(a.0, orders::ActionKind::Hide(_))))
+}
+
+/// The one pass of [`apply_once`] on `s` itself: the events, or `None` where the two-pass way
+/// must decide (`s` is then half-changed).
+fn steps_once(s: &mut State, side: state::SideId, orders: &Orders) -> Option<Vec<Event>> {
     let mut ev = Vec::new();
     // `apply_steps` skips the actions after a battle that awaits its roll; `check` refuses
     // them: legal orders have none, and any other case goes the two-pass way.
@@ -144,19 +156,19 @@ fn apply_once(state: &State, side: state::SideId, orders: &Orders) -> Option<(St
     for a in &orders.actions {
         let standing = matches!(a.0, orders::ActionKind::Standing(_));
         rolled = rolled || s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll);
-        if !standing && !closing(&s, &a.0) {
-            let waits = s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(&s) != Some(side));
+        if !standing && !closing(s, &a.0) {
+            let waits = s.battle.as_ref().is_some_and(|b| b.stage == Stage::Roll) || (s.battle.is_some() && turn::actor(s) != Some(side));
             if rolled || waits {
                 return None;
             }
         }
-        ev.extend(turn::step(&mut s, side, &a.0).ok()?);
+        ev.extend(turn::step(s, side, &a.0).ok()?);
     }
     if s.counters.as_ref().is_some_and(|c| !c.fresh.is_empty()) {
         return None;
     }
-    ev.extend(counters::hold_outcome(&mut s));
-    Some((s, ev))
+    ev.extend(counters::hold_outcome(s));
+    Some(ev)
 }
 
 /// `open_counters` once the result is held for the end-of-game openings (GE 13.8).
@@ -223,6 +235,18 @@ impl Ruleset for GlorysEnd {
         }
         let legal = Self::validate(state, seat, orders)?;
         Ok(Self::apply(state, seat, legal))
+    }
+    /// The one pass of `validate_and_apply` without its copy of the state: a straight replay
+    /// (`verify`) copied the whole state for every entry only to keep it when nothing failed.
+    fn validate_and_apply_in_place(state: &mut State, seat: &str, orders: Orders) -> Result<Vec<Event>, Rejected<Orders>> {
+        match state.side_of(seat) {
+            Some(side) if one_pass_fits(state, &orders) => steps_once(state, side, &orders).ok_or_else(|| Rejected {
+                orders,
+                // Not the verdict: the caller replays again with rollback to learn it.
+                violations: vec![Violation::new("GE 5.1", "refused by the one-pass replay; the state is spoiled")],
+            }),
+            _ => Self::validate_and_apply(state, seat, orders),
+        }
     }
     fn apply(state: &mut State, seat: &str, orders: Legal<Orders>) -> Vec<Event> {
         let Some(side) = state.side_of(seat) else { return vec![] };
