@@ -675,9 +675,14 @@ impl State {
     /// Whether `side` held town `h` at the start of the current game turn (GE 7.3: a town
     /// supply source counts during a game turn only if controlled when it began).
     pub fn town_held_at_turn_start(&self, h: HexId, side: SideId) -> bool {
+        self.town_held_at_turn_start_occupied(h, side, self.occupant(h))
+    }
+    /// [`State::town_held_at_turn_start`] given `h`'s [`State::occupant`], for callers that
+    /// already know every hex's occupant (a supply trace asks about every town).
+    pub fn town_held_at_turn_start_occupied(&self, h: HexId, side: SideId, occupant: Option<SideId>) -> bool {
         match self.towns_changed_turn.iter().find(|(t, _)| *t == h) {
             Some((_, before)) => *before == Some(side),
-            None => self.control(h) == Some(side),
+            None => occupant.or_else(|| self.control.get(&h).copied()) == Some(side),
         }
     }
     /// Record `h`'s controller `before` a change, once per player turn and once per game

@@ -24,6 +24,7 @@
 //! then answers per hex in constant time; [`SupplyAll`] does it for every kind at once.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use super::campaign::{self, hx};
 use super::map::{Country, Edge};
@@ -68,9 +69,8 @@ fn on_edges(state: &State, side: SideId, edges: &[Edge], h: HexId) -> bool {
 pub struct Supply<'a> {
     state: &'a State,
     side: SideId,
-    /// Per dense hex: distance in hexes to the nearest source (`u32::MAX` if beyond reach).
-    dist: Vec<u32>,
-    source: Vec<bool>,
+    /// The sources and distances (shared with the memo of recent traces).
+    traced: Rc<Traced>,
     /// French and British general supply is cut north of row 20 (GE-7.11, Abbeville).
     abbeville_cut: bool,
 }
@@ -125,6 +125,54 @@ fn lines(state: &State, source: &[bool], enemy: &[bool], blocked: &[bool]) -> Ve
     dist
 }
 
+/// What a trace finds, per dense hex.
+struct Traced {
+    /// Distance in hexes to the nearest source (`u32::MAX` if beyond reach).
+    dist: Vec<u32>,
+    source: Vec<bool>,
+}
+
+/// Everything a trace of general supply depends on ([`Supply::of`]): two states that agree on
+/// it have the same sources and distances.
+struct TraceInputs {
+    board: std::sync::Arc<super::board::Board>,
+    side: SideId,
+    campaign: bool,
+    edges: Vec<Edge>,
+    liege: bool,
+    enemy: Vec<bool>,
+    /// Per dense hex: a town that is a source if a path reaches it (GE 7.3).
+    town: Vec<bool>,
+}
+
+impl PartialEq for TraceInputs {
+    fn eq(&self, o: &Self) -> bool {
+        // The same map (held here, so its address cannot be reused by another while kept).
+        std::sync::Arc::ptr_eq(&self.board, &o.board)
+            && (self.side, self.campaign, self.liege) == (o.side, o.campaign, o.liege)
+            && self.edges == o.edges
+            && self.enemy == o.enemy
+            && self.town == o.town
+    }
+}
+
+thread_local! {
+    /// The last few traces and their inputs. Within one entry the rules ask for the same
+    /// supply again and again on states that differ in nothing it depends on (each
+    /// replacement, each battle declared, the phase's attrition); a trace was about a
+    /// tenth of `verify` (issue 20). The answer is the trace's, hit or miss.
+    static RECENT: std::cell::RefCell<Vec<(TraceInputs, Rc<Traced>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: answers given from [`RECENT`] (each checked against a fresh trace).
+    static HITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many traces [`RECENT`] keeps: both sides, and a state or two before.
+const RECENT_TRACES: usize = 4;
+
 impl<'a> Supply<'a> {
     /// Trace the general supply of `side` now (GE-7.2, 7.3, 7.11).
     pub fn of(state: &'a State, side: SideId) -> Supply<'a> {
@@ -132,40 +180,90 @@ impl<'a> Supply<'a> {
         let n = b.len();
         let enemy = enemy_mask(state, side);
         let ids = b.hex_ids();
+        let mut occupied_by_friend = vec![false; n];
+        // Per dense hex: `State::occupant`, the side of the first unit there (one pass over the
+        // units instead of one per town asked about).
+        let mut occupant: Vec<Option<SideId>> = vec![None; n];
+        for u in &state.units {
+            if let Some(i) = u.hex().and_then(|h| b.index(h)) {
+                occupied_by_friend[i] |= u.side == side;
+                occupant[i].get_or_insert(u.side);
+            }
+        }
+        // Control now (GE-4.7): the occupant, else the last entry; and held since the start
+        // of the game turn (GE 7.3: "all'inizio del turno … durante quel turno di gioco"; the
+        // digest's G.4 item 11 read the player turn).
+        let town: Vec<bool> = (0..n)
+            .map(|i| {
+                b.is_town_ix(i)
+                    && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side))
+                    && state.town_held_at_turn_start_occupied(ids[i], side, occupant[i])
+            })
+            .collect();
+        let inputs = TraceInputs {
+            board: state.board.clone(),
+            side,
+            campaign: state.campaign.is_some(),
+            edges: edges(state, side),
+            liege: side == SideId::German && campaign::liege_bottleneck(state),
+            enemy,
+            town,
+        };
+        let abbeville_cut = side == SideId::Allied && campaign::abbeville_bottleneck(state);
+        let known = RECENT.with(|r| r.borrow().iter().find(|(k, _)| *k == inputs).map(|(_, t)| t.clone()));
+        let traced = match known {
+            Some(t) => {
+                // In the library's tests every answer from the memo is checked against a fresh
+                // trace, so a dependency missing from `TraceInputs` fails them.
+                #[cfg(test)]
+                {
+                    let fresh = Self::trace(state, &inputs);
+                    assert!(fresh.dist == t.dist && fresh.source == t.source, "a remembered supply trace differs from a fresh one");
+                    HITS.with(|h| h.set(h.get() + 1));
+                }
+                t
+            }
+            None => {
+                let t = Rc::new(Self::trace(state, &inputs));
+                RECENT.with(|r| {
+                    let mut r = r.borrow_mut();
+                    if r.len() == RECENT_TRACES {
+                        r.remove(0);
+                    }
+                    r.push((inputs, t.clone()));
+                });
+                t
+            }
+        };
+        Supply { state, side, traced, abbeville_cut }
+    }
+
+    /// The trace itself, from its inputs alone.
+    fn trace(state: &State, inputs: &TraceInputs) -> Traced {
+        let b = &state.board;
+        let n = b.len();
+        let side = inputs.side;
+        let enemy = &inputs.enemy;
+        let ids = b.hex_ids();
         // GE-7.11: while Liège stands, no German line enters Belgium west of the Meuse.
-        let blocked: Vec<bool> = if side == SideId::German && campaign::liege_bottleneck(state) {
+        let blocked: Vec<bool> = if inputs.liege {
             ids.iter().map(|h| b.hex(*h).is_some_and(|i| i.country == Country::Belgium && !i.east_of_meuse)).collect()
         } else {
             vec![false; n]
         };
-        let mut occupied_by_friend = vec![false; n];
-        for u in &state.units {
-            if u.side == side
-                && let Some(i) = u.hex().and_then(|h| b.index(h))
-            {
-                occupied_by_friend[i] = true;
-            }
-        }
         // Sources: edge hexes free of enemy units, and friendly towns linked to them (7.3).
         let mut source = vec![false; n];
         let mut seen = vec![false; n];
         let mut frontier: Vec<usize> = Vec::new();
-        let side_edges = edges(state, side);
         for i in 0..n {
-            if !enemy[i] && !blocked[i] && on_edges(state, side, &side_edges, ids[i]) {
+            if !enemy[i] && !blocked[i] && on_edges(state, side, &inputs.edges, ids[i]) {
                 source[i] = true;
                 seen[i] = true;
                 frontier.push(i);
             }
         }
         while let Some(i) = frontier.pop() {
-            // Control now (GE-4.7): the occupant, else the last entry; and held since the
-            // start of the game turn (GE 7.3: "all'inizio del turno … durante quel turno di
-            // gioco"; the digest's G.4 item 11 read the player turn).
-            if b.is_town_ix(i)
-                && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side))
-                && state.town_held_at_turn_start(ids[i], side)
-            {
+            if inputs.town[i] {
                 source[i] = true;
             }
             for &j in b.neighbours_ix(i) {
@@ -176,9 +274,8 @@ impl<'a> Supply<'a> {
                 }
             }
         }
-        let dist = lines(state, &source, &enemy, &blocked);
-        let abbeville_cut = side == SideId::Allied && campaign::abbeville_bottleneck(state);
-        Supply { state, side, dist, source, abbeville_cut }
+        let dist = lines(state, &source, enemy, &blocked);
+        Traced { dist, source }
     }
     /// The Belgian army's general supply: Brussels 1525 alone, until the German has first
     /// controlled it (GE-7.10).
@@ -196,18 +293,18 @@ impl<'a> Supply<'a> {
             source[i] = true;
         }
         let dist = lines(state, &source, &enemy, &vec![false; n]);
-        Supply { state, side: SideId::Allied, dist, source, abbeville_cut: false }
+        Supply { state, side: SideId::Allied, traced: Rc::new(Traced { dist, source }), abbeville_cut: false }
     }
     /// Whether a unit of the side at `h` can trace general supply.
     pub fn at(&self, h: HexId) -> bool {
         if self.abbeville_cut && h.row < 20 {
             return false;
         }
-        self.state.board.index(h).is_some_and(|i| self.dist[i] <= LINE)
+        self.state.board.index(h).is_some_and(|i| self.traced.dist[i] <= LINE)
     }
     /// Whether `h` is a supply source.
     pub fn is_source(&self, h: HexId) -> bool {
-        self.state.board.index(h).is_some_and(|i| self.source[i])
+        self.state.board.index(h).is_some_and(|i| self.traced.source[i])
     }
     /// The side traced.
     pub fn side(&self) -> SideId {
@@ -329,6 +426,32 @@ pub fn mark_start_of_movement(state: &mut State) {
     for (u, o) in state.units.iter_mut().zip(oos) {
         if u.side == side && u.hex().is_some() {
             u.oos_at_start = o;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::bot;
+
+    /// Bot games of the Marne and the short campaign, where the rules ask for supply again on
+    /// states a trace already answered: each such answer is checked against a fresh trace (in
+    /// `Supply::of` under test), and there must be many.
+    #[test]
+    fn remembered_traces_are_checked_against_fresh_ones() {
+        for (scenario, max) in [("glorys-end/marne", 600), ("glorys-end/short-campaign", 300)] {
+            let s = crate::scenarios::find(scenario).expect("bundled");
+            let seats = crate::scenarios::seats(s);
+            let (mut game, mut players) = bot::start_game(s, &seats, 5, 4096, "2000-01-01T00:00:00Z").expect("starts");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |_: &crate::log::Entry, _: &crate::engine::game::Game| Ok(());
+            let before = super::HITS.with(|h| h.get());
+            match bot::play_out(&mut game, &mut players, 5, max, &mut clock, &mut keep) {
+                Ok(()) | Err(bot::BotError::TooLong(_)) => {}
+                Err(e) => panic!("{scenario}: {e}"),
+            }
+            let hits = super::HITS.with(|h| h.get()) - before;
+            assert!(hits > 100, "{scenario}: only {hits} traces answered from the memo");
         }
     }
 }
