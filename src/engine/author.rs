@@ -80,7 +80,7 @@ pub fn complete_body(view: &Game, seat: &str, key: &SecretKey, reveal: Option<&H
     if body.kind == Kind::Orders
         && let Some(orders) = body.orders.as_ref().filter(|o| !super::game::empty_orders(o))
     {
-        trial.apply(seat, orders, false)?;
+        trial.apply(seat, orders)?;
     }
     for d in trial.private_draws() {
         commits.push((d.clone(), draw::draw_secret(&seed, &gid, &d).to_hex()));

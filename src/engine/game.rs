@@ -892,7 +892,7 @@ impl Game {
                         // (Glory's End standing instructions, docs/glorys-end/rules.md): the
                         // entry that reveals the dice may carry them though nothing else is due.
                         let orders = body.orders.as_ref().expect("checked above");
-                        let evs = self.state.apply(&seat, orders, in_place).map_err(|error| GameError::Orders {
+                        let evs = self.state.apply_maybe_in_place(&seat, orders, in_place).map_err(|error| GameError::Orders {
                             seq,
                             seat: seat.clone(),
                             error,
@@ -907,8 +907,11 @@ impl Game {
                         seat: seat.clone(),
                         error: OrdersError::Parse("no `orders` in the body".into()),
                     })?;
-                    let evs =
-                        self.state.apply(&seat, orders, in_place).map_err(|error| GameError::Orders { seq, seat: seat.clone(), error })?;
+                    let evs = self.state.apply_maybe_in_place(&seat, orders, in_place).map_err(|error| GameError::Orders {
+                        seq,
+                        seat: seat.clone(),
+                        error,
+                    })?;
                     events.extend(evs);
                 }
             }

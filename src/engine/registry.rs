@@ -239,9 +239,18 @@ impl AnyState {
             R::validate(s, seat, o).map(|_| ()).map_err(|r| OrdersError::Illegal(r.violations))
         })
     }
-    /// Parse, validate and apply orders. With `in_place`, a refusal may leave the state
-    /// half-changed ([`Ruleset::validate_and_apply_in_place`]): for replays that stop there.
-    pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value, in_place: bool) -> Result<Vec<Event>, OrdersError> {
+    /// Parse, validate and apply orders.
+    pub fn apply(&mut self, seat: &str, orders: &yaml_serde::Value) -> Result<Vec<Event>, OrdersError> {
+        self.apply_maybe_in_place(seat, orders, false)
+    }
+    /// [`AnyState::apply`], or with `in_place` a refusal may leave the state half-changed
+    /// ([`Ruleset::validate_and_apply_in_place`]): for replays that stop at the first one.
+    pub(crate) fn apply_maybe_in_place(
+        &mut self,
+        seat: &str,
+        orders: &yaml_serde::Value,
+        in_place: bool,
+    ) -> Result<Vec<Event>, OrdersError> {
         dispatch!(self, s => {
             let o = parse_orders(orders)?;
             #[cfg(test)]
