@@ -116,17 +116,21 @@ fn a_refused_marker_is_refused_alike_whichever_it_is() {
     let pts = four_points(s);
     // A point deep in the north wood (IFP-6), written as the real target or as a decoy.
     let bad = Point { x: 700, y: 760 };
-    let as_real = indirect::check_written(s, "us", &Request {
-        battery: "us-b1".into(),
-        target: Some([bad.x, bad.y]),
-        markers: pts[..3].iter().map(|p| [p.x, p.y]).collect(),
-    })
+    let as_real = indirect::check_written(
+        s,
+        "us",
+        &Request { battery: "us-b1".into(), target: Some([bad.x, bad.y]), markers: pts[..3].iter().map(|p| [p.x, p.y]).collect() },
+    )
     .unwrap_err();
-    let as_decoy = indirect::check_written(s, "us", &Request {
-        battery: "us-b1".into(),
-        target: Some([pts[0].x, pts[0].y]),
-        markers: [pts[1], pts[2], bad].iter().map(|p| [p.x, p.y]).collect(),
-    })
+    let as_decoy = indirect::check_written(
+        s,
+        "us",
+        &Request {
+            battery: "us-b1".into(),
+            target: Some([pts[0].x, pts[0].y]),
+            markers: [pts[1], pts[2], bad].iter().map(|p| [p.x, p.y]).collect(),
+        },
+    )
     .unwrap_err();
     let text = |v: &[umpire::engine::Violation]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(text(&as_real), text(&as_decoy), "the refusal never tells which marker was meant to be real");

@@ -261,7 +261,7 @@ pub fn hidden(s: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>
     s.fresh = acts.committed.iter().map(|c| (c.id.clone(), c.value.clone())).collect();
     for c in &acts.committed {
         if let Some(v) = &c.value
-            && !parse(v).is_some_and(|(b, t, _)| plan_id(t, &b) == c.id)
+            && parse(v).is_none_or(|(b, t, _)| plan_id(t, &b) != c.id)
         {
             errs.push(Violation::new("SW-PBEM-2", format!("{}: {v:?} does not name one of the four markers of that plan", c.id)));
         }

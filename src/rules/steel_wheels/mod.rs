@@ -5,7 +5,8 @@
 //! battle (`scenario`), the manoeuvre sequence with tokens, IT and free order (`turn`),
 //! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
 //! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
-//! recovery, and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
+//! commitments (`indirect`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
