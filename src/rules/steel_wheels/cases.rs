@@ -11,7 +11,12 @@
 //!   tokens: {us: 1}
 //!   turn: 2
 //!   manoeuvred: [us-tanks]       # platoons done this turn; units may be `acted: true`, `destroyed: true`
+//!   plans:                       # fire plans already made (IFP-5), committed earlier
+//!     - {battery: us-b1, planned: 1, markers: [[..], [..], [..], [..]], real: 2, ordered: true}
+//!   barrage: us                  # phase 4 (IF-1) of `turn` for that side
 //! ```
+//! With neither `act`, `declare` nor `barrage`, phase 2 is decided afresh for the units as
+//! the case places them (a side is asked only if its observer can order fire).
 //! Dice are written as the faces shown (1..n) and read 0-based by the rules.
 
 use std::collections::BTreeMap;
@@ -19,8 +24,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::SteelWheels;
+use super::indirect::{self, IfPlan};
 use super::scenario::{CROSSROADS_YAML, Xy, point};
 use super::state::{Phase, State};
+use super::turn;
 use crate::engine::cases::CaseRuleset;
 use crate::engine::{Ruleset, SeatInfo};
 use crate::geo::table::Heading;
@@ -43,6 +50,27 @@ struct CaseState {
     /// Platoons that have manoeuvred this turn.
     #[serde(default)]
     manoeuvred: Vec<String>,
+    #[serde(default)]
+    plans: Vec<CasePlan>,
+    #[serde(default)]
+    barrage: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CasePlan {
+    battery: String,
+    planned: u32,
+    markers: Vec<Xy>,
+    /// The real marker, as the owner's own replay knows it (omit for a public replay).
+    #[serde(default)]
+    real: Option<u8>,
+    #[serde(default = "yes")]
+    ordered: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -107,11 +135,35 @@ impl CaseRuleset for SteelWheels {
         if !c.tokens.is_empty() {
             s.tokens.extend(c.tokens);
         }
+        for cp in c.plans {
+            let b = s.scenario.batteries.iter().find(|b| b.id == cp.battery).cloned().ok_or("case state: no such battery")?;
+            let obs = s.unit(&b.observer).ok_or("case state: the observer is not in the case")?;
+            let markers = cp.markers.iter().map(|&m| point(m)).collect::<Option<Vec<_>>>().ok_or("case state: a bad marker")?;
+            s.plans.push(IfPlan {
+                id: indirect::plan_id(cp.planned, &b.id),
+                battery: b.id.clone(),
+                side: b.side.clone(),
+                observer: b.observer.clone(),
+                planned: cp.planned,
+                fires: cp.planned + 1,
+                hq_marker: obs.at,
+                markers,
+                real: cp.real,
+                opened: false,
+                ordered: Some(cp.ordered),
+            });
+        }
         if let Some(q) = c.act {
             s.phase = Phase::Act { queue: q, free: c.free };
         } else if let Some(side) = c.declare {
             s.declarer = side.clone();
             s.phase = Phase::Declare { side };
+        } else if let Some(side) = c.barrage {
+            s.manoeuvred = s.scenario.platoons.iter().map(|p| p.id.clone()).collect();
+            s.phase = Phase::Barrage { side };
+        } else {
+            s.asked.clear();
+            turn::phase2(&mut s);
         }
         SteelWheels::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

@@ -155,6 +155,9 @@ pub struct Card {
     pub armament: Vec<Armament>,
     #[serde(default)]
     pub armour: Option<Armour>,
+    /// A battery that stays off the table (IFP-7, E.32 `battery_105`).
+    #[serde(default)]
+    pub off_table: bool,
 }
 
 /// E.23 cells: vision → geometry → class → terrain group → [stationary, moving, fired] cm.

@@ -276,7 +276,7 @@ pub fn main_gun(u: &Unit) -> usize {
     u.card().armament.iter().position(|l| d.weapons.get(&l.w).is_some_and(|w| w.class == "heavy")).unwrap_or(usize::MAX)
 }
 
-fn face(d: u32) -> u32 {
+pub fn face(d: u32) -> u32 {
     d + 1
 }
 
@@ -451,7 +451,7 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     ev
 }
 
-fn push_ct(ct: &mut Vec<String>, id: &str) {
+pub fn push_ct(ct: &mut Vec<String>, id: &str) {
     if !ct.iter().any(|x| x == id) {
         ct.push(id.to_string());
     }
@@ -482,9 +482,17 @@ pub fn courage(s: &mut State, id: &str, dice: &mut Dice, rule: &str) -> Vec<Even
 
 /// One effects roll (E.28) with DAM-4 escalation.
 fn effects(s: &mut State, id: &str, col: &str, dice: &mut Dice, ct: &mut Vec<String>) -> Vec<Event> {
-    let d = data::data();
     let roll = face(dice.roll(10));
     let mut ev = vec![Event::roll(format!("{id} effects ({col})"), "d10", roll)];
+    ev.extend(apply_effects(s, id, col, roll, ct));
+    ev
+}
+
+/// Apply the E.28 result of effects roll `roll` (1..10) in column `col` to unit `id`, with
+/// DAM-4 escalation on the unit as it stands.
+pub fn apply_effects(s: &mut State, id: &str, col: &str, roll: u32, ct: &mut Vec<String>) -> Vec<Event> {
+    let d = data::data();
+    let mut ev = Vec::new();
     let Some(rows) = d.effects.get(col) else { return ev };
     let Some(u) = s.unit(id).cloned() else { return ev };
     let mut row = roll as usize;

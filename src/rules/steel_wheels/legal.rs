@@ -73,6 +73,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             try_one(Action { unit: id, movement: None, fire: None, fire_first: false, recover: false })
         }
+        Phase::Request { .. } => Some(super::indirect::bot_request(s, &side, ch)),
+        Phase::Barrage { .. } => Some(Orders { barrage: true, ..Orders::default() }),
         Phase::Over => None,
     }
 }

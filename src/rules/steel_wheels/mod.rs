@@ -5,7 +5,8 @@
 //! battle (`scenario`), the manoeuvre sequence with tokens, IT and free order (`turn`),
 //! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
 //! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
-//! recovery, and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
+//! commitments (`indirect`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
@@ -14,6 +15,7 @@
 pub mod cases;
 pub mod data;
 pub mod fire;
+pub mod indirect;
 pub mod legal;
 pub mod movement;
 pub mod orders;
@@ -81,6 +83,10 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         phase: Phase::Over,
         pending: None,
         outcome: None,
+        plans: vec![],
+        asked: vec![],
+        held: vec![],
+        fresh: vec![],
     };
     for u in &s.units {
         if let Some(p) = movement::end_problem(&s, u, &u.footprint()) {
@@ -129,6 +135,8 @@ impl Ruleset for SteelWheels {
             state::Pending::Initiative { units, .. } => format!("SW-SEQ-2: IT rolls of {}", units.join(", ")),
             state::Pending::Fire(f) => format!("SW-FIRE-1: {} fires at {}", f.firer, f.target),
             state::Pending::Recovery { unit } => format!("SW-PAN-2: {unit} tries to recover"),
+            state::Pending::Ifr { plan } => format!("SW-IFP-2: the IFR test of {plan}"),
+            state::Pending::Barrage { side } => format!("SW-IF-1: the shots of {side}'s batteries"),
         })
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -140,9 +148,40 @@ impl Ruleset for SteelWheels {
     fn game_turn(s: &State) -> u32 {
         s.turn
     }
-    /// Positions are not hidden (G.2): spotting only limits targeting.
-    fn view(s: &State, _seat: &str) -> State {
-        s.clone()
+    /// Positions are not hidden (G.2): spotting only limits targeting. Which marker of an
+    /// enemy fire plan is real is hidden until it is opened (IFP-5).
+    fn view(s: &State, seat: &str) -> State {
+        let mut v = s.clone();
+        let side = s.side_of(seat).map(str::to_string);
+        for p in v.plans.iter_mut() {
+            if !p.opened && Some(&p.side) != side.as_ref() {
+                p.real = None;
+            }
+        }
+        v
+    }
+    fn hidden(s: &mut State, seat: &str, acts: &mut crate::engine::HiddenActs) -> Result<Vec<Event>, Vec<crate::engine::Violation>> {
+        indirect::hidden(s, seat, acts)
+    }
+    fn conceal(
+        s: &State,
+        seat: &str,
+        orders: Orders,
+        order: &crate::engine::IdOrder,
+    ) -> Result<crate::engine::Concealed<Orders>, Vec<crate::engine::Violation>> {
+        indirect::conceal(s, seat, orders, order)
+    }
+    fn committed_value_bound(_s: &State, id: &str) -> usize {
+        indirect::value_bound(id)
+    }
+    /// Phase 4 leaves no choice: open the plans due and fire.
+    fn automatic_orders(s: &State, seat: &str) -> Option<Orders> {
+        match &s.phase {
+            Phase::Barrage { side } if s.pending.is_none() && s.seat_of(side) == seat => {
+                Some(Orders { barrage: true, ..Orders::default() })
+            }
+            _ => None,
+        }
     }
     fn random_orders(s: &State, seat: &str, chooser: &mut Dice) -> Option<Orders> {
         legal::random_orders(s, seat, chooser)

@@ -18,6 +18,28 @@ pub struct Orders {
     /// One action per SLU, in order; an entry ends at its first random action (G.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
+    /// Phase 2: a request for indirect fire (IFP). Empty orders in phase 2: no request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indirect: Option<Request>,
+    /// Phase 4: open the fire plans due and fire (IF-1); the author's tool adds the openings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub barrage: bool,
+}
+
+/// A request for indirect fire and its markers (IFP-5). The player writes `target` (the real
+/// one) and three decoys in `markers`; the author's tool turns them into four markers in a
+/// fixed order (by x, then y) and a commitment to which one is real, so the log carries only
+/// `markers` (four points) and never `target`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// A battery of the scenario.
+    pub battery: String,
+    /// As written only: the real target, in mm. Never in a signed entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Xy>,
+    /// As written: the three decoys; in the log: the four markers, sorted.
+    pub markers: Vec<Xy>,
 }
 
 /// One SLU's action (C.4): nothing (hold), a move, a fire, both (a complex action, in the

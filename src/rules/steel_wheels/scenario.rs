@@ -40,6 +40,10 @@ pub struct RawScenario {
     pub sides: Vec<RawSide>,
     pub platoons: Vec<RawPlatoon>,
     pub units: Vec<RawUnit>,
+    /// Batteries firing indirectly (SW-IFP): off the table, each with its observing officer
+    /// among the units.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batteries: Vec<Battery>,
     /// Terrain element ids that are objectives (SW-VIC-2).
     #[serde(default)]
     pub objectives: Vec<String>,
@@ -99,6 +103,18 @@ pub struct RawUnit {
     pub heading: u16,
 }
 
+/// A battery (IFP): a roster card of the side's army that stays off the table (the E.32
+/// `battery_105`), and the unit whose officer observes and orders its fire (IFP-2: a captain
+/// or a battery lieutenant).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Battery {
+    pub id: String,
+    pub side: String,
+    pub card: String,
+    pub observer: String,
+}
+
 /// The victory terms (SW-VIC).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +164,8 @@ pub struct Scenario {
     pub sides: Vec<RawSide>,
     pub platoons: Vec<RawPlatoon>,
     pub units: Vec<Deploy>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batteries: Vec<Battery>,
     pub objectives: Vec<String>,
     pub victory: Victory,
 }
@@ -262,6 +280,30 @@ impl Scenario {
             };
             units.push(Deploy { id: u.id.clone(), platoon: u.platoon.clone(), side: pl.side.clone(), card: u.card.clone(), at, heading });
         }
+        for b in &raw.batteries {
+            let army = raw.sides.iter().find(|s| s.id == b.side).map(|s| s.army.clone()).unwrap_or_default();
+            if !valid_id(&b.id) || b.id.len() > 12 || !uids.insert(b.id.clone()) {
+                p.push(format!("battery {:?}: a bad or repeated id (letters, digits and -, at most 12)", b.id));
+            }
+            match d.card(&army, &b.card) {
+                Some(c) if c.off_table && c.kind == "artillery" => {}
+                _ => p.push(format!(
+                    "battery {}: the {army} roster has no off-table battery {} (on-table batteries are not built)",
+                    b.id, b.card
+                )),
+            }
+            let obs = units.iter().find(|u| u.id == b.observer);
+            let officer = obs
+                .and_then(|u| d.card(&army, &u.card))
+                .and_then(|c| c.crew.as_ref())
+                .is_some_and(|c| c.leaders.first().is_some_and(|r| r == "captain" || r == "lieutenant"));
+            if obs.is_none_or(|u| u.side != b.side) || !officer {
+                p.push(format!(
+                    "battery {}: observer {} is not a unit of {} led by a captain or lieutenant (SW-IFP-2)",
+                    b.id, b.observer, b.side
+                ));
+            }
+        }
         if !p.is_empty() {
             return Err(ScenarioError { problems: p });
         }
@@ -277,6 +319,7 @@ impl Scenario {
             sides: raw.sides,
             platoons: raw.platoons,
             units,
+            batteries: raw.batteries,
             objectives: raw.objectives,
             victory: raw.victory,
         })

@@ -115,6 +115,14 @@ pub enum Phase {
         queue: Vec<String>,
         free: bool,
     },
+    /// Phase 2 (IFP): `side` may request indirect fire from its batteries.
+    Request {
+        side: String,
+    },
+    /// Phase 4 (IF-1): `side` opens the targets of its batteries due to fire, and they fire.
+    Barrage {
+        side: String,
+    },
     Over,
 }
 
@@ -129,6 +137,10 @@ pub enum Pending {
     Fire(super::fire::Plan),
     /// PAN-2: the recovery tests of a panicked unit.
     Recovery { unit: String },
+    /// IFP-2: the IFR test of an observer ordering an off-table battery's fire.
+    Ifr { plan: String },
+    /// IF-1/IMP-1: every shot of `side`'s batteries due to fire this phase 4.
+    Barrage { side: String },
 }
 
 /// The whole state.
@@ -149,6 +161,19 @@ pub struct State {
     pub phase: Phase,
     pub pending: Option<Pending>,
     pub outcome: Option<Outcome>,
+    /// Indirect-fire plans (IFP-5), made and not yet fired.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plans: Vec<super::indirect::IfPlan>,
+    /// Sides already asked in this turn's phase 2.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asked: Vec<String>,
+    /// Phase-4 losses held until the end of the phase (IF-1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<super::indirect::Loss>,
+    /// The commitments of the entry being applied (`Ruleset::hidden` → its orders): id and
+    /// value when this replay knows it. Always empty between entries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fresh: Vec<(String, Option<String>)>,
 }
 
 impl State {
@@ -196,6 +221,8 @@ impl State {
                     queue.join(", ")
                 )
             }
+            Phase::Request { side } => format!("turn {}, phase 2: {side} may request indirect fire (SW-IFP)", self.turn),
+            Phase::Barrage { side } => format!("turn {}, phase 4: {side} opens its fire plans and its batteries fire (SW-IF-1)", self.turn),
             Phase::Over => "the battle is over".into(),
         }
     }

@@ -3,6 +3,7 @@
 //! (SEQ-4, C.4), the end of the turn and the victory count (SW-VIC).
 
 use super::fire;
+use super::indirect;
 use super::movement::{self, Speed};
 use super::orders::{Action, Orders};
 use super::state::{Pending, Phase, State};
@@ -14,6 +15,7 @@ use crate::engine::{Event, Outcome, Violation};
 pub fn start_turn(s: &mut State) -> Vec<Event> {
     s.manoeuvre = 1;
     s.manoeuvred.clear();
+    s.asked.clear();
     for u in s.units.iter_mut() {
         u.acted = false;
     }
@@ -27,8 +29,22 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
         format!("turn {}: {a} has {na} platoons, {b} {nb}: tokens {a} {}, {b} {}", s.turn, s.tokens[&a], s.tokens[&b]),
     )];
     s.declarer = s.scenario.attacker.clone();
-    ev.extend(next_manoeuvre(s));
+    ev.extend(phase2(s));
     ev
+}
+
+/// Phase 2 (IFP): each side with a battery it may ask for fire is asked once, the attacker
+/// first; then the manoeuvres begin.
+pub fn phase2(s: &mut State) -> Vec<Event> {
+    let first = s.scenario.attacker.clone();
+    let second = s.scenario.other(&first).to_string();
+    for side in [first, second] {
+        if !s.asked.contains(&side) && !indirect::can_request(s, &side).is_empty() {
+            s.phase = Phase::Request { side };
+            return vec![];
+        }
+    }
+    next_manoeuvre(s)
 }
 
 /// Open the next manoeuvre (or end the turn when no platoon is left to act, MAN-1).
@@ -126,7 +142,13 @@ fn after_manoeuvre(s: &mut State) -> Vec<Event> {
 /// Phase 5 and the victory check at the turn limit (SW-DUR: the fixed length of this
 /// slice; the end roll after turn 8 is not built).
 fn end_turn(s: &mut State) -> Vec<Event> {
-    let mut ev = vec![Event::rule("SW-TURN-1", format!("turn {} ends: unused tokens are lost (TOK-4)", s.turn))];
+    // Phase 4 (IF-1): each side with plans due opens them and fires; the losses wait.
+    if let Some(side) = indirect::due_side(s) {
+        s.phase = Phase::Barrage { side: side.clone() };
+        return vec![Event::rule("SW-IF-1", format!("turn {}, phase 4: {side} has fire plans due", s.turn))];
+    }
+    let mut ev = if s.held.is_empty() { vec![] } else { indirect::apply_held(s) };
+    ev.push(Event::rule("SW-TURN-1", format!("turn {} ends: unused tokens are lost (TOK-4)", s.turn)));
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     let wiped = |side: &str| s.units.iter().filter(|u| u.side == side).all(|u| u.lost());
     if s.turn >= s.scenario.turns || wiped(&a) || wiped(&b) {
@@ -349,6 +371,16 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         Pending::Initiative { units, declarer } => return roll_initiative(s, &units, &declarer, dice),
         Pending::Fire(plan) => fire::resolve(s, &plan, dice),
         Pending::Recovery { unit } => recover(s, &unit, dice),
+        Pending::Ifr { plan } => {
+            let mut ev = indirect::resolve_ifr(s, &plan, dice);
+            ev.extend(phase2(s));
+            return ev;
+        }
+        Pending::Barrage { side } => {
+            let mut ev = indirect::resolve_barrage(s, &side, dice);
+            ev.extend(end_turn(s));
+            return ev;
+        }
     };
     // A side wiped out ends the battle at once.
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
@@ -371,9 +403,37 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     if s.pending.is_some() {
         return Err(vec![Violation::new("SW-PBEM-1", "a roll is pending")]);
     }
+    let requesting = matches!(&s.phase, Phase::Request { side: d } if *d == side) && o.indirect.is_some();
+    if !s.fresh.is_empty() && !requesting {
+        let ids: Vec<&str> = s.fresh.iter().map(|(id, _)| id.as_str()).collect();
+        return Err(vec![Violation::new(
+            "SW-PBEM-2",
+            format!("this entry commits to {}: only a request for indirect fire commits, to its real marker", ids.join(", ")),
+        )]);
+    }
     let mut w = s.clone();
+    w.fresh.clear();
     let mut ev = Vec::new();
+    if !matches!(s.phase, Phase::Request { .. } | Phase::Barrage { .. }) && (o.indirect.is_some() || o.barrage) {
+        return Err(vec![Violation::new("SW-IFP-1", "indirect fire is requested in phase 2 and fired in phase 4 only")]);
+    }
     match s.phase.clone() {
+        Phase::Request { side: due } if due == side => {
+            let (e, pending) = indirect::request(&mut w, &side, o, &s.fresh)?;
+            ev.extend(e);
+            if !pending {
+                ev.extend(phase2(&mut w));
+            }
+            Ok((w, ev))
+        }
+        Phase::Barrage { side: due } if due == side => {
+            let (e, pending) = indirect::barrage(&mut w, &side, o)?;
+            ev.extend(e);
+            if !pending {
+                ev.extend(end_turn(&mut w));
+            }
+            Ok((w, ev))
+        }
         Phase::Declare { side: due } | Phase::Oppose { side: due, .. } if due == side => {
             if !o.actions.is_empty() {
                 return Err(vec![Violation::new("SW-SEQ-1", "declare a platoon or play a token first; units act after")]);
@@ -453,7 +513,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
 /// Who must act now: the side due, or the owner of the SLU at the head of the queue.
 pub fn due_side(s: &State) -> Option<String> {
     match &s.phase {
-        Phase::Declare { side } | Phase::Oppose { side, .. } => Some(side.clone()),
+        Phase::Declare { side } | Phase::Oppose { side, .. } | Phase::Request { side } | Phase::Barrage { side } => Some(side.clone()),
         Phase::Act { queue, .. } => queue.first().and_then(|id| s.unit(id)).map(|u| u.side.clone()),
         Phase::Over => None,
     }

@@ -9,6 +9,7 @@ use crate::render::{Kind, LegendItem, Picture, Piece, Rgb, Table, TableArea, Tab
 pub fn describe(s: &State) -> String {
     let mut out = vec![s.phase_text()];
     out.push(format!("tokens {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")));
+    out.extend(super::indirect::describe(s));
     for u in &s.units {
         let mut flags = Vec::new();
         for (on, f) in [
@@ -165,6 +166,18 @@ pub fn template(s: &State, seat: &str) -> String {
             out.push("    move: {path: [[x, y]], heading: 0}   # mm and tenths of a degree; optional".into());
             out.push("    fire: {target: <enemy id>}          # optional; both = a complex action (Short move, Moving shots)".into());
             out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
+        }
+        Phase::Request { .. } => {
+            let b: Vec<&str> = super::indirect::can_request(s, side).iter().map(|b| b.id.as_str()).collect();
+            out.push(format!("# phase 2: request indirect fire from {} (SW-IFP), or send empty orders for none", b.join(", ")));
+            out.push("indirect:".into());
+            out.push(format!("  battery: {}", b.first().copied().unwrap_or("<id>")));
+            out.push("  target: [x, y]          # the real target, mm; your tool commits to it and never sends it".into());
+            out.push("  markers: [[x, y], [x, y], [x, y]]   # three decoys on points your observer sees (SW-IFP-6)".into());
+        }
+        Phase::Barrage { .. } => {
+            out.push("# phase 4: your tool opens your fire plans due (SW-IF-1)".into());
+            out.push("barrage: true".into());
         }
         Phase::Over => out.push("# the battle is over".into()),
     }
