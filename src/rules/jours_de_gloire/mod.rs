@@ -20,6 +20,7 @@
 //! formation is its own; otherwise it is a bare draw and the owner acts next.
 
 pub mod cases;
+pub mod charge;
 pub mod command;
 pub mod disorder;
 pub mod fire;
@@ -59,6 +60,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             facing: u.facing,
             disordered: false,
             routed: false,
+            square: false,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -77,6 +79,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         fire: None,
         rally: None,
         melee: None,
+        charge: None,
+        trail: vec![],
         melee_done: false,
         meleed: vec![],
         fired: vec![],
@@ -133,16 +137,20 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| rally::pending(s))
+        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| charge::pending(s)).or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if s.fire.is_some() {
+        let ev = if s.fire.is_some() {
             fire::resolve(s, dice)
         } else if s.melee.is_some() {
             melee::resolve(s, dice)
+        } else if s.charge.is_some() {
+            charge::resolve(s, dice)
         } else {
             rally::resolve(s, dice)
-        }
+        };
+        s.trail.clear();
+        ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {
