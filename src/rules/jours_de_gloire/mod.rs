@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A partial third slice (issue 23).
+//! `jours-de-gloire`. A partial fourth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -9,8 +9,9 @@
 //! commander-in-chief's move, and VP victory (JDG 13); artillery fire (`fire`, JDG 7),
 //! disorder, rout, fall back and the rout retreat (`disorder`, JDG 10), rally and
 //! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
-//! 5.1.3, 6.1.2). Not built: charges and squares, breakthrough, counter-attack and cavalry
-//! refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
+//! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
+//! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2). Not built: a charge
+//! combined with a melee, breakthrough, counter-attack and cavalry refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
 //! reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!

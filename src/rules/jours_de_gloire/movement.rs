@@ -260,7 +260,13 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
                     half(budget),
                     if fired { " after firing" } else { "" }
                 ),
-                if fired { "JDG 4.4.2" } else { "JDG 4.4.1" },
+                if cap.is_some() {
+                    "JDG 9.1"
+                } else if fired {
+                    "JDG 4.4.2"
+                } else {
+                    "JDG 4.4.1"
+                },
             )]);
         }
         path.push(h.to_string());
