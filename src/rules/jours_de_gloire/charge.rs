@@ -336,17 +336,13 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             .iter()
             .flat_map(|d| s.units_at(*d).filter(|u| u.side != side).map(|u| (u.id.clone(), *d, u.kind)).collect::<Vec<_>>())
             .collect();
-        for (id, _, _) in &before {
-            if s.unit(id).is_some_and(|u| u.square) {
-                lost_square.retain(|x| x != id);
-            }
-        }
         let mods = ChargeMods { bonus, vs_square: square, pursuit: n };
         let c = Combat { from: vec![at_hex], at: targets.clone(), turn: Default::default(), advance_from: None, advance_facing: None };
         let (e, _) = combat(s, &side, &c, dice, Some(&mods));
         ev.extend(e);
         for (id, h, _) in &before {
-            // A square that fell back lost its formation: no new square in this pursuit.
+            // A square that fell back lost its formation: no new square in this pursuit (a
+            // unit that fell back without a square was disordered or out of clear terrain).
             if s.unit(id).is_some_and(|u| u.hex != Some(*h)) {
                 lost_square.push(id.clone());
             }

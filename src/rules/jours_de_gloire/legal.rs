@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::charge::ChargeOrder;
 use super::command::groups_of;
 use super::fire::FireOrder;
 use super::melee::{Combat, MeleeOrder, fighters, obliged};
-use super::charge::ChargeOrder;
 use super::orders::{Action, ChiefMove, Move, Orders, SquareOrder, Turn};
 use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
@@ -257,7 +257,8 @@ fn charge_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Op
                 let mut path = Vec::new();
                 let mut here = from;
                 while here != end && path.len() < 5 {
-                    let Some(next) = here.neighbours().into_iter().map(|(_, n)| n).filter(|n| n.distance(end) < here.distance(end)).min() else {
+                    let Some(next) = here.neighbours().into_iter().map(|(_, n)| n).filter(|n| n.distance(end) < here.distance(end)).min()
+                    else {
                         break;
                     };
                     path.push(next);
