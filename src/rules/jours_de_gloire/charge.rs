@@ -470,9 +470,14 @@ fn recall(s: &mut State, side: &str, ids: &[String], at: HexId, target: HexId) -
             format!("{} are recalled but have no hex to pull back to: they stay in {at} without charging", ids.join(", ")),
         )];
     };
+    // Any facing: the facing of the friends already there, if any (6.1.1).
+    let conform = s.units_at(to).find(|u| u.kind != Kind::Artillery && !u.routed).map(|u| u.facing);
     for id in ids {
         if let Some(x) = s.unit_mut(id) {
             x.hex = Some(to);
+            if let Some(f) = conform {
+                x.facing = f;
+            }
         }
     }
     vec![Event::rule("JDG 9.3.3", format!("{} are recalled: they pull back from {at} to {to}, no charge and no end test", ids.join(", ")))]
@@ -493,7 +498,13 @@ fn toward(v: u8, at: HexId, to: HexId, steps: u8) -> u8 {
 
 /// Move the pursuing stack into `h` facing `v`.
 fn put_stack(s: &mut State, side: &str, from: HexId, h: HexId, v: u8) {
-    let ids: Vec<String> = fighters(s, from).filter(|u| u.side == side).map(|u| u.id.clone()).collect();
+    // Turning in place turns every infantry or cavalry unit of the hex (6.1.1); moving, the
+    // units in good order go, a disordered mate stays.
+    let ids: Vec<String> = if from == h {
+        s.units_at(from).filter(|u| u.side == side && u.kind != Kind::Artillery && !u.routed).map(|u| u.id.clone()).collect()
+    } else {
+        fighters(s, from).filter(|u| u.side == side).map(|u| u.id.clone()).collect()
+    };
     for id in ids {
         if let Some(x) = s.unit_mut(&id) {
             x.hex = Some(h);
