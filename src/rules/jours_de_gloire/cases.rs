@@ -5,7 +5,7 @@
 //! state:
 //!   turn: 2                         # default 1
 //!   units:                          # when given, only these units are on the map
-//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`
+//!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`, `square: true`
 //!   chiefs: {french: "0807"}        # commanders moved before the case
 //!   activate: boudet                # phase D, boudet's first marker drawn
 //!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
@@ -66,6 +66,8 @@ struct CaseUnit {
     disordered: bool,
     #[serde(default)]
     routed: bool,
+    #[serde(default)]
+    square: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -97,6 +99,7 @@ impl CaseRuleset for JoursDeGloire {
                 }
                 u.disordered = cu.disordered || cu.routed;
                 u.routed = cu.routed;
+                u.square = cu.square;
             }
             // Units list bottom first as given: re-sort so artillery tops its stack.
             s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);

@@ -37,9 +37,25 @@ pub fn eliminate(s: &mut State, id: &str, why: &str) -> Vec<Event> {
 /// exception), `attackers` the hexes it must retreat from if it routs.
 pub fn disorder(s: &mut State, id: &str, fire: bool, attackers: &[HexId]) -> Vec<Event> {
     let Some(u) = s.unit(id).cloned() else { return vec![] };
-    if u.hex.is_none() {
-        return vec![];
+    let Some(h) = u.hex else { return vec![] };
+    let mut pre = Vec::new();
+    if u.square {
+        // 4.2: a disorder in a square breaks the whole stack's square.
+        let ids: Vec<String> = s.units_at(h).map(|x| x.id.clone()).collect();
+        for x in &ids {
+            if let Some(x) = s.unit_mut(x) {
+                x.square = false;
+            }
+        }
+        pre.push(Event::rule("JDG 4.2", format!("{id} is disordered in square: {} in {h} leave the square", ids.join(", "))));
     }
+    let mut ev = disorder_level(s, id, fire, attackers);
+    pre.append(&mut ev);
+    pre
+}
+
+fn disorder_level(s: &mut State, id: &str, fire: bool, attackers: &[HexId]) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
     if u.routed {
         return eliminate(s, id, "a routed unit that suffers a further disorder");
     }
@@ -109,6 +125,12 @@ fn retreat_step(s: &State, side: &str, kind: Kind, a: HexId, b: HexId) -> Option
 fn retreat_path(s: &State, id: &str, n: usize, attackers: &[HexId], prefer: Option<HexId>) -> Option<(u8, Vec<HexId>)> {
     let u = s.unit(id)?;
     let origin = u.hex?;
+    // The retreating unit leaves its square (4.2): the end hex is checked without it.
+    let mut plain = s.clone();
+    if let Some(x) = plain.unit_mut(id) {
+        x.square = false;
+    }
+    let s = &plain;
     // Every legal path of n hexes, with its extra disorders.
     let mut best: Option<(u8, bool, bool, Vec<HexId>)> = None;
     let mut stack = vec![(vec![origin], 0u8)];
@@ -156,6 +178,8 @@ fn put(s: &mut State, id: &str, end: HexId) {
     if let Some(i) = s.units.iter().position(|x| x.id == id) {
         let mut x = s.units.remove(i);
         x.hex = Some(end);
+        // 4.2: a square that falls back or retreats is no more.
+        x.square = false;
         s.units.insert(0, x);
     }
 }
@@ -173,6 +197,7 @@ pub fn fall_back(s: &mut State, id: &str, attackers: &[HexId], with: Option<HexI
     };
     let end = *path.last().unwrap_or(&origin);
     put(s, id, end);
+    s.trail.push((id.to_string(), end));
     // 10.3.2: it takes the facing of a unit that did not move (artillery keeps its own).
     let conform =
         s.units_at(end).find(|x| x.id != id && !x.routed && (x.kind == Kind::Artillery) == (u.kind == Kind::Artillery)).map(|x| x.facing);
@@ -204,6 +229,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
     let end = *path.last().unwrap_or(&origin);
     // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
     put(s, id, end);
+    s.trail.extend(path.iter().map(|h| (id.to_string(), *h)));
     let mut ev = vec![Event::rule("JDG 10.3.1", format!("{id} makes its rout retreat from {origin}: {}", list.join(" → ")))];
     if extra > 0 {
         // 10.3.4, 10.3.5: a routed unit that takes any further disorder is eliminated.

@@ -84,7 +84,7 @@ pub fn blocked(s: &State, from: HexId, to: HexId) -> Option<String> {
 
 /// Adjacent hexes holding enemy units that are front hexes of artillery at `h` facing `v`.
 fn front_enemies(s: &State, side: &str, h: HexId, v: u8) -> Vec<HexId> {
-    let all_round = s.scenario.all_round(h);
+    let all_round = s.scenario.all_round(h) || s.units_at(h).any(|x| x.side == side && x.square);
     h.neighbours()
         .into_iter()
         .map(|(_, n)| n)
@@ -152,7 +152,7 @@ pub fn step_fire(s: &mut State, side: &str, f: &FireOrder) -> Result<Vec<Event>,
             bad("JDG 7.2", format!("an enemy in a front hex must be fired at: {}", list.join(" or "))).hex(target.to_string()),
         ]);
     }
-    if !s.scenario.all_round(from) && !in_cone(from, v, target) {
+    if !s.scenario.all_round(from) && !u.square && !in_cone(from, v, target) {
         return Err(vec![bad("JDG 7.2", format!("{target} is outside the fire cone of vertex {v}")).hex(target.to_string())]);
     }
     let d = from.distance(target);

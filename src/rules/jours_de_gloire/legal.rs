@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use super::charge::ChargeOrder;
 use super::command::groups_of;
 use super::fire::FireOrder;
 use super::melee::{Combat, MeleeOrder, fighters, obliged};
-use super::orders::{Action, ChiefMove, Move, Orders, Turn};
+use super::orders::{Action, ChiefMove, Move, Orders, SquareOrder, Turn};
 use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
 use super::state::{Phase, State, Status};
@@ -47,6 +48,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             {
                 return Some(Orders { actions: vec![Action::Fire(f)], ..Orders::default() });
             }
+            // A charge ends the entry too (JDG 9, DESIGN §2.5).
+            if ch.roll(2) == 0
+                && let Some(c) = charge_candidate(s, &side, &am.formation, ch)
+            {
+                return Some(Orders { actions: vec![Action::Charge(c)], ..Orders::default() });
+            }
             let mut w = s.clone();
             let mut actions = Vec::new();
             let units: Vec<String> =
@@ -54,6 +61,20 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             for id in units {
                 if ch.roll(5) == 0 {
                     continue;
+                }
+                // A square against cavalry near by (JDG 4.2).
+                if let Some(u) = w.unit(&id)
+                    && u.kind == Kind::Infantry
+                    && !u.square
+                    && let Some(h) = u.hex
+                    && w.units.iter().any(|e| e.side != side && e.kind == Kind::Cavalry && e.hex.is_some_and(|eh| eh.distance(h) <= 3))
+                    && ch.roll(2) == 0
+                {
+                    let a = Action::Square(SquareOrder { hex: h });
+                    if turn::step(&mut w.clone(), &side, &a).is_ok() && turn::step(&mut w, &side, &a).is_ok() {
+                        actions.push(a);
+                        continue;
+                    }
                 }
                 for _ in 0..6 {
                     let Some(a) = candidate(&w, &side, &id, ch) else { break };
@@ -213,4 +234,52 @@ fn melee_candidate(s: &State, side: &str, formation: &str) -> Option<MeleeOrder>
         combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None });
     }
     (!combats.is_empty()).then_some(MeleeOrder { combats })
+}
+
+/// A legal charge of one of the formation's cavalry stacks, if any: enemy hexes within
+/// reach, each approached along a greedy path and checked by the rules (JDG 9.1).
+fn charge_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Option<ChargeOrder> {
+    let mut found = Vec::new();
+    let froms: Vec<HexId> = s
+        .units
+        .iter()
+        .filter(|u| u.formation == formation && u.kind == Kind::Cavalry && !u.disordered && !s.acted.contains(&u.id))
+        .filter_map(|u| u.hex)
+        .collect();
+    for from in froms {
+        let targets: Vec<HexId> =
+            s.units.iter().filter(|e| e.side != side).filter_map(|e| e.hex).filter(|h| h.distance(from) <= 5).collect();
+        for at in targets {
+            for (_, end) in at.neighbours() {
+                if end == from || end.distance(from) > 4 {
+                    continue;
+                }
+                let mut path = Vec::new();
+                let mut here = from;
+                while here != end && path.len() < 5 {
+                    let Some(next) = here.neighbours().into_iter().map(|(_, n)| n).filter(|n| n.distance(end) < here.distance(end)).min()
+                    else {
+                        break;
+                    };
+                    path.push(next);
+                    here = next;
+                }
+                if here != end {
+                    continue;
+                }
+                let Some(d) = end.direction_to(at) else { continue };
+                for v in crate::geo::facing::vertices_fronting(d) {
+                    let c = ChargeOrder { from, path: path.clone(), at, facing: Some(v), recall: ch.roll(2) == 0 };
+                    if turn::step(&mut s.clone(), side, &Action::Charge(c.clone())).is_ok() {
+                        found.push(c);
+                    }
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let i = ch.roll(found.len() as u32) as usize;
+    Some(found.swap_remove(i))
 }

@@ -83,9 +83,21 @@ pub struct Pending {
     pub combats: Vec<Combat>,
 }
 
-/// The infantry and cavalry of `h` that may attack: good order, not routed (8.2, 5.1.3).
+/// The infantry and cavalry of `h` that may attack: good order, not routed, not in square
+/// (8.2, 5.1.3, 4.2).
 pub fn fighters<'a>(s: &'a State, h: HexId) -> impl Iterator<Item = &'a Unit> + 'a {
-    s.units_at(h).filter(|u| u.kind != Kind::Artillery && !u.disordered && !u.routed)
+    s.units_at(h).filter(|u| u.kind != Kind::Artillery && !u.disordered && !u.routed && !u.square)
+}
+
+/// What a charge changes in a combat (JDG 9.2, 9.3.2, 9.4, 9.5.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargeMods {
+    /// The charge bonus, 0 once a counter-charge succeeded (9.4).
+    pub bonus: i32,
+    /// A defending hex is in square: no charge bonus, the square DRM instead (9.3.2).
+    pub vs_square: bool,
+    /// 0 for the charge itself, n for the n-th pursuit charge (9.5.2).
+    pub pursuit: u32,
 }
 
 /// The facing of the stack in `h` for its attack: `turn` if given, else its infantry's or
@@ -154,7 +166,8 @@ pub fn step_melee(s: &mut State, side: &str, m: &MeleeOrder) -> Result<Vec<Event
             }
             if fighters(s, a).next().is_none() {
                 errs.push(
-                    bad("JDG 8.2", format!("nothing in {a} may melee: disordered, routed and artillery units never do")).hex(a.to_string()),
+                    bad("JDG 8.2", format!("nothing in {a} may melee: disordered, routed, square and artillery units never do"))
+                        .hex(a.to_string()),
                 );
                 continue;
             }
@@ -279,7 +292,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let mut i = 0;
     while i < combats.len() {
         let c = combats[i].clone();
-        let (e, dropped) = combat(s, &p.side, &c, dice);
+        let (e, dropped) = combat(s, &p.side, &c, dice, None);
         ev.extend(e);
         // 8.3.2 "Importante": an enemy left unattacked by a failed test falls to the next
         // melee whose attackers have it in front.
@@ -323,8 +336,10 @@ fn terrain_drm(s: &State, from: &[HexId], at: &[HexId]) -> i32 {
         .unwrap_or(0)
 }
 
-/// One combat; returns its events and the defending hexes it dropped unattacked.
-fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>, Vec<HexId>) {
+/// One combat; returns its events and the defending hexes it dropped unattacked. A charge
+/// (`charge`) has had its engagement test before moving, has no cavalry-melee DRM but its
+/// own, and pursues instead of advancing (JDG 9.2, 9.5).
+pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Option<&ChargeMods>) -> (Vec<Event>, Vec<HexId>) {
     let mut ev = Vec::new();
     let at_list: Vec<String> = c.at.iter().map(|h| h.to_string()).collect();
     // 8.3.2: each SO stack's top unit tests; a failure keeps the whole stack out.
@@ -334,7 +349,7 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
             ev.push(Event::rule("JDG 8.2", format!("nothing in {a} may melee any more")));
             continue;
         };
-        if status_of(s, &top.id) == Status::SO {
+        if charge.is_none() && status_of(s, &top.id) == Status::SO {
             let die = dice.roll(10);
             let e = i32::from(s.face(&top).engagement);
             let ok = die as i32 <= e;
@@ -366,9 +381,11 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
         ev.push(Event::rule("JDG 8.3.2", format!("no melee against {}: no attacker left", at_list.join(" and "))));
         return (ev, dropped);
     }
-    for d in &at {
-        let ids: Vec<String> = s.units_at(*d).map(|u| u.id.clone()).collect();
-        s.meleed.extend(ids);
+    if charge.is_none() {
+        for d in &at {
+            let ids: Vec<String> = s.units_at(*d).map(|u| u.id.clone()).collect();
+            s.meleed.extend(ids);
+        }
     }
     // 8.9: hexes with artillery only fall with the melee against the others.
     let (guns_only, held): (Vec<HexId>, Vec<HexId>) = at.iter().partition(|d| s.units_at(**d).all(|u| u.kind == Kind::Artillery));
@@ -381,7 +398,9 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
                 ev.extend(eliminate(s, &id, "artillery alone attacked in melee (JDG 8.5, 8.9)"));
             }
         }
-        ev.extend(advance(s, side, c, &from, &guns_only));
+        if charge.is_none() {
+            ev.extend(advance(s, side, c, &from, &guns_only));
+        }
         return (ev, dropped);
     }
     let defenders: Vec<Unit> =
@@ -412,13 +431,32 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
         drm += data.six_front;
         drms.push(format!("six front hexes {:+}", data.six_front));
     }
-    if attackers.iter().any(|u| u.kind == Kind::Cavalry) {
-        drm += data.cavalry;
-        drms.push(format!("cavalry melee {:+}", data.cavalry));
+    match charge {
+        None if attackers.iter().any(|u| u.kind == Kind::Cavalry) => {
+            drm += data.cavalry;
+            drms.push(format!("cavalry melee {:+}", data.cavalry));
+        }
+        None => {}
+        Some(m) => {
+            if m.vs_square {
+                drm += data.vs_square;
+                drms.push(format!("charge against a square {:+}", data.vs_square));
+            } else if m.bonus != 0 {
+                drm += m.bonus;
+                drms.push(format!("charge {:+}", m.bonus));
+            } else {
+                drms.push("no charge bonus (counter-charge)".into());
+            }
+            if m.pursuit >= 2 {
+                let p = (m.pursuit as i32 - 1) * data.pursuit;
+                drm += p;
+                drms.push(format!("pursuit charge {} {p:+}", m.pursuit));
+            }
+        }
     }
     let rear = held.iter().any(|d| {
         let Some(def) = s.units_at(*d).find(|u| u.kind != Kind::Artillery && !u.routed) else { return false };
-        !s.scenario.all_round(*d) && from.iter().any(|a| a.is_adjacent(*d) && !def.face().front_hex(*d, *a, false))
+        !s.scenario.all_round(*d) && !def.square && from.iter().any(|a| a.is_adjacent(*d) && !def.face().front_hex(*d, *a, false))
     });
     if rear {
         drm += data.rear;
@@ -441,11 +479,12 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
             .join("+")
     };
     let from_list: Vec<String> = from.iter().map(|h| h.to_string()).collect();
-    ev.push(Event::roll(format!("JDG 8.5: melee of {} against {}", from_list.join(" and "), at_list.join(" and ")), "d10", die));
+    let (rule, what) = if charge.is_some() { ("JDG 9.2", "charge") } else { ("JDG 8.5", "melee") };
+    ev.push(Event::roll(format!("{rule}: {what} of {} against {}", from_list.join(" and "), at_list.join(" and ")), "d10", die));
     ev.push(Event::rule(
-        "JDG 8.5",
+        rule,
         format!(
-            "melee total {die} {drm:+} = {total} ({}): attacker {}, defender {} (Melee Table E.8)",
+            "{what} total {die} {drm:+} = {total} ({}): attacker {}, defender {} (Melee Table E.8)",
             drms.join(", "),
             word(&row.attacker),
             word(&row.defender)
@@ -474,7 +513,7 @@ fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice) -> (Vec<Event>
         }
     }
     let emptied: Vec<HexId> = at.iter().copied().filter(|d| !s.units_at(*d).any(|e| e.side != side)).collect();
-    if !emptied.is_empty() && !att_loses {
+    if !emptied.is_empty() && !att_loses && charge.is_none() {
         ev.extend(advance(s, side, c, &from, &emptied));
     }
     (ev, dropped)

@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A partial third slice (issue 23).
+//! `jours-de-gloire`. A partial fourth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -9,8 +9,9 @@
 //! commander-in-chief's move, and VP victory (JDG 13); artillery fire (`fire`, JDG 7),
 //! disorder, rout, fall back and the rout retreat (`disorder`, JDG 10), rally and
 //! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
-//! 5.1.3, 6.1.2). Not built: charges and squares, breakthrough, counter-attack and cavalry
-//! refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
+//! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
+//! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2). Not built: a charge
+//! combined with a melee, breakthrough, counter-attack and cavalry refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
 //! reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
@@ -20,6 +21,7 @@
 //! formation is its own; otherwise it is a bare draw and the owner acts next.
 
 pub mod cases;
+pub mod charge;
 pub mod command;
 pub mod disorder;
 pub mod fire;
@@ -59,6 +61,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             facing: u.facing,
             disordered: false,
             routed: false,
+            square: false,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -77,6 +80,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         fire: None,
         rally: None,
         melee: None,
+        charge: None,
+        trail: vec![],
         melee_done: false,
         meleed: vec![],
         fired: vec![],
@@ -133,16 +138,20 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| rally::pending(s))
+        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| charge::pending(s)).or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if s.fire.is_some() {
+        let ev = if s.fire.is_some() {
             fire::resolve(s, dice)
         } else if s.melee.is_some() {
             melee::resolve(s, dice)
+        } else if s.charge.is_some() {
+            charge::resolve(s, dice)
         } else {
             rally::resolve(s, dice)
-        }
+        };
+        s.trail.clear();
+        ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

@@ -20,9 +20,14 @@ pub const CHIEF_MP: u8 = 7;
 /// exactly 5 is allowed).
 pub const FORCED_MARCH_DISTANCE: u32 = 5;
 
-/// Whether unit `u` exerts a ZOC (JDG 6.2.1): not artillery, not routed (no squares yet).
+/// Whether unit `u` exerts a ZOC (JDG 6.2.1): not artillery, not routed, not in square (4.2).
 pub fn has_zoc(u: &Unit) -> bool {
-    u.kind != Kind::Artillery && !u.routed
+    u.kind != Kind::Artillery && !u.routed && !u.square
+}
+
+/// Whether unit `u` in `h` has six front hexes: by the terrain, or in square (JDG 6.1.1, 4.2).
+pub fn all_round_unit(s: &State, u: &Unit, h: HexId) -> bool {
+    u.square || s.scenario.all_round(h)
 }
 
 /// Whether a unit of `kind` may cross the hexside between `a` and `b`, and at what extra
@@ -78,6 +83,9 @@ pub fn stack_problem(s: &State, h: HexId) -> Option<String> {
     if units.iter().any(|u| u.routed) && units.iter().any(|u| !u.routed) {
         return Some("a routed unit never stacks with units in good order or disorder".into());
     }
+    if units.iter().any(|u| u.square) && units.iter().any(|u| !u.square) {
+        return Some("a square never shares its hex with units not in square (JDG 4.2)".into());
+    }
     let count = |k: Kind| units.iter().filter(|u| u.kind == k).count();
     let (inf, cav, art) = (count(Kind::Infantry), count(Kind::Cavalry), count(Kind::Artillery));
     if inf > 0 && cav > 0 {
@@ -120,6 +128,11 @@ pub fn facing_problem(s: &State, h: HexId) -> Option<String> {
 
 /// Check and apply one unit's move.
 pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<Violation>> {
+    move_capped(s, side, m, None)
+}
+
+/// Check and apply one unit's move, its allowance capped at `cap` half MP (a charge, 9.1).
+pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Result<Vec<Event>, Vec<Violation>> {
     let bad = |rule: &str, msg: String| Violation::new(rule, msg).unit(&m.unit);
     let Some(u) = s.unit(&m.unit).cloned() else { return Err(vec![bad("JDG 4.4.1", "no such unit".into())]) };
     let Some(start) = u.hex else { return Err(vec![bad("JDG 4.4.1", "the unit is not on the map".into())]) };
@@ -151,10 +164,14 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
             return Err(vec![bad("JDG 4.1.3", format!("no forced march: {}", why.join(", ")))]);
         }
     }
-    let budget = allowance(s, &u, m.forced);
+    let budget = allowance(s, &u, m.forced).min(cap.unwrap_or(u32::MAX));
+    if m.forced && u.square {
+        return Err(vec![bad("JDG 4.2", "a square leaves its formation (2 MP) and moves normally, never by forced march".into())]);
+    }
     let started_in_zoc = in_zoc(s, side, start);
     let start_sources: BTreeSet<String> = zoc_sources(s, side, start).map(|e| e.id.clone()).collect();
-    let mut spent = 0u32;
+    // 4.2: leaving square costs 2 MP.
+    let mut spent = if u.square { 4 } else { 0 };
     let mut at = start;
     let mut path = vec![start.to_string()];
     let last = m.path.len() - 1;
@@ -184,6 +201,9 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
         };
         let mut cost = u32::from(hex_cost) + u32::from(side_extra);
         let friends = s.units_at(h).any(|o| o.side == side && o.id != u.id);
+        if s.units_at(h).any(|o| o.side == side && o.square) {
+            return Err(vec![here("no unit enters or crosses a hex holding a friendly square".into(), "JDG 4.2")]);
+        }
         if m.forced {
             if friends {
                 return Err(vec![here("a forced march never enters or crosses a hex holding friends".into(), "JDG 4.1.3")]);
@@ -240,7 +260,13 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
                     half(budget),
                     if fired { " after firing" } else { "" }
                 ),
-                if fired { "JDG 4.4.2" } else { "JDG 4.4.1" },
+                if cap.is_some() {
+                    "JDG 9.1"
+                } else if fired {
+                    "JDG 4.4.2"
+                } else {
+                    "JDG 4.4.1"
+                },
             )]);
         }
         path.push(h.to_string());
@@ -249,6 +275,7 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
     let mut w = s.clone();
     if let Some(x) = w.unit_mut(&m.unit) {
         x.hex = Some(at);
+        x.square = false;
         if let Some(f) = m.facing {
             x.facing = f;
         }
@@ -273,7 +300,13 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
     *s = w;
     s.acted.push(m.unit.clone());
     super::turn::note_holder(s, at, side);
-    let kind = if m.forced { "force-marches" } else { "moves" };
+    let kind = if m.forced {
+        "force-marches"
+    } else if u.square {
+        "leaves its square (2 MP, JDG 4.2) and moves"
+    } else {
+        "moves"
+    };
     let facing = s.unit(&m.unit).map(|x| x.facing).unwrap_or(0);
     Ok(vec![Event::rule(
         "JDG 4",
@@ -320,6 +353,24 @@ pub fn step_face(s: &mut State, side: &str, t: &Turn) -> Result<Vec<Event>, Vec<
     }
     if u.routed {
         return Err(vec![Violation::new("JDG 10.2", "a routed unit has no facing to change").unit(&t.unit)]);
+    }
+    if u.square {
+        // 4.2: leaving square costs 2 MP and lets the stack take any facing; it ends the
+        // units' activation here (their moves are one action each).
+        let ids: Vec<String> = s.units_at(h).map(|x| x.id.clone()).collect();
+        for id in &ids {
+            if let Some(x) = s.unit_mut(id) {
+                x.square = false;
+                x.facing = t.facing;
+            }
+            if !s.acted.contains(id) {
+                s.acted.push(id.clone());
+            }
+        }
+        return Ok(vec![Event::rule(
+            "JDG 4.2",
+            format!("{} in {h} leave their square (2 MP) and face vertex {}", ids.join(", "), t.facing),
+        )]);
     }
     if in_zoc(s, side, h) && turn_steps(u.facing, t.facing) > 1 {
         return Err(vec![
@@ -386,4 +437,52 @@ pub fn step_chief(s: &mut State, side: &str, m: &ChiefMove) -> Result<Vec<Event>
         x.moved = true;
     }
     Ok(vec![Event::rule("JDG 2.5.1", format!("the {side} commander-in-chief moves to {at} ({} MP)", half(spent)))])
+}
+
+/// Check and form a square in hex `hex` (JDG 4.2): its infantry of the activated formation,
+/// in good order, in clear terrain, before moving, and the artillery stacked with it; all of
+/// their MP are spent.
+pub fn step_square(s: &mut State, side: &str, o: &super::orders::SquareOrder) -> Result<Vec<Event>, Vec<Violation>> {
+    let h = o.hex;
+    let bad = |msg: String| Violation::new("JDG 4.2", msg).hex(h.to_string());
+    let units: Vec<Unit> = s.units_at(h).cloned().collect();
+    if units.is_empty() || units.iter().any(|u| u.side != side) {
+        return Err(vec![bad(format!("no unit of yours in {h}"))]);
+    }
+    if s.scenario.terrain_of.get(&h) != Some(&super::scenario::Terrain::Clear) {
+        return Err(vec![bad("a square forms in clear terrain only".into())]);
+    }
+    if units.iter().any(|u| u.kind == Kind::Cavalry) {
+        return Err(vec![bad("only infantry and artillery form square".into())]);
+    }
+    if !units.iter().any(|u| u.kind == Kind::Infantry) {
+        return Err(vec![bad("artillery forms square only with infantry forming it at the same moment".into())]);
+    }
+    if units.iter().any(|u| u.square) {
+        return Err(vec![bad("the stack is in square already; nobody joins a square".into())]);
+    }
+    let mut errs = Vec::new();
+    for u in units.iter().filter(|u| u.kind == Kind::Infantry) {
+        if let Err(v) = may_act(s, side, u) {
+            errs.push(Violation::new("JDG 4.2", format!("{}: a square forms before the unit moves ({})", u.id, v.message)).unit(&u.id));
+        } else if u.disordered || u.routed {
+            errs.push(Violation::new("JDG 4.2", format!("{} is disordered or routed: no square", u.id)).unit(&u.id));
+        }
+    }
+    if units.iter().any(|u| s.acted.contains(&u.id)) && errs.is_empty() {
+        errs.push(bad("a unit that moved or turned in this activation forms no square".into()));
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
+    for id in &ids {
+        if let Some(x) = s.unit_mut(id) {
+            x.square = true;
+        }
+        if !s.acted.contains(id) {
+            s.acted.push(id.clone());
+        }
+    }
+    Ok(vec![Event::rule("JDG 4.2", format!("{} in {h} form square (all their MP spent)", ids.join(", ")))])
 }

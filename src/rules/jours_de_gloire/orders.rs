@@ -39,6 +39,12 @@ pub enum Action {
     /// The units that try to rally (JDG 11.1): the entry's last action, it ends the
     /// activation once the other side's next entry has rolled its dice.
     Rally(super::rally::RallyOrder),
+    /// A cavalry charge (JDG 9): the entry's last action; the other side's next entry rolls
+    /// its dice (engagement test, square, counter-charge, combat, pursuit, end test), then
+    /// the activation goes on.
+    Charge(super::charge::ChargeOrder),
+    /// Form a square with the infantry (and the artillery) of a hex (JDG 4.2).
+    Square(SquareOrder),
     /// Move one unit along a path of adjacent hexes (JDG 4), ending with a facing.
     Move(Move),
     /// Turn the infantry or cavalry (or the artillery) of a hex without moving (JDG 6.1.2).
@@ -77,4 +83,12 @@ pub struct Turn {
 #[serde(deny_unknown_fields)]
 pub struct ChiefMove {
     pub path: Vec<HexId>,
+}
+
+/// Forming a square (JDG 4.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SquareOrder {
+    /// The hex whose infantry (and the artillery with it) forms square.
+    pub hex: HexId,
 }

@@ -100,6 +100,9 @@ pub struct Costs {
     /// Six front hexes for a unit here (JDG 6.1.1: town, village, castle).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_round: bool,
+    /// Charges may not start in, cross or target this terrain (JDG 9.1, table E.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_charge: bool,
 }
 
 impl Costs {
@@ -363,6 +366,15 @@ pub struct MeleeDrm {
     pub cavalry: i32,
     /// An attacker in a rear hex of the defender (JDG 6.1.2).
     pub rear: i32,
+    /// The charge bonus of light or medium cavalry (JDG 9.2, E.9).
+    pub charge_light: i32,
+    /// The charge bonus when a heavy cavalry unit charges (JDG 9.2, E.9).
+    pub charge_heavy: i32,
+    /// A charge against a square, instead of the charge bonus (JDG 9.3.2).
+    pub vs_square: i32,
+    /// Per pursuit charge after the first (JDG 9.5.2): the n-th pursuit charge gets
+    /// `(n − 1) × pursuit`.
+    pub pursuit: i32,
 }
 
 /// A fire result (JDG 7.5, table E.5).
@@ -620,6 +632,18 @@ impl Scenario {
     }
 
     /// Six front hexes in this hex (JDG 6.1.1).
+    pub fn no_charge(&self, h: HexId) -> bool {
+        self.terrain_of.get(&h).and_then(|t| self.terrain.get(t)).is_none_or(|c| c.no_charge)
+    }
+    /// Whether a charge may cross the hexside between `a` and `b` (JDG 9.1: never a bridge,
+    /// slope, steep slope, crest or fortification).
+    pub fn charge_side_ok(&self, a: HexId, b: HexId) -> bool {
+        !matches!(
+            self.feature(a, b),
+            Some(Feature::Bridge | Feature::Slope | Feature::SteepSlope | Feature::Crest | Feature::Fortification)
+        )
+    }
+    /// Whether a unit in `h` has six front hexes by the terrain (JDG 6.1.1).
     pub fn all_round(&self, h: HexId) -> bool {
         self.terrain_of.get(&h).and_then(|t| self.terrain.get(t)).is_some_and(|c| c.all_round)
     }

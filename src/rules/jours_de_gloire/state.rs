@@ -27,6 +27,9 @@ pub struct Unit {
     /// Under a Rout marker (JDG 10.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub routed: bool,
+    /// In square (JDG 4.2): six front hexes, no ZOC, immobile.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub square: bool,
 }
 
 impl Unit {
@@ -180,6 +183,13 @@ pub struct State {
     /// The melees declared and waiting for their dice, if any (JDG 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub melee: Option<super::melee::Pending>,
+    /// The charge declared and waiting for its dice, if any (JDG 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<super::charge::Pending>,
+    /// The hexes units entered by fall back or rout retreat in the resolution under way, in
+    /// order (what a pursuit follows, JDG 9.5.2); emptied after every resolution.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trail: Vec<(String, HexId)>,
     /// The melees of the current activation are declared: no more fire, moves or melees.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub melee_done: bool,

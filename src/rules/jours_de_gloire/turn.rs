@@ -123,7 +123,8 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
     match a {
         Action::Fire(f) => super::fire::step_fire(s, side, f),
         Action::Melee(m) => super::melee::step_melee(s, side, m),
-        Action::Move(_) | Action::Face(_) | Action::Chief(_) if s.melee_done => {
+        Action::Charge(c) => super::charge::step_charge(s, side, c),
+        Action::Move(_) | Action::Face(_) | Action::Chief(_) | Action::Square(_) if s.melee_done => {
             Err(vec![Violation::new("JDG 8.3.1", "the melee segment follows movement: nothing moves after the melees (JDG 1.D.3)")])
         }
         Action::Move(m) => {
@@ -133,6 +134,10 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
         Action::Face(t) => {
             s.fire_closed = true;
             movement::step_face(s, side, t)
+        }
+        Action::Square(q) => {
+            s.fire_closed = true;
+            movement::step_square(s, side, q)
         }
         Action::Chief(c) => {
             s.fire_closed = true;
@@ -211,7 +216,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
             // An entry ends with its activation, or with a fire: its die is rolled by the
             // other side's next entry, and the activation goes on after it (DESIGN §2.5).
-            let ends_with_fire = matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_)));
+            let ends_with_fire =
+                matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_) | Action::Charge(_)));
             if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
                 return Err(vec![Violation::new(
                     "JDG 2.2",
@@ -239,6 +245,13 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                             "action {}: the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)",
                             i + 1
                         ),
+                    ));
+                    break;
+                }
+                if matches!(a, Action::Charge(_)) && i + 1 < o.actions.len() {
+                    errs.push(Violation::new(
+                        "JDG 9.1",
+                        format!("action {}: a charge ends the entry; its dice come with the other side's next entry (DESIGN §2.5)", i + 1),
                     ));
                     break;
                 }

@@ -43,6 +43,9 @@ pub fn describe(s: &State) -> String {
         if u.routed {
             state.push("routed");
         }
+        if u.square {
+            state.push("in square");
+        }
         let state = if state.is_empty() { String::new() } else { format!(" {}", state.join(" ")) };
         out.push(format!(
             "unit {} ({} {}, {:?}) at {at} facing vertex {}: {} SP, cohesion {}, engagement {}, {} MP{state}",
@@ -51,6 +54,9 @@ pub fn describe(s: &State) -> String {
     }
     if let Some(f) = &s.fire {
         out.push(format!("fire waiting for its die: {} at {}", f.units.join(" and "), f.target));
+    }
+    if let Some(c) = &s.charge {
+        out.push(format!("charge waiting for its dice: {} from {} against {}", c.units.join(", "), c.order.from, c.order.at));
     }
     if let Some(m) = &s.melee {
         for c in &m.combats {
