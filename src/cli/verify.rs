@@ -484,12 +484,9 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     // hold up to half as many again unused.
     game.entries.reserve_exact(parts.len().saturating_sub(game.entries.len()));
     game.steps.reserve_exact(parts.len().saturating_sub(game.steps.len()));
-    // The index of the first entry the rules refuse: the replay is then redone up to it with
+    // The first entry the straight replay refuses and every one after it (the game holds
+    // those before); none if it refuses nothing. Otherwise the log is replayed again with
     // rollback, for exactly `Game::replay`'s partial game and error.
-    let mut failed: Option<usize> = None;
-    // Entries after the genesis, counted as they come.
-    let mut seen = 0usize;
-    // The refused entry and every one after it (the game holds those before).
     let mut rest: Vec<Entry> = Vec::new();
     let after_genesis = &parts[1..];
     // One chunk: its entries parsed, and their signatures checked, or the first parse error.
@@ -507,11 +504,9 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         let (chunk, pre) = msg?;
         game.protocol.presigned = Some(std::sync::Arc::new(pre));
         for e in chunk {
-            seen += 1;
-            if failed.is_some() {
+            if !rest.is_empty() {
                 rest.push(e);
             } else if let Err(refused) = game.apply_owned_or_spoil(e) {
-                failed = Some(seen);
                 rest.push(refused.0);
             }
         }
@@ -530,18 +525,17 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     }
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
-    Ok(match failed {
-        None => LogReplay { replayed: Ok(game), all: None },
-        Some(_) => {
-            let mut all = std::mem::take(&mut game.entries);
-            all.append(&mut rest);
-            // The game is spoiled by the refused entry: replay again with rollback, which
-            // stops before the first entry the rules really refuse. To the end, not only to
-            // entry `i`: the straight replay may refuse entries the rules accept
-            // (`Ruleset::validate_and_apply_in_place`).
-            let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
-            LogReplay { replayed, all: Some(all) }
-        }
+    Ok(if rest.is_empty() {
+        LogReplay { replayed: Ok(game), all: None }
+    } else {
+        let mut all = std::mem::take(&mut game.entries);
+        all.append(&mut rest);
+        // The game is spoiled by the refused entry: replay again with rollback, which stops
+        // before the first entry the rules really refuse. To the end, not only to the refused
+        // entry: the straight replay may refuse entries the rules accept
+        // (`Ruleset::validate_and_apply_in_place`).
+        let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
+        LogReplay { replayed, all: Some(all) }
     })
 }
 

@@ -299,23 +299,23 @@ impl Game {
     ///
     /// No rollback point is kept per entry (a copy of the rules state, the hidden knowledge
     /// and the genesis before every entry made long replays costly): the entries are applied
-    /// straight, and only when one is refused is the prefix up to it replayed again by
-    /// [`Game::replay_carefully`], for exactly the game before it.
+    /// straight, and only when one is refused is the log replayed again by
+    /// [`Game::replay_carefully`], which stops before the first entry the rules really
+    /// refuse, for exactly the game before it.
     fn replay_presigned(
         entries: &[Entry],
         knowledge: Knowledge,
         presigned: Option<std::sync::Arc<crate::log::protocol::Presigned>>,
     ) -> Result<Game, (Option<Box<Game>>, GameError)> {
         let mut game = Game::start_replay(entries, knowledge.clone(), presigned.clone())?;
-        match entries.iter().skip(1).position(|e| game.apply_or_spoil(e).is_err()) {
-            None => {
-                game.protocol.presigned = None;
-                Ok(game)
-            }
+        if entries.iter().skip(1).any(|e| game.apply_or_spoil(e).is_err()) {
             // Replayed carefully to the end, not only to the refused entry: a straight replay
             // may refuse an entry the rules accept (`Ruleset::validate_and_apply_in_place`);
             // the careful one stops at the first real refusal all the same.
-            Some(_) => Game::replay_carefully(entries, knowledge, presigned),
+            Game::replay_carefully(entries, knowledge, presigned)
+        } else {
+            game.protocol.presigned = None;
+            Ok(game)
         }
     }
 

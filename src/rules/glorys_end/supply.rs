@@ -238,7 +238,8 @@ impl<'a> Supply<'a> {
         Supply { state, side, traced, abbeville_cut }
     }
 
-    /// The trace itself, from its inputs alone.
+    /// The trace itself, from its inputs alone (`state` is read only for its map and its
+    /// campaign flag, which the inputs hold too).
     fn trace(state: &State, inputs: &TraceInputs) -> Traced {
         let b = &state.board;
         let n = b.len();
