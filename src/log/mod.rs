@@ -3,6 +3,7 @@
 pub mod entry;
 pub mod protocol;
 pub mod store;
+pub mod yamlevents;
 pub mod yamlscan;
 
 pub use entry::{Body, Draft, Entry, EntryError, Kind};

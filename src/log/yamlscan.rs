@@ -13,6 +13,8 @@ use std::mem::MaybeUninit;
 
 use libyaml_rs as sys;
 
+use super::yamlevents::Node;
+
 /// Deepest nesting of collections accepted in any YAML umpire reads: entries, the scenario
 /// text inside a genesis, scenario files, orders, rule cases, key files, mail config, sealed
 /// notes. umpire's own files nest at most about ten deep; 64 leaves room for hand-written
@@ -226,6 +228,18 @@ enum Frame {
 
 /// Scan `text` (one YAML document, UTF-8). Errors are messages for [`super::EntryError`].
 pub fn scan(text: &[u8]) -> Result<Scan, String> {
+    scan_inner(text, None)
+}
+
+/// [`scan`], also returning the document's events, for [`super::yamlevents::from_events`]
+/// to deserialise without parsing the text again.
+pub fn scan_events(text: &[u8]) -> Result<(Scan, Vec<Node>), String> {
+    let mut events = Vec::new();
+    let scan = scan_inner(text, Some(&mut events))?;
+    Ok((scan, events))
+}
+
+fn scan_inner(text: &[u8], mut record: Option<&mut Vec<Node>>) -> Result<Scan, String> {
     let mut parser = Parser::new(text)?;
     let mut out = Scan::default();
     let mut stack: Vec<Frame> = Vec::new();
@@ -274,12 +288,18 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
                         return Err(format!("duplicate key {:?}", String::from_utf8_lossy(&value)));
                     }
                     *expect_key = false;
-                    let key = String::from_utf8_lossy(&value).into_owned();
-                    *current = Some(key.clone());
-                    let _ = which;
+                    // Only the keys of the top level and of `body` are reported.
+                    if *which != 0 {
+                        *current = Some(String::from_utf8_lossy(&value).into_owned());
+                    }
                 } else {
-                    let text = if plain { Some(String::from_utf8_lossy(&value).into_owned()) } else { None };
+                    // The text is kept for the keys reported (top level and `body`) only.
+                    let reported = matches!(stack.last(), Some(Frame::Map { which: 1 | 2, .. }));
+                    let text = if plain && reported { Some(String::from_utf8_lossy(&value).into_owned()) } else { None };
                     value_done(&mut stack, &mut out, plain && is_null_plain(&value), text);
+                }
+                if let Some(r) = record.as_deref_mut() {
+                    r.push(Node::Scalar { value, plain });
                 }
             }
             Ev::SeqStart { anchor, tag } | Ev::MapStart { anchor, tag } if anchor || tag => {
@@ -295,6 +315,9 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
                     return Err("the document is a sequence, not a mapping".to_string());
                 }
                 stack.push(Frame::Seq);
+                if let Some(r) = record.as_deref_mut() {
+                    r.push(Node::SeqStart);
+                }
             }
             Ev::MapStart { .. } => {
                 if in_key_position {
@@ -315,8 +338,14 @@ pub fn scan(text: &[u8]) -> Result<Scan, String> {
                     0
                 };
                 stack.push(Frame::Map { keys: BTreeSet::new(), expect_key: true, which, current: None });
+                if let Some(r) = record.as_deref_mut() {
+                    r.push(Node::MapStart);
+                }
             }
             Ev::SeqEnd | Ev::MapEnd => {
+                if let Some(r) = record.as_deref_mut() {
+                    r.push(if matches!(ev, Ev::SeqEnd) { Node::SeqEnd } else { Node::MapEnd });
+                }
                 stack.pop();
                 if !stack.is_empty() {
                     value_done(&mut stack, &mut out, false, None);
