@@ -1,8 +1,6 @@
 //! What players read: the expectation, the state as text, templates, previews; and the
 //! invariants.
 
-use std::collections::BTreeMap;
-
 use super::Orders;
 use super::combat::{self, RetreatTo};
 use super::orders::ActionKind;
@@ -555,12 +553,12 @@ pub fn hide_stacks(state: &mut State, seat: &str) {
 
 /// Stacking, map, SL, one side per hex, VP ledger.
 pub fn check_invariants(state: &State) -> Result<(), String> {
-    let mut by_hex: BTreeMap<_, Vec<&super::state::Unit>> = BTreeMap::new();
-    let mut ids = std::collections::BTreeSet::new();
+    // Units on the map as one list sorted by hex (stable: unit order within a hex), not a map
+    // of lists: this runs after every entry of a replay (issue 20).
+    let mut on_map: Vec<(HexId, &super::state::Unit)> = Vec::with_capacity(state.units.len());
+    let mut ids: Vec<&str> = Vec::with_capacity(state.units.len());
     for u in &state.units {
-        if !ids.insert(&u.id) {
-            return Err(format!("unit id {} twice", u.id));
-        }
+        ids.push(&u.id);
         match u.place {
             Place::Hex(h) => {
                 if !state.board.in_play(h) {
@@ -569,26 +567,33 @@ pub fn check_invariants(state: &State) -> Result<(), String> {
                 if u.sl == 0 || u.sl > u.max_sl {
                     return Err(format!("{} has {} SL (max {})", u.id, u.sl, u.max_sl));
                 }
-                by_hex.entry(h).or_default().push(u);
+                on_map.push((h, u));
             }
             Place::Eliminated if u.sl != 0 => return Err(format!("{} eliminated with SL", u.id)),
             _ => {}
         }
     }
-    for (h, us) in &by_hex {
-        let side = us[0].side;
-        if us.iter().any(|u| u.side != side) {
+    ids.sort_unstable();
+    if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("unit id {} twice", w[0]));
+    }
+    on_map.sort_by_key(|(h, _)| *h);
+    for stack in on_map.chunk_by(|a, b| a.0 == b.0) {
+        let h = stack[0].0;
+        let side = stack[0].1.side;
+        if stack.iter().any(|(_, u)| u.side != side) {
             return Err(format!("both sides in {h}"));
         }
-        let sl: u32 = us.iter().map(|u| super::counters::stack_sl(state, u)).sum();
-        let corps = us.iter().filter(|u| u.is_corps()).count() as u32;
+        let sl: u32 = stack.iter().map(|(_, u)| super::counters::stack_sl(state, u)).sum();
+        let corps = stack.iter().filter(|(_, u)| u.is_corps()).count() as u32;
         if sl > stacking::MAX_SL || corps > stacking::MAX_CORPS {
             return Err(format!("stacking broken in {h}: {sl} SL, {corps} corps"));
         }
     }
     // GE-14.3: an enemy unit never stands in an intact fortified zone (entering removes it).
     for (h, z) in &state.fortified {
-        if state.units_at(*h).any(|u| u.side != z.side) {
+        let first = on_map.partition_point(|(x, _)| x < h);
+        if on_map[first..].iter().take_while(|(x, _)| x == h).any(|(_, u)| u.side != z.side) {
             return Err(format!("{} units in the {} fortified zone at {h}", z.side.other().name(), z.side.name()));
         }
     }

@@ -87,6 +87,11 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
     let (mut de, mut al) = (0, 0);
     let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
     for (u, lost_sl, eliminations) in ledger_units(state) {
+        // A unit that lost nothing adds nothing: its nation's tables are not looked up (this
+        // runs after every entry of a replay, issue 20).
+        if lost_sl == 0 && eliminations == 0 {
+            continue;
+        }
         for (side, pts) in sl_vp(state, &u.nation) {
             add(side, pts * lost_sl);
         }
