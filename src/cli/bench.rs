@@ -34,6 +34,9 @@ pub struct BenchArgs {
     /// Entries of First World War bot games verified for the per-entry comparison.
     #[arg(long, default_value_t = 2_000)]
     pub fww_entries: usize,
+    /// Measure verify against its floor only (the first rows), for work on verify's speed.
+    #[arg(long)]
+    pub verify_only: bool,
 }
 
 /// The median of some durations (the upper one of an even count).
@@ -116,9 +119,14 @@ pub fn floor(logs: &[Vec<u8>], threads: usize) -> usize {
 /// Full verification of every log, as `umpire verify` does (without printing): parsing and
 /// signatures on one core, ahead of the rules replay on the other.
 pub fn full(logs: &[Vec<u8>]) -> usize {
+    full_with(logs, super::verify::Pipeline::TwoThreads)
+}
+
+/// [`full`] with the given pipeline (one thread: everything on the calling thread).
+pub fn full_with(logs: &[Vec<u8>], pipeline: super::verify::Pipeline) -> usize {
     let mut n = 0;
     for bytes in logs {
-        let g = super::verify::replay_log(std::path::Path::new("bench"), bytes).expect("generated logs parse").replayed;
+        let g = super::verify::replay_log_with(std::path::Path::new("bench"), bytes, pipeline).expect("generated logs parse").replayed;
         let g = g.unwrap_or_else(|(_, e)| panic!("generated log does not verify: {e}"));
         n += g.entries.len();
     }
@@ -407,9 +415,46 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
             &mut || {
                 floor(&logs, 1);
             },
+            &mut || {
+                full_with(&logs, super::verify::Pipeline::OneThread);
+            },
         ],
     );
-    let (t_floor2, t_full, t_floor1) = (t[0], t[1], t[2]);
+    let (t_floor2, t_full, t_floor1, t_full1) = (t[0], t[1], t[2], t[3]);
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
+    let r_verify = ms(t_full) / ms(t_floor2);
+    let verify_rows = || {
+        say!(
+            "| verify {total} generated entries ({}), in-process, 2 threads | {:.0} ms | floor (split, SHA-256, generic YAML parse, verify_strict; 2 threads) {:.0} ms | {r_verify:.2}× floor | < 500 ms: {}; ≤ 1.5× floor: {} |",
+            if games.len() == 1 { "one game".to_string() } else { format!("{} games of {} entries", games.len(), sizes.join(" + ")) },
+            ms(t_full),
+            ms(t_floor2),
+            verdict(ms(t_full) < 500.0),
+            verdict(r_verify <= 1.5)
+        );
+        say!(
+            "| the floor on one thread | {:.0} ms | floor, 2 threads {:.0} ms | {:.2}× | |",
+            ms(t_floor1),
+            ms(t_floor2),
+            ms(t_floor1) / ms(t_floor2)
+        );
+        say!(
+            "| verify on one thread (everything on the calling thread) | {:.0} ms | verify, 2 threads {:.0} ms | {:.2}× (2.00× would be both cores fully used) | |",
+            ms(t_full1),
+            ms(t_full),
+            ms(t_full1) / ms(t_full)
+        );
+    };
+    if a.verify_only {
+        let _ = std::fs::remove_dir_all(&work);
+        say!("Medians of {reps} runs; a measurement and its baseline alternate. 2 threads where said.");
+        say!();
+        say!("| measurement | time | baseline (same run) | ratio | target |");
+        say!("|---|---|---|---|---|");
+        verify_rows();
+        return Ok(0);
+    }
 
     // Peak memory of `umpire verify` on the largest log, against the log's size.
     let largest = logs.iter().enumerate().max_by_key(|(_, l)| l.len()).map(|(i, _)| i).unwrap_or(0);
@@ -573,27 +618,11 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let (t_start, t_true) = (t[0], t[1]);
     let _ = std::fs::remove_dir_all(&work);
 
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
-    let r_verify = ms(t_full) / ms(t_floor2);
     say!("Medians of {reps} runs; a measurement and its baseline alternate. 2 threads where said.");
     say!();
     say!("| measurement | time | baseline (same run) | ratio | target |");
     say!("|---|---|---|---|---|");
-    say!(
-        "| verify {total} generated entries ({}), in-process, 2 threads | {:.0} ms | floor (split, SHA-256, generic YAML parse, verify_strict; 2 threads) {:.0} ms | {r_verify:.2}× floor | < 500 ms: {}; ≤ 1.5× floor: {} |",
-        if games.len() == 1 { "one game".to_string() } else { format!("{} games of {} entries", games.len(), sizes.join(" + ")) },
-        ms(t_full),
-        ms(t_floor2),
-        verdict(ms(t_full) < 500.0),
-        verdict(r_verify <= 1.5)
-    );
-    say!(
-        "| the floor on one thread | {:.0} ms | floor, 2 threads {:.0} ms | {:.2}× | |",
-        ms(t_floor1),
-        ms(t_floor2),
-        ms(t_floor1) / ms(t_floor2)
-    );
+    verify_rows();
     let limit = 2 * big_len + 20 * 1024 * 1024;
     say!(
         "| peak memory of `umpire verify` on the largest log ({} entries, {:.1} MiB) | {:.1} MiB | 2× log + 20 MiB = {:.1} MiB | {:.2}× limit | ≤ limit: {} |",
