@@ -207,17 +207,20 @@ pub fn support(s: &mut State, a: &Attack, os: Os, ground: u32, dice: &mut Dice) 
     // The defender's cap: the defense of his non-artillery units in the hex (12.13f); a hex
     // of artillery alone gets no support from outside, so none is spent on it.
     let cap: u32 = s.units_at(a.target).filter(|u| !s.data(&u.id).is_some_and(|d| d.artillery())).map(|u| s.face(u).defense).sum();
-    let theirs: Vec<String> = if cap == 0 { vec![] } else { s
-        .defensive_fire
-        .get(&enemy)
-        .map(|l| {
-            l.iter()
-                .filter(|id| s.unit(id).is_some_and(|u| u.side == enemy && u.hex.is_some_and(|h| h != a.target)))
-                .filter(|id| defence_eligible(s, id, a.target, lead_f.as_deref()))
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default() };
+    let theirs: Vec<String> = if cap == 0 {
+        vec![]
+    } else {
+        s.defensive_fire
+            .get(&enemy)
+            .map(|l| {
+                l.iter()
+                    .filter(|id| s.unit(id).is_some_and(|u| u.side == enemy && u.hex.is_some_and(|h| h != a.target)))
+                    .filter(|id| defence_eligible(s, id, a.target, lead_f.as_deref()))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     // Checks: attacker first; only units that are not automatic roll (12.17).
     let mut att: Vec<(String, Coord)> = out.adjacent.iter().map(|id| (id.clone(), Coord::Full)).collect();
     if !far.is_empty() {

@@ -44,7 +44,13 @@ pub fn describe(s: &State) -> String {
     }
     for a in &s.attacks {
         let art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
-        out.push(format!("attack on {} by {} (lead {}, {} CRT{art}) waits for its dice", a.target, a.units.join(", "), a.lead, a.table.name()));
+        out.push(format!(
+            "attack on {} by {} (lead {}, {} CRT{art}) waits for its dice",
+            a.target,
+            a.units.join(", "),
+            a.lead,
+            a.table.name()
+        ));
     }
     for u in &s.units {
         let f = s.face(u);
