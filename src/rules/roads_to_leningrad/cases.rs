@@ -7,6 +7,7 @@
 //!   weather: rain                  # default dry
 //!   units:                         # when given, only these units are on the map
 //!     - {id: 10-8pz, hex: "2214", reduced: true, disrupted: true, supply: out}
+//!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
@@ -16,6 +17,7 @@
 //!   first: german                  # First Player (default german)
 //!   last_passes: {soviet: 2}
 //!   control: {"2214": soviet}
+//!   defensive_artillery: {soviet: [110-gap]}   # a standing instruction (RTL-12.11)
 //!   vp: 0
 //! ```
 //! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
@@ -61,6 +63,8 @@ struct CaseState {
     control: BTreeMap<HexId, String>,
     #[serde(default)]
     vp: i32,
+    #[serde(default)]
+    defensive_artillery: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -74,6 +78,8 @@ struct CaseUnit {
     disrupted: bool,
     #[serde(default)]
     supply: Supply,
+    #[serde(default)]
+    fired: bool,
 }
 
 #[derive(Deserialize)]
@@ -112,6 +118,7 @@ impl CaseRuleset for RoadsToLeningrad {
                 u.reduced = cu.reduced;
                 u.disrupted = cu.disrupted;
                 u.supply = cu.supply;
+                u.fired = cu.fired;
             }
         }
         s.first = c.first.unwrap_or_else(|| "german".into());
@@ -124,6 +131,7 @@ impl CaseRuleset for RoadsToLeningrad {
         s.last_passes = c.last_passes;
         s.control.extend(c.control);
         s.vp = c.vp;
+        s.defensive_fire = c.defensive_artillery;
         if c.strategic {
             s.phase = Phase::Strategic;
         } else if let Some(side) = c.cup_phase {

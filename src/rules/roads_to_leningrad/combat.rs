@@ -176,6 +176,9 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
         if !h.is_adjacent(o.hex) {
             return err("RTL-9.13", format!("{id} at {h} is not next to {}", o.hex));
         }
+        if d.artillery() {
+            return err("RTL-12.0", format!("{id} is artillery: it has no attack strength and supports under `artillery`"));
+        }
         if s.face(u).attack == 0 {
             return err("RTL-9.14", format!("{id} has no attack strength"));
         }
@@ -207,10 +210,34 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
     if u64::from(att) * 4 < u64::from(dfn) {
         return err("RTL-10.53", format!("initial odds {att}:{dfn} are below 1:4"));
     }
-    s.attacks.push(Attack { target: o.hex, units: o.units.clone(), lead: lead.clone(), table, advance: o.advance });
+    // The supporting artillery (10.42a, 12.13–12.15): eligible now, once per Combat Phase.
+    let mut guns = BTreeSet::new();
+    for id in &o.artillery {
+        if !guns.insert(id) || s.attacks.iter().any(|a| a.artillery.contains(id)) {
+            return err("RTL-12.15", format!("{id} supports one combat per Combat Phase"));
+        }
+        if let Some((rule, why)) = super::artillery::attack_ineligible(s, side, id, o.hex) {
+            return err(rule, why);
+        }
+    }
+    if let Some(l) = &o.artillery_lead
+        && (!o.artillery.contains(l) || s.unit(l).and_then(|u| u.hex).is_some_and(|h| h.is_adjacent(o.hex)))
+    {
+        return err("RTL-10.42", format!("the artillery lead {l} must be one of the named artillery not next to {}", o.hex));
+    }
+    s.attacks.push(Attack {
+        target: o.hex,
+        units: o.units.clone(),
+        lead: lead.clone(),
+        table,
+        advance: o.advance,
+        artillery: o.artillery.clone(),
+        artillery_lead: o.artillery_lead.clone(),
+    });
+    let support = if o.artillery.is_empty() { String::new() } else { format!("; supported by {}", o.artillery.join(", ")) };
     Ok(vec![Event::rule(
         "RTL-9.12",
-        format!("{} declare an attack on {} ({} CRT, {att} vs {dfn}), lead {lead}", o.units.join(", "), o.hex, table.name()),
+        format!("{} declare an attack on {} ({} CRT, {att} vs {dfn}), lead {lead}{support}", o.units.join(", "), o.hex, table.name()),
     )])
 }
 
@@ -361,8 +388,12 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
         ev.push(Event::rule("RTL-10.1", format!("the attack on {} is void: its lead unit or the defenders are gone", a.target)));
         return ev;
     }
-    let att = strength(s, &attackers, a.target);
-    let dfn = defense(s, a.target);
+    let ground = strength(s, &attackers, a.target);
+    // Artillery (10.42, 12): both sides' checks come before the ground coordination.
+    let (sup, art_ev) = super::artillery::support(s, a, os, ground, dice);
+    ev.extend(art_ev);
+    let att = ground + sup.attack;
+    let dfn = super::artillery::defense_without(s, a.target, sup.in_hex.as_deref()) + sup.defence;
     let table = crts().table(a.table);
     let col = table.column(att, dfn);
     let (mut net, mut words) = drms(s, a);
@@ -401,6 +432,9 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     ev.push(Event::rule("RTL-11.11", format!("result {} (modified roll {modified})", res.text)));
     // Losses, defender first, reduced by one for the other side when a side is wiped out
     // short of its loss (11.24).
+    // The attacker's artillery next to the defending hex shares his results; the rest of
+    // the artillery never suffers any (11.13, 12.16).
+    let force: Vec<String> = attackers.iter().chain(&sup.adjacent).cloned().collect();
     let steps = |s: &State, f: &[String]| f.iter().filter_map(|id| s.unit(id)).filter(|u| u.hex.is_some()).map(|u| s.steps(u)).sum::<u32>();
     let (mut dl, mut al) = (res.d_steps, res.a_steps);
     if res.d_eliminated {
@@ -409,13 +443,13 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     if dl > steps(s, &defenders) && al > 0 {
         al -= 1;
     }
-    if al > steps(s, &attackers) && dl > 0 && !res.d_eliminated {
+    if al > steps(s, &force) && dl > 0 && !res.d_eliminated {
         dl -= 1;
     }
     let dlead = defending_lead(s, a.target);
     ev.extend(lose_steps(s, &defenders, dlead.as_deref(), dl));
-    ev.extend(lose_steps(s, &attackers, Some(&a.lead), al));
-    for (flag, force) in [(res.d_disrupt, &defenders), (res.a_disrupt, &attackers)] {
+    ev.extend(lose_steps(s, &force, Some(&a.lead), al));
+    for (flag, force) in [(res.d_disrupt, &defenders), (res.a_disrupt, &force)] {
         if flag {
             for id in force {
                 if let Some(u) = s.unit_mut(id).filter(|u| u.hex.is_some()) {
@@ -430,10 +464,12 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
         ev.extend(retreat(s, &defenders, a.target, a.target, len, dice));
     }
     if res.a_retreat {
-        for h in hexes.iter().copied() {
-            ev.extend(retreat(s, &attackers, h, a.target, len, dice));
+        let from: BTreeSet<HexId> = force.iter().filter_map(|id| s.unit(id).and_then(|u| u.hex)).collect();
+        for h in from {
+            ev.extend(retreat(s, &force, h, a.target, len, dice));
         }
     }
+    ev.extend(super::artillery::fire_in_hex(s, &defenders));
     // Advance (11.6): only into an emptied hex, declared attackers, not heavy.
     if a.advance && s.units_at(a.target).next().is_none() && !res.a_retreat {
         let side = s.unit(&a.lead).map(|u| u.side.clone()).unwrap_or_default();

@@ -2,6 +2,7 @@
 //! sequence chosen (now and then a Pass); each active unit walked toward the nearest enemy
 //! or an enemy-held location, each step checked by the rules; then attacks at fair odds.
 
+use super::artillery;
 use super::combat;
 use super::crt::{Table, crts};
 use super::movement;
@@ -36,6 +37,18 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 o.play = Some(Play::Pooled);
             }
             let pass_ok = !s.pool.contains_key(&side) && (s.drawn.is_some() || s.choose_first);
+            // Now and then a new standing instruction for defensive artillery (12.11): all
+            // the side's guns that may defend, or none.
+            if ch.roll(4) == 0 {
+                let guns: Vec<String> = s
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side && u.hex.is_some())
+                    .filter(|u| artillery::gun(s, &u.id).is_some_and(|g| !g.offensive_only))
+                    .map(|u| u.id.clone())
+                    .collect();
+                o.defensive_artillery = Some(if ch.roll(5) == 0 { vec![] } else { guns });
+            }
             if pass_ok && ch.roll(8) == 0 {
                 o.os = Some(Os::Pass);
                 return Some(o);
@@ -93,8 +106,27 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 let os = w.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
                 let crt = if combat::assault_forced(&w, os, &units, t).is_none() { Table::Mobile } else { Table::Assault };
                 let _ = crts();
-                let a =
-                    AttackOrder { hex: t, units: units.clone(), lead: Some(units[0].clone()), crt: Some(crt), advance: ch.roll(2) == 0 };
+                // Artillery support (10.42, 12.13): most of the time every gun that can
+                // reach and is not yet committed in this batch.
+                let artillery: Vec<String> = if ch.roll(4) == 0 {
+                    vec![]
+                } else {
+                    w.units
+                        .iter()
+                        .filter(|u| u.side == side && !w.attacks.iter().any(|a| a.artillery.contains(&u.id)))
+                        .filter(|u| artillery::attack_ineligible(&w, &side, &u.id, t).is_none())
+                        .map(|u| u.id.clone())
+                        .collect()
+                };
+                let a = AttackOrder {
+                    hex: t,
+                    units: units.clone(),
+                    lead: Some(units[0].clone()),
+                    crt: Some(crt),
+                    advance: ch.roll(2) == 0,
+                    artillery,
+                    artillery_lead: None,
+                };
                 let mut tw = w.clone();
                 if combat::declare(&mut tw, &side, &a).is_ok() {
                     w = tw;

@@ -10,11 +10,13 @@
 //! swamp, ZOC and stacking (`movement`, RTL-3.2, 3.3, 8); combat (`combat`, `crt`): the
 //! Assault and Mobile CRTs as data, odds, halvings, terrain, ER differential, CAB and
 //! engineer DRMs, ground coordination, losses, retreats through EZOC, disruption and
-//! advance (RTL-9.1, 10, 11); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
-//! Not built: combination of AMs, overruns, reaction, refusal, No Retreat, artillery, air,
+//! advance (RTL-9.1, 10, 11); artillery (`artillery`, RTL-12 with 3.55, 10.28, 10.42,
+//! 11.13); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
+//! Not built: combination of AMs, overruns, reaction, refusal, No Retreat, air,
 //! strongpoints, CPs, leaders, bridges, reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
+pub mod artillery;
 pub mod cases;
 pub mod combat;
 pub mod crt;
@@ -58,6 +60,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             disrupted: false,
             supply: state::Supply::In,
             activations: 0,
+            fired: false,
         })
         .collect();
     let control = sc.raw.victory.control.clone();
@@ -81,6 +84,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         attacks: vec![],
         units,
         vp: 0,
+        defensive_fire: BTreeMap::new(),
         control,
         outcome: None,
     };

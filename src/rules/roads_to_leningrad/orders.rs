@@ -28,6 +28,12 @@ pub struct Orders {
     /// RTL-7.21: the sequence chosen for the activated formation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os: Option<Os>,
+    /// RTL-12.11 (digest G.4 standing instruction): from this entry on, these of your
+    /// artillery units support the defence of any hex they are eligible for (12.13c), each
+    /// in the first combat of a Combat Phase that it can reach; `[]` withdraws them all.
+    /// Kept until changed. Artillery in the defending hex needs no instruction (12.23).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_artillery: Option<Vec<String>>,
     /// Moves then attack declarations, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]
@@ -78,4 +84,11 @@ pub struct AttackOrder {
     /// Advance into the hex if it is emptied (RTL-11.6).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub advance: bool,
+    /// Artillery units named to support the attack (RTL-10.42a, 12.11, 12.13).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artillery: Vec<String>,
+    /// The lead unit of the artillery coordination check (RTL-10.42a): one of `artillery`
+    /// not adjacent to the defending hex; default the first such.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artillery_lead: Option<String>,
 }

@@ -125,6 +125,23 @@ pub struct UnitData {
     /// Starts on its reduced face (S2.2's black triangle).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reduced: bool,
+    /// Artillery only (RTL-3.16, 12.0): its support value and range; its faces print no
+    /// attack strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gun: Option<Gun>,
+}
+
+/// What an artillery counter prints besides its faces (RTL-12.0, digest B.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Gun {
+    /// Support strength, added to a friendly attack or defence (RTL-10.51, 12.0).
+    pub support: u32,
+    /// Range in hexes, counting the defending hex but not its own (RTL-12.13a).
+    pub range: u32,
+    /// The "A" after the support value: offensive support only (RTL-12.0).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offensive_only: bool,
 }
 
 impl UnitData {
@@ -143,6 +160,10 @@ impl UnitData {
     /// Vehicle silhouette (RTL-8.36c).
     pub fn vehicle(&self) -> bool {
         matches!(self.kind, Kind::Armor | Kind::ArmoredCar)
+    }
+    /// Artillery (RTL-3.16): it has a range.
+    pub fn artillery(&self) -> bool {
+        self.kind == Kind::Artillery
     }
     /// Tank or artillery, for step-loss VP (digest E.7).
     pub fn tank_or_artillery(&self) -> bool {
@@ -378,6 +399,18 @@ impl Scenario {
             }
             if u.reduced && u.back.is_none() {
                 p.push(format!("unit {} starts reduced but has one step", u.id));
+            }
+            // RTL-3.16, 3.62, 12.0: artillery has a range and a support value, no attack
+            // strength, and one step; nothing else has a range.
+            match (u.kind == Kind::Artillery, u.gun) {
+                (true, None) => p.push(format!("artillery {} needs `gun: {{support, range}}` (RTL-12.0)", u.id)),
+                (false, Some(_)) => p.push(format!("unit {} has a gun but is not artillery (RTL-3.16)", u.id)),
+                (true, Some(g)) => {
+                    if g.range == 0 || u.front.attack != 0 || u.back.is_some() {
+                        p.push(format!("artillery {}: range at least 1, attack 0, one step (RTL-3.62, 12.0)", u.id));
+                    }
+                }
+                (false, None) => {}
             }
         }
         for (side, hs) in &raw.supply {

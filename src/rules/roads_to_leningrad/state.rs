@@ -56,6 +56,9 @@ pub struct Unit {
     /// Army-unit activations this turn (RTL-7.42/7.43).
     #[serde(default)]
     pub activations: u8,
+    /// Artillery on its Fired face (RTL-3.62, 12.19).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fired: bool,
 }
 
 /// An activation marker in a cup or pool: public (the First Player's, named) or one of the
@@ -91,6 +94,13 @@ pub struct Attack {
     pub lead: String,
     pub table: Table,
     pub advance: bool,
+    /// The attacker's artillery named to support it (RTL-10.42a, 12.11).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artillery: Vec<String>,
+    /// The lead unit of its coordination check (RTL-10.42a); default the first named
+    /// artillery unit not adjacent to the defending hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artillery_lead: Option<String>,
 }
 
 /// The formation(s) acting now.
@@ -162,6 +172,10 @@ pub struct State {
     pub units: Vec<Unit>,
     /// The German VP total from steps and actions (S1.31); locations count at the checks.
     pub vp: i32,
+    /// Each side's standing instruction for defensive artillery (RTL-12.11, digest G.4):
+    /// the artillery units that support the defence of any hex they are eligible for.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub defensive_fire: BTreeMap<String, Vec<String>>,
     /// Who last controlled each VP location (S1.22).
     pub control: BTreeMap<HexId, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -304,6 +304,7 @@ fn end_turn(s: &mut State) -> Vec<Event> {
             ev.push(Event::rule("RTL-3.75", format!("{id} is no longer Disrupted (not in an enemy ZOC)")));
         }
     }
+    ev.extend(super::artillery::reorganize(s));
     s.pool.clear();
     ev.extend(super::victory::check(s));
     if s.outcome.is_some() {
@@ -329,7 +330,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     let mut w = s.clone();
     match s.phase.clone() {
         Phase::Cup { side: due } if due == side => {
-            if o.os.is_some() || o.am.is_some() || o.play.is_some() || !o.actions.is_empty() {
+            if o.os.is_some() || o.am.is_some() || o.play.is_some() || !o.actions.is_empty() || o.defensive_artillery.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "this entry fills your cup; operations come later")]);
             }
             let n = s.cups.get(&side).map(Vec::len).unwrap_or(0);
@@ -360,8 +361,16 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !o.cup_choice.is_empty() || o.cup.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "the cups are filled in the Initiative Phase")]);
             }
+            // The standing instruction for defensive artillery comes first: it is in force
+            // for the combats this entry's declarations bring (RTL-12.11, digest G.4).
+            let mut ev = match &o.defensive_artillery {
+                Some(list) => super::artillery::set_defensive(&mut w, &side, list)?,
+                None => vec![],
+            };
             // A case may start inside an OS already begun (its marker played).
-            let mut ev = if w.active.is_some() { vec![] } else { begin_os(&mut w, &side, o)? };
+            if w.active.is_none() {
+                ev.extend(begin_os(&mut w, &side, o)?);
+            }
             let mut errs = Vec::new();
             let mut attacking = false;
             for (i, a) in o.actions.iter().enumerate() {

@@ -43,7 +43,14 @@ pub fn describe(s: &State) -> String {
         ));
     }
     for a in &s.attacks {
-        out.push(format!("attack on {} by {} (lead {}, {} CRT) waits for its dice", a.target, a.units.join(", "), a.lead, a.table.name()));
+        let art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
+        out.push(format!(
+            "attack on {} by {} (lead {}, {} CRT{art}) waits for its dice",
+            a.target,
+            a.units.join(", "),
+            a.lead,
+            a.table.name()
+        ));
     }
     for u in &s.units {
         let f = s.face(u);
@@ -58,6 +65,12 @@ pub fn describe(s: &State) -> String {
         if u.supply != Supply::In {
             st.push(super::supply::word(u.supply).into());
         }
+        if let Some(g) = s.data(&u.id).and_then(|d| d.gun) {
+            st.push(format!("support {}{} range {}", g.support, if g.offensive_only { "A" } else { "" }, g.range));
+        }
+        if u.fired {
+            st.push("Fired".into());
+        }
         out.push(format!(
             "unit {} ({} {}) at {at}: {}-{}-{} ER {}{}",
             u.id,
@@ -69,6 +82,9 @@ pub fn describe(s: &State) -> String {
             s.er(u),
             if st.is_empty() { String::new() } else { format!(", {}", st.join(", ")) }
         ));
+    }
+    for (side, l) in &s.defensive_fire {
+        out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
     out.push(format!("German VP from steps and actions: {}", s.vp));
     for l in &s.scenario.raw.victory.locations {
@@ -127,6 +143,10 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         let Some(h) = u.hex else { continue };
         if !s.scenario.terrain.contains_key(&h) {
             return Err(format!("{} stands off the map at {h}", u.id));
+        }
+        // Only artillery has a Fired face (RTL-3.62).
+        if u.fired && !s.data(&u.id).is_some_and(|d| d.artillery()) {
+            return Err(format!("{} is Fired but is not artillery", u.id));
         }
         if s.units_at(h).any(|o| o.side != u.side) {
             return Err(format!("{h} holds units of both sides"));
