@@ -61,7 +61,9 @@ fn strategic_initiative_rides_on_the_first_entry_after_phase_a() {
                 any_step(&mut game, &mut players, seed);
                 let next = game.steps.last().expect("a step");
                 assert!(
-                    next.events.iter().any(|e| e.text.contains("the austrian player picks") || e.text.contains("the austrian player declines")),
+                    next.events
+                        .iter()
+                        .any(|e| e.text.contains("the austrian player picks") || e.text.contains("the austrian player declines")),
                     "entry {}: the austrian winner picks next",
                     next.seq
                 );

@@ -137,12 +137,9 @@ pub fn due_openings(s: &State, side: &str) -> Vec<String> {
         Phase::Orders { side: o } if o == side => owed(s, side).map(commit_id).collect(),
         // The initiative winner's entry may open the orders of the formation it picks (JDG 3);
         // which one is checked with the pick itself.
-        Phase::Pick { side: p } if p == side => s
-            .groups
-            .iter()
-            .filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none())
-            .map(commit_id)
-            .collect(),
+        Phase::Pick { side: p } if p == side => {
+            s.groups.iter().filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none()).map(commit_id).collect()
+        }
         _ => vec![],
     }
 }

@@ -43,7 +43,10 @@ pub struct InitiativeOrder {
 
 /// What the leading roll of phase B is, for `Ruleset::leading_roll`.
 pub fn lead_text(s: &State) -> String {
-    format!("{STRATEGIC}: the strategic-initiative rolls, d10 + C-in-C DRM for each side (on a tie, the first cup draw follows; turn {})", s.turn)
+    format!(
+        "{STRATEGIC}: the strategic-initiative rolls, d10 + C-in-C DRM for each side (on a tie, the first cup draw follows; turn {})",
+        s.turn
+    )
 }
 
 /// Phase B's leading roll (JDG 3): both dice, the cup filled (phase C); on a tie, or when the

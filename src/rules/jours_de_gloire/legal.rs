@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use super::charge::ChargeOrder;
 use super::command::groups_of;
 use super::fire::FireOrder;
+use super::initiative::InitiativeOrder;
 use super::melee::{Combat, MeleeOrder, fighters, obliged};
 use super::orders::{Action, ChiefMove, Move, Orders, SquareOrder, Turn};
 use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
-use super::initiative::InitiativeOrder;
 use super::state::{Am, Phase, State, Status};
 use super::turn;
 use crate::dice::Dice;
@@ -97,8 +97,7 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     }
     let mut w = s.clone();
     let mut actions = Vec::new();
-    let units: Vec<String> =
-        s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
+    let units: Vec<String> = s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
     for id in units {
         if ch.roll(5) == 0 {
             continue;

@@ -125,8 +125,7 @@ impl Ruleset for JoursDeGloire {
             }
             Phase::Initiative { side } => vec![Await {
                 seat: s.seat_of(side),
-                what: "your entry opens with the strategic-initiative dice (JDG 3); if you win, pick your first marker or decline"
-                    .into(),
+                what: "your entry opens with the strategic-initiative dice (JDG 3); if you win, pick your first marker or decline".into(),
             }],
             Phase::Pick { side } => vec![Await {
                 seat: s.seat_of(side),
@@ -153,7 +152,11 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        initiative::pending(s).or_else(|| fire::pending(s)).or_else(|| melee::pending(s)).or_else(|| charge::pending(s)).or_else(|| rally::pending(s))
+        initiative::pending(s)
+            .or_else(|| fire::pending(s))
+            .or_else(|| melee::pending(s))
+            .or_else(|| charge::pending(s))
+            .or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         let ev = if s.leader.is_some() {

@@ -301,21 +301,15 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
 /// The actions of an activation entry, on the working copy `w` (whose phase is already the
 /// activation of `am`), after the events `ev` of the entry so far.
 fn activation(mut w: State, side: &str, am: &Am, o: &Orders, mut ev: Vec<Event>) -> Result<(State, Vec<Event>), Vec<Violation>> {
-    let closed: Vec<String> = w
-        .groups
-        .iter()
-        .filter(|g| g.turn == w.turn && g.formation == am.formation && g.status.is_none())
-        .map(command::commit_id)
-        .collect();
+    let closed: Vec<String> =
+        w.groups.iter().filter(|g| g.turn == w.turn && g.formation == am.formation && g.status.is_none()).map(command::commit_id).collect();
     if !closed.is_empty() {
         return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
     }
     // An entry ends with its activation, or with an action whose dice the other side's next
     // entry rolls; the activation goes on after them (DESIGN §2.5).
-    let ends_with_dice = matches!(
-        o.actions.last(),
-        Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_) | Action::Charge(_) | Action::Initiative(_))
-    );
+    let ends_with_dice =
+        matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_) | Action::Charge(_) | Action::Initiative(_)));
     if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_dice {
         return Err(vec![Violation::new(
             "JDG 2.2",
@@ -330,10 +324,9 @@ fn activation(mut w: State, side: &str, am: &Am, o: &Orders, mut ev: Vec<Event>)
             Action::Rally(_) if !last => {
                 Some(("JDG 11.1", "the rally closes the activation; nothing follows it (its dice end the entry)".to_string()))
             }
-            Action::Melee(_) if !last => Some((
-                "JDG 8.3.1",
-                "the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)".to_string(),
-            )),
+            Action::Melee(_) if !last => {
+                Some(("JDG 8.3.1", "the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)".to_string()))
+            }
             Action::Charge(_) if !last => {
                 Some(("JDG 9.1", "a charge ends the entry; its dice come with the other side's next entry (DESIGN §2.5)".to_string()))
             }

@@ -140,12 +140,8 @@ pub fn template(s: &State, seat: &str) -> String {
             }
         }
         Phase::Pick { .. } => {
-            let mine: Vec<String> =
-                s.cup.iter().filter(|a| super::initiative::side_of_am(s, a) == side).map(|a| a.to_string()).collect();
-            t.push_str(&format!(
-                "# JDG 3: pick the marker that acts first ({}), or `first: decline` with no actions.\n",
-                mine.join(", ")
-            ));
+            let mine: Vec<String> = s.cup.iter().filter(|a| super::initiative::side_of_am(s, a) == side).map(|a| a.to_string()).collect();
+            t.push_str(&format!("# JDG 3: pick the marker that acts first ({}), or `first: decline` with no actions.\n", mine.join(", ")));
             t.push_str(&format!(
                 "# your tool opens the picked formation's orders; then act with it as in any activation.\nfirst: {}\nactions:\n  - end_activation\n",
                 mine.first().cloned().unwrap_or_else(|| super::initiative::DECLINE.into())
