@@ -8,6 +8,10 @@
 //!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`, `square: true`
 //!   chiefs: {french: "0807"}        # commanders moved before the case
 //!   activate: boudet                # phase D, boudet's first marker drawn
+//!   marker: 2                       #   (or its second marker)
+//!   tested: {boudet-1: false}       # leader-initiative results of this activation (2.4.3)
+//!   initiative: french              # phase B, the french player's entry opens with the rolls
+//!   pick: french                    # phase B, the french player won and picks (full cup)
 //!   groups: {boudet-1: OR}          # opened orders (others SO); with `secret: true` the
 //!   secret: true                    #   groups are committed and not yet opened
 //!   draw: french                    # phase D, the french player's entry opens with a draw
@@ -47,6 +51,14 @@ struct CaseState {
     secret: bool,
     #[serde(default)]
     draw: Option<String>,
+    #[serde(default)]
+    marker: Option<u8>,
+    #[serde(default)]
+    tested: BTreeMap<String, bool>,
+    #[serde(default)]
+    initiative: Option<String>,
+    #[serde(default)]
+    pick: Option<String>,
     #[serde(default)]
     cup: Option<Vec<String>>,
     #[serde(default)]
@@ -126,7 +138,8 @@ impl CaseRuleset for JoursDeGloire {
                 None => s.scenario.formations.iter().filter(|x| x.id != f).map(|x| Am { formation: x.id.clone(), n: 1 }).collect(),
             };
             s.cup.sort();
-            s.phase = Phase::Activation { am: Am { formation: f, n: 1 }, side };
+            s.phase = Phase::Activation { am: Am { formation: f, n: c.marker.unwrap_or(1) }, side };
+            s.tested = c.tested.into_iter().collect();
         } else if let Some(side) = c.draw {
             s.cup = match c.cup {
                 Some(list) => list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?,
@@ -139,6 +152,16 @@ impl CaseRuleset for JoursDeGloire {
             };
             s.cup.sort();
             s.phase = Phase::Draw { side };
+        } else if let Some(side) = c.initiative {
+            s.phase = Phase::Initiative { side };
+        } else if let Some(side) = c.pick {
+            super::turn::fill_cup(&mut s);
+            if let Some(list) = &c.cup {
+                s.cup = list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?;
+                s.cup.sort();
+            }
+            s.initiative = Some(side.clone());
+            s.phase = Phase::Pick { side };
         } else {
             for g in s.groups.iter_mut() {
                 g.committed = false;

@@ -135,6 +135,11 @@ pub fn due_openings(s: &State, side: &str) -> Vec<String> {
             .map(commit_id)
             .collect(),
         Phase::Orders { side: o } if o == side => owed(s, side).map(commit_id).collect(),
+        // The initiative winner's entry may open the orders of the formation it picks (JDG 3);
+        // which one is checked with the pick itself.
+        Phase::Pick { side: p } if p == side => {
+            s.groups.iter().filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none()).map(commit_id).collect()
+        }
         _ => vec![],
     }
 }
@@ -143,7 +148,19 @@ pub fn due_openings(s: &State, side: &str) -> Vec<String> {
 /// values of one length); the openings due are added.
 pub fn conceal(s: &State, seat: &str, mut orders: Orders, _order: &IdOrder) -> Result<Concealed<Orders>, Vec<Violation>> {
     let Some(side) = s.side_of(seat).map(str::to_string) else { return Ok(Concealed::plain(orders)) };
-    let open = due_openings(s, &side);
+    let open = match &s.phase {
+        // The winner's tool opens the orders of the formation picked, nothing on a decline.
+        Phase::Pick { side: p } if *p == side => {
+            let picked = orders.first.as_deref().and_then(super::state::Am::parse).map(|a| a.formation);
+            s.groups
+                .iter()
+                .filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none())
+                .filter(|g| picked.as_ref() == Some(&g.formation))
+                .map(commit_id)
+                .collect()
+        }
+        _ => due_openings(s, &side),
+    };
     let mut commit = Vec::new();
     if matches!(&s.phase, Phase::Orders { side: o } if *o == side) && !orders.assign.is_empty() {
         let errs = check_assign(s, &side, &orders);
@@ -241,7 +258,11 @@ fn audit(s: &mut State, i: usize, st: Status) -> Event {
     }
 }
 
-/// The orders a unit acts under in this activation: its group's, SO while unknown.
+/// The orders a unit acts under in this activation: its group's, SO while unknown; OR for
+/// this activation when its leader passed the initiative test (JDG 2.4.3).
 pub fn status_of(s: &State, unit: &str) -> Status {
+    if super::initiative::promoted(s, unit) {
+        return Status::OR;
+    }
     s.group_of(unit).and_then(|g| g.status).unwrap_or(Status::SO)
 }

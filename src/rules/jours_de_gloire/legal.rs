@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 use super::charge::ChargeOrder;
 use super::command::groups_of;
 use super::fire::FireOrder;
+use super::initiative::InitiativeOrder;
 use super::melee::{Combat, MeleeOrder, fighters, obliged};
 use super::orders::{Action, ChiefMove, Move, Orders, SquareOrder, Turn};
 use super::rally::{RallyOrder, RallyUnit};
 use super::scenario::Kind;
-use super::state::{Phase, State, Status};
+use super::state::{Am, Phase, State, Status};
 use super::turn;
 use crate::dice::Dice;
 use crate::geo::hex::HexId;
@@ -41,90 +42,126 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             Some(Orders { assign, ..Orders::default() })
         }
-        Phase::Activation { am, side: due } if *due == side => {
-            // The fire segment first: a legal fire ends the entry (JDG 7, DESIGN §2.5).
-            if ch.roll(5) != 0
-                && let Some(f) = fire_candidate(s, &side, &am.formation, ch)
-            {
-                return Some(Orders { actions: vec![Action::Fire(f)], ..Orders::default() });
+        Phase::Pick { side: due } if *due == side => {
+            // The strategic initiative won (JDG 3): a random marker of ours goes first, and
+            // now and then the pick is declined.
+            let mine: Vec<Am> = s.cup.iter().filter(|a| super::initiative::side_of_am(s, a) == side).cloned().collect();
+            if mine.is_empty() || ch.roll(8) == 0 {
+                return Some(Orders { first: Some(super::initiative::DECLINE.into()), ..Orders::default() });
             }
-            // A charge ends the entry too (JDG 9, DESIGN §2.5).
-            if ch.roll(2) == 0
-                && let Some(c) = charge_candidate(s, &side, &am.formation, ch)
-            {
-                return Some(Orders { actions: vec![Action::Charge(c)], ..Orders::default() });
-            }
+            let am = mine[ch.roll(mine.len() as u32) as usize].clone();
             let mut w = s.clone();
-            let mut actions = Vec::new();
-            let units: Vec<String> =
-                s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
-            for id in units {
-                if ch.roll(5) == 0 {
-                    continue;
-                }
-                // A square against cavalry near by (JDG 4.2).
-                if let Some(u) = w.unit(&id)
-                    && u.kind == Kind::Infantry
-                    && !u.square
-                    && let Some(h) = u.hex
-                    && w.units.iter().any(|e| e.side != side && e.kind == Kind::Cavalry && e.hex.is_some_and(|eh| eh.distance(h) <= 3))
-                    && ch.roll(2) == 0
-                {
-                    let a = Action::Square(SquareOrder { hex: h });
-                    if turn::step(&mut w.clone(), &side, &a).is_ok() && turn::step(&mut w, &side, &a).is_ok() {
-                        actions.push(a);
-                        continue;
-                    }
-                }
-                for _ in 0..6 {
-                    let Some(a) = candidate(&w, &side, &id, ch) else { break };
-                    if let Ok(ev) = turn::step(&mut w.clone(), &side, &a) {
-                        let _ = ev;
-                        if turn::step(&mut w, &side, &a).is_ok() {
-                            actions.push(a);
-                        }
-                        break;
-                    }
-                }
-            }
-            if ch.roll(4) == 0
-                && let Some(a) = chief_candidate(&w, &side, ch)
-                && turn::step(&mut w.clone(), &side, &a).is_ok()
-            {
-                actions.push(a);
-            }
-            // The melee segment: a legal declaration ends the entry (JDG 8.3.1, DESIGN §2.5).
-            if ch.roll(4) != 0
-                && let Some(m) = melee_candidate(&w, &side, &am.formation)
-                && turn::step(&mut w.clone(), &side, &Action::Melee(m.clone())).is_ok()
-            {
-                actions.push(Action::Melee(m));
-                return Some(Orders { actions, ..Orders::default() });
-            }
-            // The rally segment closes the activation (JDG 11.1).
-            let mut tries = Vec::new();
-            let mine: Vec<String> = w
-                .units
-                .iter()
-                .filter(|u| u.formation == am.formation && u.hex.is_some() && (u.disordered || u.routed))
-                .map(|u| u.id.clone())
-                .collect();
-            for id in mine {
-                let mut t = tries.clone();
-                t.push(RallyUnit { unit: id, facing: None });
-                if super::rally::step_rally(&mut w.clone(), &side, &RallyOrder { units: t.clone() }).is_ok() {
-                    tries = t;
-                }
-            }
-            if !tries.is_empty() && ch.roll(4) != 0 {
-                actions.push(Action::Rally(RallyOrder { units: tries }));
-            } else {
-                actions.push(Action::EndActivation);
-            }
-            Some(Orders { actions, ..Orders::default() })
+            w.cup.retain(|a| *a != am);
+            w.activated.push(am.formation.clone());
+            w.phase = Phase::Activation { am: am.clone(), side: side.clone() };
+            let mut o = activation_orders(&w, &side, &am, ch);
+            o.first = Some(am.to_string());
+            Some(o)
         }
+        Phase::Activation { am, side: due } if *due == side => Some(activation_orders(s, &side, am, ch)),
         _ => None,
     }
+}
+
+/// Random legal actions for the activated formation of `am`.
+fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
+    let side = side.to_string();
+    // Leader-initiative tests first (JDG 2.4.3): for SO groups whose orders the
+    // public state shows (opened at an earlier activation), about half of them.
+    let fresh = !s.fire_closed && s.fired.is_empty() && s.acted.is_empty() && !s.melee_done && s.tested.is_empty();
+    if fresh && ch.roll(3) != 0 {
+        let groups: Vec<String> = s
+            .groups
+            .iter()
+            .filter(|g| g.turn == s.turn && g.formation == am.formation && g.status == Some(Status::SO))
+            .filter(|g| g.units.iter().any(|u| s.unit(u).is_some_and(|u| u.hex.is_some())))
+            .map(|g| g.id.clone())
+            .filter(|_| ch.roll(2) == 0)
+            .collect();
+        let a = Action::Initiative(InitiativeOrder { groups });
+        if turn::step(&mut s.clone(), &side, &a).is_ok() {
+            return Orders { actions: vec![a], ..Orders::default() };
+        }
+    }
+    // The fire segment first: a legal fire ends the entry (JDG 7, DESIGN §2.5).
+    if ch.roll(5) != 0
+        && let Some(f) = fire_candidate(s, &side, &am.formation, ch)
+    {
+        return Orders { actions: vec![Action::Fire(f)], ..Orders::default() };
+    }
+    // A charge ends the entry too (JDG 9, DESIGN §2.5).
+    if ch.roll(2) == 0
+        && let Some(c) = charge_candidate(s, &side, &am.formation, ch)
+    {
+        return Orders { actions: vec![Action::Charge(c)], ..Orders::default() };
+    }
+    let mut w = s.clone();
+    let mut actions = Vec::new();
+    let units: Vec<String> = s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
+    for id in units {
+        if ch.roll(5) == 0 {
+            continue;
+        }
+        // A square against cavalry near by (JDG 4.2).
+        if let Some(u) = w.unit(&id)
+            && u.kind == Kind::Infantry
+            && !u.square
+            && let Some(h) = u.hex
+            && w.units.iter().any(|e| e.side != side && e.kind == Kind::Cavalry && e.hex.is_some_and(|eh| eh.distance(h) <= 3))
+            && ch.roll(2) == 0
+        {
+            let a = Action::Square(SquareOrder { hex: h });
+            if turn::step(&mut w.clone(), &side, &a).is_ok() && turn::step(&mut w, &side, &a).is_ok() {
+                actions.push(a);
+                continue;
+            }
+        }
+        for _ in 0..6 {
+            let Some(a) = candidate(&w, &side, &id, ch) else { break };
+            if let Ok(ev) = turn::step(&mut w.clone(), &side, &a) {
+                let _ = ev;
+                if turn::step(&mut w, &side, &a).is_ok() {
+                    actions.push(a);
+                }
+                break;
+            }
+        }
+    }
+    if ch.roll(4) == 0
+        && let Some(a) = chief_candidate(&w, &side, ch)
+        && turn::step(&mut w.clone(), &side, &a).is_ok()
+    {
+        actions.push(a);
+    }
+    // The melee segment: a legal declaration ends the entry (JDG 8.3.1, DESIGN §2.5).
+    if ch.roll(4) != 0
+        && let Some(m) = melee_candidate(&w, &side, &am.formation)
+        && turn::step(&mut w.clone(), &side, &Action::Melee(m.clone())).is_ok()
+    {
+        actions.push(Action::Melee(m));
+        return Orders { actions, ..Orders::default() };
+    }
+    // The rally segment closes the activation (JDG 11.1).
+    let mut tries = Vec::new();
+    let mine: Vec<String> = w
+        .units
+        .iter()
+        .filter(|u| u.formation == am.formation && u.hex.is_some() && (u.disordered || u.routed))
+        .map(|u| u.id.clone())
+        .collect();
+    for id in mine {
+        let mut t = tries.clone();
+        t.push(RallyUnit { unit: id, facing: None });
+        if super::rally::step_rally(&mut w.clone(), &side, &RallyOrder { units: t.clone() }).is_ok() {
+            tries = t;
+        }
+    }
+    if !tries.is_empty() && ch.roll(4) != 0 {
+        actions.push(Action::Rally(RallyOrder { units: tries }));
+    } else {
+        actions.push(Action::EndActivation);
+    }
+    Orders { actions, ..Orders::default() }
 }
 
 /// A legal fire of one of the formation's batteries, if any: targets and turns tried in a

@@ -10,13 +10,15 @@
 //! disorder, rout, fall back and the rout retreat (`disorder`, JDG 10), rally and
 //! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
 //! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
-//! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2). Not built: a charge
-//! combined with a melee, breakthrough, counter-attack and cavalry refusal, strategic and leader initiative, counter-battery and reaction fire, rout moves,
-//! reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
+//! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3). Not
+//! built: a charge combined with a melee, breakthrough, counter-attack and cavalry refusal,
+//! counter-battery and reaction fire, rout moves, reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
-//! Turn flow by mail: phase A, each seat in turn commits its groups' orders; then every
-//! draw opens the entry of the side that did not act last (its leading roll, fixed by the
+//! Turn flow by mail: phase A, each seat in turn commits its groups' orders; the first
+//! side's next entry opens with the strategic-initiative dice (a leading roll) and the winner
+//! picks the first marker or declines; then every draw opens the entry of the side that did not act last (its leading roll, fixed by the
 //! other side's latest reveal), and that entry carries the activation when the drawn
 //! formation is its own; otherwise it is a bare draw and the owner acts next.
 
@@ -25,6 +27,7 @@ pub mod charge;
 pub mod command;
 pub mod disorder;
 pub mod fire;
+pub mod initiative;
 pub mod legal;
 pub mod melee;
 pub mod movement;
@@ -81,6 +84,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         rally: None,
         melee: None,
         charge: None,
+        leader: None,
+        tested: vec![],
+        initiative: None,
         trail: vec![],
         melee_done: false,
         meleed: vec![],
@@ -117,6 +123,14 @@ impl Ruleset for JoursDeGloire {
                 let n = command::groups_of(s, side).count();
                 vec![Await { seat: s.seat_of(side), what: format!("give secret orders (OR/SO) to your {n} tactical groups (JDG 2.3.2)") }]
             }
+            Phase::Initiative { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: "your entry opens with the strategic-initiative dice (JDG 3); if you win, pick your first marker or decline".into(),
+            }],
+            Phase::Pick { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: "you won the strategic initiative (JDG 3): `first: formation/n` and act with it, or `first: decline`".into(),
+            }],
             Phase::Draw { side } => vec![Await {
                 seat: s.seat_of(side),
                 what: format!("draw an activation marker from the cup ({} left, JDG 2.2); act with it if it is yours", s.cup.len()),
@@ -138,10 +152,16 @@ impl Ruleset for JoursDeGloire {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
-        fire::pending(s).or_else(|| melee::pending(s)).or_else(|| charge::pending(s)).or_else(|| rally::pending(s))
+        initiative::pending(s)
+            .or_else(|| fire::pending(s))
+            .or_else(|| melee::pending(s))
+            .or_else(|| charge::pending(s))
+            .or_else(|| rally::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        let ev = if s.fire.is_some() {
+        let ev = if s.leader.is_some() {
+            initiative::resolve(s, dice)
+        } else if s.fire.is_some() {
             fire::resolve(s, dice)
         } else if s.melee.is_some() {
             melee::resolve(s, dice)
@@ -156,11 +176,16 @@ impl Ruleset for JoursDeGloire {
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {
             Phase::Draw { side } => Some((s.seat_of(side), format!("JDG 2.2: the cup draw among {} markers", s.cup.len()))),
+            Phase::Initiative { side } => Some((s.seat_of(side), initiative::lead_text(s))),
             _ => None,
         }
     }
     fn resolve_lead(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if matches!(s.phase, Phase::Draw { .. }) { turn::draw(s, dice) } else { vec![] }
+        match s.phase {
+            Phase::Draw { .. } => turn::draw(s, dice),
+            Phase::Initiative { .. } => initiative::roll_strategic(s, dice),
+            _ => vec![],
+        }
     }
     fn outcome(s: &State) -> Option<Outcome> {
         s.outcome.clone()

@@ -20,6 +20,10 @@ pub struct Orders {
     /// Phase A as the log carries it: the groups whose orders the entry commits to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
+    /// Phase B, by the strategic-initiative winner (JDG 3): the marker that acts first,
+    /// `formation/n` (kept out of the cup; its actions follow in `actions`), or `decline`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
     /// Phase D: the activated formation's actions in order, the last one `end_activation`.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]
@@ -33,6 +37,10 @@ pub enum Action {
     /// Artillery fire (JDG 7): the entry ends with it; the other side's next entry settles
     /// its die.
     Fire(super::fire::FireOrder),
+    /// Leader-initiative tests of SO groups (JDG 2.4.3), before any unit acts: the entry's
+    /// last action; the other side's next entry rolls their dice, then the activation goes
+    /// on (a group that passed acts as OR, one that failed may only rally).
+    Initiative(super::initiative::InitiativeOrder),
     /// Every melee of the activation (JDG 8.3.1): the entry's last action; the other side's
     /// next entry rolls its dice, then the activation goes on (rally or end).
     Melee(super::melee::MeleeOrder),

@@ -92,6 +92,15 @@ pub struct Am {
     pub n: u8,
 }
 
+impl Am {
+    /// From `formation/n`, as orders and cases write a marker.
+    pub fn parse(s: &str) -> Option<Am> {
+        let (f, n) = s.split_once('/')?;
+        let n: u8 = n.parse().ok()?;
+        (!f.is_empty() && n >= 1).then(|| Am { formation: f.to_string(), n })
+    }
+}
+
 impl std::fmt::Display for Am {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.formation, self.n)
@@ -104,6 +113,11 @@ impl std::fmt::Display for Am {
 pub enum Phase {
     /// A: this side commits its groups' orders.
     Orders { side: String },
+    /// B: this side's next entry opens with both strategic-initiative rolls (a leading
+    /// roll, JDG 3); a tie goes on to the first cup draw with the same dice.
+    Initiative { side: String },
+    /// B: this side won the strategic initiative and picks its first marker or declines.
+    Pick { side: String },
     /// D.1: this side's next entry opens with the cup draw (a leading roll).
     Draw { side: String },
     /// D.2-D.3: the drawn formation acts.
@@ -142,6 +156,25 @@ pub struct RallyTry {
 pub struct Rally {
     pub side: String,
     pub tries: Vec<RallyTry>,
+}
+
+/// One leader-initiative test (JDG 2.4.3) declared and waiting for its die.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderTest {
+    /// The SO group tested.
+    pub group: String,
+    /// The C-in-C's DRM subtracted from the die (0 when no unit of the group is within
+    /// command distance).
+    pub drm: i32,
+    /// The initiative printed on the drawn marker.
+    pub initiative: i32,
+}
+
+/// The leader-initiative tests of one entry, waiting for their dice (JDG 2.4.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderTests {
+    pub side: String,
+    pub tests: Vec<LeaderTest>,
 }
 
 /// A commander-in-chief in play (JDG 2.5).
@@ -190,6 +223,16 @@ pub struct State {
     /// order (what a pursuit follows, JDG 9.5.2); emptied after every resolution.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trail: Vec<(String, HexId)>,
+    /// The leader-initiative tests waiting for their dice, if any (JDG 2.4.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader: Option<LeaderTests>,
+    /// The groups tested in the current activation and whether each passed (JDG 2.4.3): a
+    /// pass makes the group OR for this activation only, a failure leaves it rally only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tested: Vec<(String, bool)>,
+    /// The strategic initiative of this turn (JDG 3): the winning side, none on a tie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<String>,
     /// The melees of the current activation are declared: no more fire, moves or melees.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub melee_done: bool,
@@ -275,6 +318,8 @@ impl State {
         };
         let p = match &self.phase {
             Phase::Orders { side } => format!("phase A: the {side} orders"),
+            Phase::Initiative { side } => format!("phase B: the {side} player rolls the strategic initiative"),
+            Phase::Pick { side } => format!("phase B: the {side} player won the strategic initiative and picks the first marker"),
             Phase::Draw { side } => format!("phase D: the {side} player draws from the cup"),
             Phase::Activation { am, side } => format!("phase D: {side} activation of {am}"),
             Phase::Over => "the battle is over".into(),

@@ -1,8 +1,10 @@
-//! The sequence of play (JDG 1): phase A orders, C the cup, D the activations, F the end
-//! of the turn with its victory check (JDG 13). Phase B (strategic initiative) is not built;
-//! phase E checks demoralisation (JDG 11.2) but makes no rout moves (JDG 10.4, not built).
+//! The sequence of play (JDG 1): phase A orders, B the strategic initiative (JDG 3,
+//! `initiative`), C the cup, D the activations, F the end of the turn with its victory check
+//! (JDG 13). Phase E checks demoralisation (JDG 11.2) but makes no rout moves (JDG 10.4,
+//! not built).
 
 use super::command::{self, groups_of};
+use super::initiative;
 use super::movement;
 use super::orders::{Action, Orders};
 use super::state::{Am, Phase, State};
@@ -16,6 +18,8 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
     s.aside.clear();
     s.activated.clear();
     s.acted.clear();
+    s.tested.clear();
+    s.initiative = None;
     let first = s.scenario.sides[0].id.clone();
     let mut ev = vec![Event::rule("JDG 1.A", format!("turn {} begins: the tactical groups are fixed (JDG 2.3.1)", s.turn))];
     ev.extend(orders_phase(s, first));
@@ -37,12 +41,16 @@ fn after_orders(s: &mut State, side: &str) -> Vec<Event> {
         let other = s.scenario.sides[1].id.clone();
         return orders_phase(s, other);
     }
-    fill_cup(s)
+    // Phase B: the first side's next entry opens with both initiative dice (JDG 3), a
+    // leading roll fixed by the second side's phase-A entry.
+    let first = s.scenario.sides[0].id.clone();
+    s.phase = Phase::Initiative { side: first };
+    vec![]
 }
 
 /// Phase C (JDG 1.C, 2.1.1): every AM of a formation with a unit on the map goes into the
-/// cup, in canonical order (digest F.4). Then phase D's first draw, by the first side.
-fn fill_cup(s: &mut State) -> Vec<Event> {
+/// cup, in canonical order (digest F.4). The initiative winner takes his pick out of it.
+pub fn fill_cup(s: &mut State) -> Vec<Event> {
     let mut cup = Vec::new();
     for f in &s.scenario.formations {
         if s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
@@ -60,16 +68,14 @@ fn fill_cup(s: &mut State) -> Vec<Event> {
     cup.sort();
     s.cup = cup;
     let list: Vec<String> = s.cup.iter().map(|a| a.to_string()).collect();
-    let mut ev = vec![Event::rule("JDG 1.C", format!("the cup holds {} markers: {}", s.cup.len(), list.join(", ")))];
-    let first = s.scenario.sides[0].id.clone();
-    ev.extend(next_draw(s, first));
-    ev
+    vec![Event::rule("JDG 1.C", format!("the cup holds {} markers: {}", s.cup.len(), list.join(", ")))]
 }
 
 /// D.1 or D.4: another draw while more than one AM is left, the draw opening `side`'s next
 /// entry; else the last AM is set aside unplayed and the turn ends (JDG 2.2).
-fn next_draw(s: &mut State, side: String) -> Vec<Event> {
+pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.acted.clear();
+    s.tested.clear();
     s.fired.clear();
     s.fire_closed = false;
     s.melee_done = false;
@@ -120,7 +126,14 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 
 /// One action of the active side.
 pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
+    if let Some(u) = actors(s, a).into_iter().find(|u| initiative::held(s, u)) {
+        return Err(vec![Violation::new(
+            initiative::LEADER,
+            format!("{u}'s group failed its leader-initiative test: its units may only try to rally in this activation"),
+        )]);
+    }
     match a {
+        Action::Initiative(o) => initiative::step_test(s, side, o),
         Action::Fire(f) => super::fire::step_fire(s, side, f),
         Action::Melee(m) => super::melee::step_melee(s, side, m),
         Action::Charge(c) => super::charge::step_charge(s, side, c),
@@ -151,6 +164,21 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
     }
 }
 
+/// The units an action sets to work (those a failed leader-initiative test holds back, JDG
+/// 2.4.3): the named units, and every unit of the hexes a hex-wide action names.
+fn actors(s: &State, a: &Action) -> Vec<String> {
+    let at = |h: HexId| s.units_at(h).map(|u| u.id.clone()).collect::<Vec<_>>();
+    match a {
+        Action::Fire(f) => std::iter::once(f.unit.clone()).chain(f.with.clone()).collect(),
+        Action::Move(m) => vec![m.unit.clone()],
+        Action::Face(t) => s.unit(&t.unit).and_then(|u| u.hex).map(at).unwrap_or_else(|| vec![t.unit.clone()]),
+        Action::Square(q) => at(q.hex),
+        Action::Charge(c) => at(c.from),
+        Action::Melee(m) => m.combats.iter().flat_map(|c| c.from.iter().flat_map(|h| at(*h))).collect(),
+        Action::Chief(_) | Action::Rally(_) | Action::EndActivation | Action::Initiative(_) => vec![],
+    }
+}
+
 /// The activation ends after its rallies are rolled (JDG 11.1, D.4).
 pub fn finish_activation(s: &mut State, side: &str) -> Vec<Event> {
     end_activation(s, side)
@@ -177,6 +205,9 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !o.actions.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "phase A gives orders; units act in phase D")]);
             }
+            if o.first.is_some() {
+                return Err(vec![Violation::new(initiative::STRATEGIC, "the first marker is picked in phase B, by the initiative winner")]);
+            }
             let mut errs = Vec::new();
             if !o.assign.is_empty() {
                 errs.extend(command::check_assign(s, &side, o));
@@ -201,80 +232,126 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(after_orders(&mut w, &side));
             Ok((w, ev))
         }
+        Phase::Pick { side: due } if due == side => {
+            if !o.assign.is_empty() || !o.groups.is_empty() {
+                return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
+            }
+            let Some(first) = o.first.as_deref() else {
+                return Err(vec![Violation::new(
+                    initiative::STRATEGIC,
+                    "you won the strategic initiative: name the marker that acts first (`first: formation/n`) or `first: decline`",
+                )]);
+            };
+            let am = initiative::parse_pick(s, &side, first).map_err(|v| vec![v])?;
+            // Nothing has activated yet this turn: only the picked formation's orders open.
+            let early: Vec<String> = s
+                .groups
+                .iter()
+                .filter(|g| g.turn == s.turn && g.status.is_some() && am.as_ref().is_none_or(|a| a.formation != g.formation))
+                .map(command::commit_id)
+                .collect();
+            if !early.is_empty() {
+                return Err(vec![Violation::new(
+                    "JDG 2.4",
+                    format!("{}: a group's orders are revealed at its formation's first activation", early.join(", ")),
+                )]);
+            }
+            let other = s.scenario.other(&side).to_string();
+            match am {
+                None => {
+                    if !o.actions.is_empty() {
+                        return Err(vec![Violation::new(initiative::STRATEGIC, "a winner who declines has no marker to act with")]);
+                    }
+                    let mut ev = vec![Event::rule(
+                        initiative::STRATEGIC,
+                        format!("the {side} player declines the strategic initiative: the first marker is drawn from the cup"),
+                    )];
+                    ev.extend(next_draw(&mut w, other));
+                    Ok((w, ev))
+                }
+                Some(am) => {
+                    w.cup.retain(|a| *a != am);
+                    w.activated.push(am.formation.clone());
+                    w.phase = Phase::Activation { am: am.clone(), side: side.clone() };
+                    let ev = vec![Event::rule(
+                        initiative::STRATEGIC,
+                        format!(
+                            "the {side} player picks {am}: the {side} formation {} activates first, its marker kept out of the cup (its orders open now, JDG 2.4)",
+                            am.formation
+                        ),
+                    )];
+                    activation(w, &side, &am, o, ev)
+                }
+            }
+        }
         Phase::Activation { am, side: due } if due == side => {
             if !o.assign.is_empty() || !o.groups.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
             }
-            let closed: Vec<String> = s
-                .groups
-                .iter()
-                .filter(|g| g.turn == s.turn && g.formation == am.formation && g.status.is_none())
-                .map(command::commit_id)
-                .collect();
-            if !closed.is_empty() {
-                return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
+            if o.first.is_some() {
+                return Err(vec![Violation::new(initiative::STRATEGIC, "the first marker is picked in phase B, by the initiative winner")]);
             }
-            // An entry ends with its activation, or with a fire: its die is rolled by the
-            // other side's next entry, and the activation goes on after it (DESIGN §2.5).
-            let ends_with_fire =
-                matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_) | Action::Charge(_)));
-            if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_fire {
-                return Err(vec![Violation::new(
-                    "JDG 2.2",
-                    "an activation ends with `end_activation`, its last action, or an entry with a `fire`",
-                )]);
-            }
-            let mut ev = Vec::new();
-            let mut errs = Vec::new();
-            for (i, a) in o.actions.iter().enumerate() {
-                if matches!(a, Action::EndActivation) && i + 1 < o.actions.len() {
-                    errs.push(Violation::new("JDG 2.2", format!("action {}: `end_activation` comes last", i + 1)));
-                    break;
-                }
-                if matches!(a, Action::Rally(_)) && i + 1 < o.actions.len() {
-                    errs.push(Violation::new(
-                        "JDG 11.1",
-                        format!("action {}: the rally closes the activation; nothing follows it (its dice end the entry)", i + 1),
-                    ));
-                    break;
-                }
-                if matches!(a, Action::Melee(_)) && i + 1 < o.actions.len() {
-                    errs.push(Violation::new(
-                        "JDG 8.3.1",
-                        format!(
-                            "action {}: the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)",
-                            i + 1
-                        ),
-                    ));
-                    break;
-                }
-                if matches!(a, Action::Charge(_)) && i + 1 < o.actions.len() {
-                    errs.push(Violation::new(
-                        "JDG 9.1",
-                        format!("action {}: a charge ends the entry; its dice come with the other side's next entry (DESIGN §2.5)", i + 1),
-                    ));
-                    break;
-                }
-                if matches!(a, Action::Fire(_)) && i + 1 < o.actions.len() {
-                    errs.push(Violation::new(
-                        "JDG 7.5",
-                        format!("action {}: a fire ends the entry; its die comes with the other side's next entry (DESIGN §2.5)", i + 1),
-                    ));
-                    break;
-                }
-                match step(&mut w, &side, a) {
-                    Ok(e) => ev.extend(e),
-                    Err(v) => errs.extend(v.into_iter().map(|mut v| {
-                        v.message = format!("action {}: {}", i + 1, v.message);
-                        v
-                    })),
-                }
-            }
-            if errs.is_empty() { Ok((w, ev)) } else { Err(errs) }
+            activation(w, &side, &am, o, Vec::new())
         }
         Phase::Over => Err(vec![Violation::new("JDG 13", "the battle is over")]),
         _ => Err(vec![Violation::new("JDG 1", format!("not your turn to order: {}", s.phase_text()))]),
     }
+}
+
+/// The actions of an activation entry, on the working copy `w` (whose phase is already the
+/// activation of `am`), after the events `ev` of the entry so far.
+fn activation(mut w: State, side: &str, am: &Am, o: &Orders, mut ev: Vec<Event>) -> Result<(State, Vec<Event>), Vec<Violation>> {
+    let closed: Vec<String> =
+        w.groups.iter().filter(|g| g.turn == w.turn && g.formation == am.formation && g.status.is_none()).map(command::commit_id).collect();
+    if !closed.is_empty() {
+        return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
+    }
+    // An entry ends with its activation, or with an action whose dice the other side's next
+    // entry rolls; the activation goes on after them (DESIGN §2.5).
+    let ends_with_dice =
+        matches!(o.actions.last(), Some(Action::Fire(_) | Action::Rally(_) | Action::Melee(_) | Action::Charge(_) | Action::Initiative(_)));
+    if !matches!(o.actions.last(), Some(Action::EndActivation)) && !ends_with_dice {
+        return Err(vec![Violation::new(
+            "JDG 2.2",
+            "an activation ends with `end_activation`, its last action, or an entry with a `fire`, `charge`, `melee`, `rally` or `initiative` (their dice end it)",
+        )]);
+    }
+    let mut errs = Vec::new();
+    for (i, a) in o.actions.iter().enumerate() {
+        let last = i + 1 == o.actions.len();
+        let stop = match a {
+            Action::EndActivation if !last => Some(("JDG 2.2", "`end_activation` comes last".to_string())),
+            Action::Rally(_) if !last => {
+                Some(("JDG 11.1", "the rally closes the activation; nothing follows it (its dice end the entry)".to_string()))
+            }
+            Action::Melee(_) if !last => {
+                Some(("JDG 8.3.1", "the melees end the entry; their dice come with the other side's next entry (DESIGN §2.5)".to_string()))
+            }
+            Action::Charge(_) if !last => {
+                Some(("JDG 9.1", "a charge ends the entry; its dice come with the other side's next entry (DESIGN §2.5)".to_string()))
+            }
+            Action::Fire(_) if !last => {
+                Some(("JDG 7.5", "a fire ends the entry; its die comes with the other side's next entry (DESIGN §2.5)".to_string()))
+            }
+            Action::Initiative(_) if !last => Some((
+                initiative::LEADER,
+                "the initiative tests end the entry; their dice come with the other side's next entry (DESIGN §2.5)".to_string(),
+            )),
+            _ => None,
+        };
+        if let Some((rule, why)) = stop {
+            errs.push(Violation::new(rule, format!("action {}: {why}", i + 1)));
+            break;
+        }
+        match step(&mut w, side, a) {
+            Ok(e) => ev.extend(e),
+            Err(v) => errs.extend(v.into_iter().map(|mut v| {
+                v.message = format!("action {}: {}", i + 1, v.message);
+                v
+            })),
+        }
+    }
+    if errs.is_empty() { Ok((w, ev)) } else { Err(errs) }
 }
 
 /// A unit of `side` stands in `h`: a VP hex there is now held by `side`.

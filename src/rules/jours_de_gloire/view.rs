@@ -65,6 +65,20 @@ pub fn describe(s: &State) -> String {
             out.push(format!("melee waiting for its dice: {} against {}", f.join(" and "), a.join(" and ")));
         }
     }
+    if let Some(l) = &s.leader {
+        for x in &l.tests {
+            out.push(format!("leader initiative test waiting for its die: {} (drm {}, initiative {})", x.group, x.drm, x.initiative));
+        }
+    }
+    for (g, pass) in &s.tested {
+        out.push(format!(
+            "leader initiative of {g} in this activation: {}",
+            if *pass { "passed, OR for this activation" } else { "failed, rally only" }
+        ));
+    }
+    if let Some(w) = &s.initiative {
+        out.push(format!("strategic initiative of this turn: {w}"));
+    }
     if s.melee_done {
         out.push("the melees of this activation are declared".into());
     }
@@ -125,6 +139,14 @@ pub fn template(s: &State, seat: &str) -> String {
                 t.push_str(&format!("  {}: SO   # {} ({reach})\n", g.id, g.units.join(", ")));
             }
         }
+        Phase::Pick { .. } => {
+            let mine: Vec<String> = s.cup.iter().filter(|a| super::initiative::side_of_am(s, a) == side).map(|a| a.to_string()).collect();
+            t.push_str(&format!("# JDG 3: pick the marker that acts first ({}), or `first: decline` with no actions.\n", mine.join(", ")));
+            t.push_str(&format!(
+                "# your tool opens the picked formation's orders; then act with it as in any activation.\nfirst: {}\nactions:\n  - end_activation\n",
+                mine.first().cloned().unwrap_or_else(|| super::initiative::DECLINE.into())
+            ));
+        }
         Phase::Activation { am, .. } => {
             let open = command::due_openings(s, &side);
             if !open.is_empty() {
@@ -139,6 +161,7 @@ pub fn template(s: &State, seat: &str) -> String {
             }
             t.push_str("  # - face: {unit: ID, facing: V}   # turn in place (one vertex at most in an enemy ZOC)\n");
             t.push_str("  # - chief: {path: [\"HEX\", ...]}   # once per turn, 7 MP (2.5.1)\n");
+            t.push_str("  # - initiative: {groups: [GROUP, ...]}   # SO groups test their leader first, alone in the entry (2.4.3)\n");
             t.push_str("  - end_activation\n");
         }
         _ => {}
