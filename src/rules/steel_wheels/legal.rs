@@ -51,6 +51,25 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                         return Some(o);
                     }
                 }
+                // Otherwise, now and then, close in on the nearest enemy squad or gun at a full
+                // Tactical move, so that assaults happen.
+                if ch.roll(2) == 0
+                    && let Some(e) = enemies.iter().find(|e| !e.is_vehicle())
+                    && let Some(h) = Heading::between(u.at, e.at)
+                {
+                    // Terrain may cap the move (MOV-3): the longest step the rules allow.
+                    let most = e.at.distance_mm(u.at) as i32 - 80;
+                    for len in [160, 120, 80, 40].into_iter().map(|l: i32| l.min(most)).filter(|&l| l >= 20) {
+                        let to = u.at.offset(len, h);
+                        if let Some(o) = try_one(Action {
+                            unit: id.clone(),
+                            movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
+                            ..Action::default()
+                        }) {
+                            return Some(o);
+                        }
+                    }
+                }
             }
             for e in enemies.iter().take(4) {
                 if ch.roll(5) == 0 {
