@@ -14,6 +14,8 @@
 //!   plans:                       # fire plans already made (IFP-5), committed earlier
 //!     - {battery: us-b1, planned: 1, markers: [[..], [..], [..], [..]], real: 2, ordered: true}
 //!   barrage: us                  # phase 4 (IF-1) of `turn` for that side
+//!   melees:                      # standing after an assault (ASL-4); units may give `leaders: 0`
+//!     - {attacker: us-r1, defender: de-g1, engaged: 2}
 //! ```
 //! With neither `act`, `declare` nor `barrage`, phase 2 is decided afresh for the units as
 //! the case places them (a side is asked only if its observer can order fire).
@@ -54,6 +56,17 @@ struct CaseState {
     plans: Vec<CasePlan>,
     #[serde(default)]
     barrage: Option<String>,
+    /// Melees standing after an assault (ASL-4).
+    #[serde(default)]
+    melees: Vec<CaseMelee>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseMelee {
+    attacker: String,
+    defender: String,
+    engaged: u32,
 }
 
 #[derive(Deserialize)]
@@ -82,6 +95,9 @@ struct CaseUnit {
     heading: u16,
     #[serde(default)]
     figures: Option<u32>,
+    /// Leaders alive (at most `figures`); default: the card's, as many as figures allow.
+    #[serde(default)]
+    leaders: Option<u32>,
     #[serde(default)]
     moving: bool,
     #[serde(default)]
@@ -123,6 +139,9 @@ impl CaseRuleset for SteelWheels {
                     u.figures = f;
                     u.leaders = u.leaders.min(f);
                 }
+                if let Some(l) = cu.leaders {
+                    u.leaders = l.min(u.leaders);
+                }
                 u.moving = cu.moving;
                 u.fired = cu.fired;
                 u.panic = cu.panic;
@@ -132,6 +151,9 @@ impl CaseRuleset for SteelWheels {
             }
         }
         s.manoeuvred.extend(c.manoeuvred);
+        for m in c.melees {
+            s.melees.push(super::assault::Melee { attacker: m.attacker, defender: m.defender, engaged: m.engaged });
+        }
         if !c.tokens.is_empty() {
             s.tokens.extend(c.tokens);
         }

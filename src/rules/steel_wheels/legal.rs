@@ -1,5 +1,6 @@
 //! Random legal orders (the bot, selfplay): a platoon at random (a token now and then);
-//! each SLU fires at a spotted enemy when it can, else moves a short step toward the
+//! a squad assaults an enemy squad or gun within 16 cm now and then; an assaulted squad still
+//! in contact takes its CT; each SLU fires at a spotted enemy when it can, else moves a short step toward the
 //! objective or the nearest enemy, else holds. Every candidate is checked by the rules.
 
 use super::orders::{Action, Fire, Move, Orders};
@@ -30,23 +31,51 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 let o = Orders { actions: vec![a], ..Orders::default() };
                 turn::run(s, seat, &o).ok().map(|_| o)
             };
+            // ASL-4: a squad assaulted and still in contact has only its CT.
+            if super::assault::as_defender(s, &id).is_some() {
+                return try_one(Action { unit: id.clone(), melee: true, ..Action::default() });
+            }
             if u.panic {
-                return try_one(Action { unit: id.clone(), movement: None, fire: None, fire_first: false, recover: true });
+                return try_one(Action { unit: id.clone(), recover: true, ..Action::default() });
             }
             let mut enemies: Vec<_> = s.units.iter().filter(|e| e.side != side && e.alive()).collect();
             enemies.sort_by_key(|e| e.at.distance_sq(u.at));
             let fire_first = ch.roll(2) == 0;
+            // An assault on an enemy squad or gun within reach, more often than not (ASL-1).
+            if u.is_infantry() && ch.roll(3) != 0 {
+                for e in enemies.iter().filter(|e| !e.is_vehicle()).take(2) {
+                    if u.footprint().gap_mm(&e.footprint()) > super::assault::REACH_MM {
+                        continue;
+                    }
+                    if let Some(o) = try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone() }), ..Action::default() }) {
+                        return Some(o);
+                    }
+                }
+                // Otherwise, now and then, close in on the nearest enemy squad or gun at a full
+                // Tactical move, so that assaults happen.
+                if ch.roll(2) == 0
+                    && let Some(e) = enemies.iter().find(|e| !e.is_vehicle())
+                    && let Some(h) = Heading::between(u.at, e.at)
+                {
+                    // Terrain may cap the move (MOV-3): the longest step the rules allow.
+                    let most = e.at.distance_mm(u.at) as i32 - 80;
+                    for len in [160, 120, 80, 40].into_iter().map(|l: i32| l.min(most)).filter(|&l| l >= 20) {
+                        let to = u.at.offset(len, h);
+                        if let Some(o) = try_one(Action {
+                            unit: id.clone(),
+                            movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
+                            ..Action::default()
+                        }) {
+                            return Some(o);
+                        }
+                    }
+                }
+            }
             for e in enemies.iter().take(4) {
                 if ch.roll(5) == 0 {
                     break;
                 }
-                let f = Action {
-                    unit: id.clone(),
-                    movement: None,
-                    fire: Some(Fire { target: e.id.clone() }),
-                    fire_first: false,
-                    recover: false,
-                };
+                let f = Action { unit: id.clone(), fire: Some(Fire { target: e.id.clone() }), ..Action::default() };
                 if let Some(o) = try_one(f) {
                     // Now and then a complex action: a short step as well.
                     if ch.roll(3) == 0
@@ -56,7 +85,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                             movement: Some(m),
                             fire: Some(Fire { target: e.id.clone() }),
                             fire_first,
-                            recover: false,
+                            ..Action::default()
                         })
                     {
                         return Some(o2);
@@ -66,12 +95,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             for _ in 0..6 {
                 if let Some(m) = step(s, &id, ch, 1)
-                    && let Some(o) = try_one(Action { unit: id.clone(), movement: Some(m), fire: None, fire_first: false, recover: false })
+                    && let Some(o) = try_one(Action { unit: id.clone(), movement: Some(m), ..Action::default() })
                 {
                     return Some(o);
                 }
             }
-            try_one(Action { unit: id, movement: None, fire: None, fire_first: false, recover: false })
+            try_one(Action { unit: id, ..Action::default() })
         }
         Phase::Request { .. } => Some(super::indirect::bot_request(s, &side, ch)),
         Phase::Barrage { .. } => Some(Orders { barrage: true, ..Orders::default() }),

@@ -12,6 +12,7 @@
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
 //! by the other seat's next entry; an entry ends at its first random action.
 
+pub mod assault;
 pub mod cases;
 pub mod data;
 pub mod fire;
@@ -86,6 +87,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         plans: vec![],
         asked: vec![],
         held: vec![],
+        melees: vec![],
         fresh: vec![],
     };
     for u in &s.units {
@@ -137,6 +139,8 @@ impl Ruleset for SteelWheels {
             state::Pending::Recovery { unit } => format!("SW-PAN-2: {unit} tries to recover"),
             state::Pending::Ifr { plan } => format!("SW-IFP-2: the IFR test of {plan}"),
             state::Pending::Barrage { side } => format!("SW-IF-1: the shots of {side}'s batteries"),
+            state::Pending::Assault(a) => format!("SW-ASL-1: {} assaults {}", a.attacker, a.target),
+            state::Pending::Melee { defender } => format!("SW-ASL-4: the CT of {defender}, assaulted and still in contact"),
         })
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -174,11 +178,19 @@ impl Ruleset for SteelWheels {
     fn committed_value_bound(_s: &State, id: &str) -> usize {
         indirect::value_bound(id)
     }
-    /// Phase 4 leaves no choice: open the plans due and fire.
+    /// Phase 4 leaves no choice: open the plans due and fire; nor does the CT of a squad
+    /// still in a melee (ASL-4).
     fn automatic_orders(s: &State, seat: &str) -> Option<Orders> {
         match &s.phase {
             Phase::Barrage { side } if s.pending.is_none() && s.seat_of(side) == seat => {
                 Some(Orders { barrage: true, ..Orders::default() })
+            }
+            // ASL-4: the squad due is assaulted and still in contact; its CT is its only action.
+            Phase::Act { queue, free: false } if s.pending.is_none() => {
+                let id = queue.first()?;
+                let u = s.unit(id)?;
+                (s.seat_of(&u.side) == seat && assault::as_defender(s, id).is_some())
+                    .then(|| Orders { actions: vec![orders::Action { unit: id.clone(), melee: true, ..Default::default() }], ..Orders::default() })
             }
             _ => None,
         }

@@ -43,8 +43,8 @@ pub struct Request {
 }
 
 /// One SLU's action (C.4): nothing (hold), a move, a fire, both (a complex action, in the
-/// order `fire_first` says), or panic recovery.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// order `fire_first` says), panic recovery, an assault, or the CT of a squad in a melee.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
     pub unit: String,
@@ -58,6 +58,14 @@ pub struct Action {
     /// Panic recovery (PAN-2), the only action of a panicked unit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recover: bool,
+    /// Fire and assault (C.4, ASL-0/1): fire the Moving shots at `target`, take the CT, and
+    /// if it passes go into base contact and fight the close combat (ASL-3). Alone: no
+    /// `move`, `fire`, `fire_first` or `recover` with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assault: Option<Fire>,
+    /// ASL-4: the CT of a squad that was assaulted and is still in contact, its only action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub melee: bool,
 }
 
 /// A move: waypoints after the start, in mm, and the final heading (tenths of a degree).

@@ -141,6 +141,10 @@ pub enum Pending {
     Ifr { plan: String },
     /// IF-1/IMP-1: every shot of `side`'s batteries due to fire this phase 4.
     Barrage { side: String },
+    /// ASL-0/1/3: an assault's fire, its CT, the move into contact and the first close combat.
+    Assault(super::assault::Plan),
+    /// ASL-4: the CT of an assaulted squad still in contact, and the new round if it passes.
+    Melee { defender: String },
 }
 
 /// The whole state.
@@ -170,6 +174,9 @@ pub struct State {
     /// Phase-4 losses held until the end of the phase (IF-1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<super::indirect::Loss>,
+    /// Melees standing after an assault (ASL-4): the assaulted squad's only action is its CT.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub melees: Vec<super::assault::Melee>,
     /// The commitments of the entry being applied (`Ruleset::hidden` → its orders): id and
     /// value when this replay knows it. Always empty between entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -2,6 +2,7 @@
 //! SEQ-1), the IT queue (SEQ-2) or a token's free order (TOK-3), each SLU's one action
 //! (SEQ-4, C.4), the end of the turn and the victory count (SW-VIC).
 
+use super::assault;
 use super::fire;
 use super::indirect;
 use super::movement::{self, Speed};
@@ -246,7 +247,24 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
     }
     let mut ev = Vec::new();
     let mut pending = false;
-    if u.panic {
+    let melee = assault::as_defender(s, &u.id).cloned();
+    if let Some(m) = melee {
+        // ASL-4: after a melee the assaulted squad can only take its CT, even if panicked.
+        if !a.melee || a.movement.is_some() || a.fire.is_some() || a.recover || a.assault.is_some() {
+            return Err(vec![
+                Violation::new(
+                    "SW-ASL-4",
+                    format!("{} was assaulted and is still in contact with {}: its only action is its CT (melee: true)", u.id, m.attacker),
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
+        ev.push(Event::rule("SW-ASL-4", format!("{} takes its CT after the melee with {}", u.id, m.attacker)));
+        s.pending = Some(Pending::Melee { defender: u.id.clone() });
+        pending = true;
+    } else if a.melee {
+        return Err(vec![Violation::new("SW-ASL-4", format!("{} is in no melee as the assaulted squad", u.id)).unit(u.id.clone())]);
+    } else if u.panic {
         if a.movement.is_some() || a.fire.is_some() || !a.recover {
             return Err(vec![
                 Violation::new("SW-PAN-1", format!("{} is panicked: recovery is its only action (recover: true)", u.id)).unit(u.id.clone()),
@@ -256,6 +274,30 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         pending = true;
     } else if a.recover {
         return Err(vec![Violation::new("SW-PAN-2", format!("{} is not panicked", u.id)).unit(u.id.clone())]);
+    } else if let Some(target) = &a.assault {
+        if a.movement.is_some() || a.fire.is_some() || a.fire_first {
+            return Err(vec![
+                Violation::new(
+                    "SW-ASL-0",
+                    "an assault is one action, fire then move into contact (never the reverse): give it no move, fire or fire_first",
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
+        let p = assault::plan(s, &u, &target.target)?;
+        let m = s.unit_mut(&u.id).expect("exists");
+        // C.4: Moving + Firing once in contact; until the dice, it has fired and not moved.
+        m.fired = true;
+        m.moving = false;
+        ev.push(Event::rule(
+            "SW-ASL-0",
+            format!(
+                "{} fires at {} with its Moving shots and assaults it (contact at {} mm if its CT passes)",
+                u.id, p.target, p.moved_mm
+            ),
+        ));
+        s.pending = Some(Pending::Assault(p));
+        pending = true;
     } else {
         let complex = a.movement.is_some() && a.fire.is_some();
         // ACT-2: no complex actions after losing half the crew.
@@ -328,6 +370,8 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         queue.retain(|x| x != &u.id);
         let _ = free;
     }
+    // A squad that walked away from a melee ends it.
+    assault::prune(s);
     if !pending {
         ev.extend(skip_dead(s));
     }
@@ -371,6 +415,8 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         Pending::Initiative { units, declarer } => return roll_initiative(s, &units, &declarer, dice),
         Pending::Fire(plan) => fire::resolve(s, &plan, dice),
         Pending::Recovery { unit } => recover(s, &unit, dice),
+        Pending::Assault(plan) => assault::resolve(s, &plan, dice),
+        Pending::Melee { defender } => assault::resolve_melee(s, &defender, dice),
         Pending::Ifr { plan } => {
             let mut ev = indirect::resolve_ifr(s, &plan, dice);
             ev.extend(phase2(s));
@@ -382,6 +428,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             return ev;
         }
     };
+    assault::prune(s);
     // A side wiped out ends the battle at once.
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     if s.units.iter().filter(|u| u.side == a).all(|u| u.lost()) || s.units.iter().filter(|u| u.side == b).all(|u| u.lost()) {

@@ -10,6 +10,7 @@ pub fn describe(s: &State) -> String {
     let mut out = vec![s.phase_text()];
     out.push(format!("tokens {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")));
     out.extend(super::indirect::describe(s));
+    out.extend(super::assault::describe(s));
     for u in &s.units {
         let mut flags = Vec::new();
         for (on, f) in [
@@ -166,6 +167,8 @@ pub fn template(s: &State, seat: &str) -> String {
             out.push("    move: {path: [[x, y]], heading: 0}   # mm and tenths of a degree; optional".into());
             out.push("    fire: {target: <enemy id>}          # optional; both = a complex action (Short move, Moving shots)".into());
             out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
+            out.push("    # assault: {target: <enemy squad or gun>}   # alone: fire, CT, contact, close combat (SW-ASL)".into());
+            out.push("    # melee: true        # the only action of a squad assaulted and still in contact (SW-ASL-4)".into());
         }
         Phase::Request { .. } => {
             let b: Vec<&str> = super::indirect::can_request(s, side).iter().map(|b| b.id.as_str()).collect();
@@ -202,6 +205,12 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
             if !a.eliminated && !b.eliminated && a.footprint().overlaps(&b.footprint()) {
                 return Err(format!("{} and {} overlap", a.id, b.id));
             }
+        }
+    }
+    for m in &s.melees {
+        match (s.unit(&m.attacker), s.unit(&m.defender)) {
+            (Some(a), Some(d)) if a.side != d.side && m.engaged <= d.figures => {}
+            _ => return Err(format!("a melee of {} against {} that cannot stand", m.attacker, m.defender)),
         }
     }
     if let Phase::Act { queue, .. } = &s.phase
