@@ -42,6 +42,17 @@ pub fn describe(s: &State) -> String {
             if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }
         ));
     }
+    if let Some(o) = &s.overrun {
+        out.push(format!("overrun of {} from {} by {} (lead {}) waits for its dice", o.target, o.from, o.units.join(", "), o.lead));
+    }
+    if let Some(g) = &s.group {
+        out.push(format!(
+            "overrun stack at {} may go on: {}{}",
+            g.hex,
+            g.units.join(", "),
+            if g.must_overrun { " (in another enemy ZOC: overrun again or stop)" } else { "" }
+        ));
+    }
     for a in &s.attacks {
         let art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
         out.push(format!(
