@@ -8,7 +8,7 @@ use super::crt::{Table, crts};
 use super::movement;
 use super::orders::{Action, AttackOrder, Move, Orders, OverrunOrder, Play};
 use super::overrun;
-use super::state::{Os, Phase, State};
+use super::state::{Os, Phase, State, Supply};
 use super::turn;
 use crate::dice::Dice;
 use crate::geo::hex::HexId;
@@ -83,7 +83,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
 fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
     let mut w = w.clone();
     let side = side.to_string();
-    let overrun = if ch.roll(3) == 0 { overrun_try(&w, &side, ch) } else { None };
+    let overrun = if ch.roll(2) == 0 { overrun_try(&w, &side, ch) } else { None };
     let keep: Vec<String> = overrun.as_ref().map(|x| x.units.clone()).unwrap_or_default();
     {
         let ids: Vec<String> = w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
@@ -165,33 +165,36 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
     o
 }
 
-/// A legal overrun by a stack that may still move, from where it stands, on an enemy
-/// hex next to it, or `None`.
+/// A legal overrun by a stack that may still move: from where it stands or after a short
+/// walk toward an enemy hex up to 4 hexes away, or `None`.
 fn overrun_try(w: &State, side: &str, ch: &mut Dice) -> Option<OverrunOrder> {
     let enemy = w.scenario.other(side);
     let mut tries = Vec::new();
     let mut hexes: Vec<HexId> = w.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex).collect();
     hexes.sort();
     hexes.dedup();
+    let mut targets: Vec<HexId> = w.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
+    targets.sort();
+    targets.dedup();
     for h in hexes {
         let going_on = w.group.as_ref().filter(|g| g.hex == h);
         let units: Vec<String> = w
             .units_at(h)
             .filter(|u| u.side == side && movement::active_unit(w, u))
             .filter(|u| going_on.map_or(!w.moved.contains(&u.id), |g| g.units.contains(&u.id)))
-            .filter(|u| w.data(&u.id).is_some_and(|d| d.red_box() && !d.artillery()) && !u.disrupted)
+            .filter(|u| w.data(&u.id).is_some_and(|d| d.red_box() && !d.artillery()))
+            .filter(|u| !u.disrupted && u.supply != Supply::Out)
             .map(|u| u.id.clone())
             .collect();
         if units.is_empty() {
             continue;
         }
-        for (_, t) in h.neighbours() {
-            if w.occupied_by(t, &enemy) {
-                let mut lead = units.clone();
-                lead.sort_by_key(|id| std::cmp::Reverse(w.unit(id).map(|u| w.er(u)).unwrap_or(0)));
-                let lead = lead.into_iter().find(|id| w.data(id).is_some_and(|d| d.kind != super::scenario::Kind::Headquarters));
-                tries.push(OverrunOrder { units: units.clone(), path: vec![], hex: t, lead });
-            }
+        let mut lead = units.clone();
+        lead.sort_by_key(|id| std::cmp::Reverse(w.unit(id).map(|u| w.er(u)).unwrap_or(0)));
+        let lead = lead.into_iter().find(|id| w.data(id).is_some_and(|d| d.kind != super::scenario::Kind::Headquarters));
+        for &t in targets.iter().filter(|t| t.distance(h) <= 4) {
+            let path = approach(w, &enemy, h, t);
+            tries.push(OverrunOrder { units: units.clone(), path, hex: t, lead: lead.clone() });
         }
     }
     let legal: Vec<OverrunOrder> = tries.into_iter().filter(|x| overrun::declare(&mut w.clone(), side, x).is_ok()).collect();
@@ -200,6 +203,26 @@ fn overrun_try(w: &State, side: &str, ch: &mut Dice) -> Option<OverrunOrder> {
     }
     let i = ch.roll(legal.len() as u32) as usize;
     legal.into_iter().nth(i)
+}
+
+/// A greedy path from `from` to a hex next to `t`, around enemy-held hexes (empty when
+/// `from` is next to `t` already).
+fn approach(w: &State, enemy: &str, from: HexId, t: HexId) -> Vec<HexId> {
+    let mut path = Vec::new();
+    let mut cur = from;
+    while !cur.is_adjacent(t) && path.len() < 4 {
+        let mut ns: Vec<HexId> = cur
+            .neighbours()
+            .into_iter()
+            .map(|(_, n)| n)
+            .filter(|n| w.scenario.terrain.contains_key(n) && !w.occupied_by(*n, enemy) && !path.contains(n) && *n != from)
+            .collect();
+        ns.sort_by_key(|n| (n.distance(t), *n));
+        let Some(&n) = ns.first() else { break };
+        path.push(n);
+        cur = n;
+    }
+    path
 }
 
 /// A path toward the nearest enemy unit or enemy-held location, the longest legal prefix.
@@ -239,4 +262,31 @@ fn walk(s: &State, side: &str, id: &str, ch: &mut Dice) -> Option<Move> {
         path.pop();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::bot;
+
+    /// The bot overruns now and then, so selfplay exercises RTL-8.6 (every entry checked by
+    /// the rules and re-verified).
+    #[test]
+    fn the_bot_overruns_now_and_then() {
+        let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
+        let seats = crate::scenarios::seats(sc);
+        let mut overruns = 0;
+        for seed in 1..=2 {
+            let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
+                if e.draft.body.orders.as_ref().is_some_and(|o| format!("{o:?}").contains("overrun")) {
+                    overruns += 1;
+                }
+                Ok(())
+            };
+            bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
+        }
+        eprintln!("overruns ordered in two bot games: {overruns}");
+        assert!(overruns > 0);
+    }
 }
