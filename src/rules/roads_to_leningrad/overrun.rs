@@ -484,6 +484,16 @@ active: {formation: 8pz, os: mobile}
     }
 
     #[test]
+    fn templates_follow_the_overrun() {
+        let mut s = state(|_| {});
+        declare(&mut s, "german", &order(&["I-10pz", "I-8sr"])).expect("legal overrun");
+        assert!(super::super::view::template(&s, "soviet").contains("umpire ack"));
+        resolve(&mut s, &mut Dice::forced(vec![4]));
+        let t = super::super::view::template(&s, "german");
+        assert!(t.contains("goes on") && !t.contains("os: mobile"), "{t}");
+    }
+
+    #[test]
     fn overrun_cost_is_entry_plus_one() {
         let s = state(|_| {});
         let d = s.data("I-10pz").cloned().expect("unit");
