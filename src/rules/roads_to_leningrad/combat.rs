@@ -93,6 +93,20 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
     }
 }
 
+/// Whether `units` attacking `target` earn the combined-arms −1 (RTL-10.61f): armor with a
+/// motorized partner, no AT in the hex, fair weather, no swamp or city; the two not across
+/// a river nor Disrupted. Overruns use it too (RTL-8.67e).
+pub fn cab(s: &State, units: &[String], target: HexId) -> bool {
+    let t = s.scenario.terrain.get(&target).copied();
+    let across_river =
+        |id: &String| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.scenario.water(h, target), Some((Water::River, _))));
+    let ok = |id: &String| s.unit(id).is_some_and(|u| !u.disrupted) && !across_river(id);
+    let armor = units.iter().any(|id| s.data(id).is_some_and(|d| d.armor()) && ok(id));
+    let partner = units.iter().any(|id| s.data(id).is_some_and(|d| d.cab_partner()) && ok(id));
+    let at = s.units_at(target).any(|u| s.data(&u.id).is_some_and(|d| d.anti_tank()));
+    armor && partner && !at && s.weather != Weather::Rain && !s.scenario.city(target) && t != Some(Terrain::Swamp)
+}
+
 /// The DRMs of an attack other than coordination, with their words (RTL-10.22, 10.61).
 pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
     let mut total = 0;
@@ -129,13 +143,7 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
     {
         add(s.er(du) as i32 - s.er(al) as i32, format!("ER differential ({dl} − {})", a.lead), &mut total);
     }
-    // CAB (10.61f): armor with a motorized partner, no AT in the hex, fair weather, no
-    // swamp or city; the two not across a river nor Disrupted.
-    let ok = |id: &String| s.unit(id).is_some_and(|u| !u.disrupted) && !across(id, Water::River);
-    let armor = a.units.iter().any(|id| s.data(id).is_some_and(|d| d.armor()) && ok(id));
-    let partner = a.units.iter().any(|id| s.data(id).is_some_and(|d| d.cab_partner()) && ok(id));
-    let at = s.units_at(a.target).any(|u| s.data(&u.id).is_some_and(|d| d.anti_tank()));
-    if armor && partner && !at && s.weather != Weather::Rain && !s.scenario.city(a.target) && t != Some(Terrain::Swamp) {
+    if cab(s, &a.units, a.target) {
         add(-1, "combined arms".into(), &mut total);
     }
     let engineer = a.units.iter().any(|id| s.data(id).is_some_and(|d| d.kind == Kind::Engineer));
@@ -243,7 +251,7 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
 
 /// Lose `n` steps from a force, lead first, then the highest ER, ties by id (RTL-11.21–11.22;
 /// digest G.4's default allocation). Returns the events.
-fn lose_steps(s: &mut State, force: &[String], lead: Option<&str>, mut n: u32) -> Vec<Event> {
+pub fn lose_steps(s: &mut State, force: &[String], lead: Option<&str>, mut n: u32) -> Vec<Event> {
     let mut ev = Vec::new();
     while n > 0 {
         let mut alive: Vec<String> = force.iter().filter(|id| s.unit(id).is_some_and(|u| u.hex.is_some())).cloned().collect();
@@ -281,7 +289,7 @@ pub fn one_step(s: &mut State, id: &str) -> Vec<Event> {
 /// Retreat the units of `group` standing in `from` away from `origin`, `len` hexes
 /// (RTL-11.3, 11.5): the first legal path in hex order, avoiding empty EZOC hexes; one
 /// empty EZOC hex costs an ER check (or a step under 11.56d), two eliminate.
-fn retreat(s: &mut State, group: &[String], from: HexId, origin: HexId, len: u32, dice: &mut Dice) -> Vec<Event> {
+pub fn retreat(s: &mut State, group: &[String], from: HexId, origin: HexId, len: u32, dice: &mut Dice) -> Vec<Event> {
     let mut ev = Vec::new();
     let ids: Vec<String> = group.iter().filter(|id| s.unit(id).is_some_and(|u| u.hex == Some(from))).cloned().collect();
     if ids.is_empty() {

@@ -6,8 +6,9 @@ use super::artillery;
 use super::combat;
 use super::crt::{Table, crts};
 use super::movement;
-use super::orders::{Action, AttackOrder, Move, Orders, Play};
-use super::state::{Os, Phase, State};
+use super::orders::{Action, AttackOrder, Move, Orders, OverrunOrder, Play};
+use super::overrun;
+use super::state::{Os, Phase, State, Supply};
 use super::turn;
 use crate::dice::Dice;
 use crate::geo::hex::HexId;
@@ -27,8 +28,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             Some(Orders { cup_choice: avail, ..Orders::default() })
         }
-        Phase::Os { side: due } if *due == side && s.attacks.is_empty() => {
+        Phase::Os { side: due } if *due == side && s.attacks.is_empty() && s.overrun.is_none() => {
             let mut o = Orders::default();
+            if s.active.is_some() {
+                // The Movement Phase goes on after an overrun's roll (RTL-8.67).
+                return Some(go_on(s, &side, o, ch));
+            }
             if s.choose_first {
                 let cup = s.cups.get(&side)?;
                 o.am = cup.get(ch.roll(cup.len() as u32) as usize).and_then(|m| m.am.clone());
@@ -67,76 +72,157 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 o.play = None;
                 return Some(o);
             }
-            let ids: Vec<String> =
-                w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
-            for id in &ids {
-                if ch.roll(6) == 0 {
-                    continue;
-                }
-                if let Some(m) = walk(&w, &side, id, ch) {
-                    let mut t = w.clone();
-                    if movement::step_move(&mut t, &side, &m).is_ok() {
-                        w = t;
-                        o.actions.push(Action::Move(m));
-                    }
-                }
-            }
-            let enemy = s.scenario.other(&side);
-            let mut targets: Vec<HexId> = w.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
-            targets.sort();
-            targets.dedup();
-            for t in targets {
-                let units: Vec<String> = w
-                    .units
-                    .iter()
-                    .filter(|u| u.side == side && u.hex.is_some_and(|h| h.is_adjacent(t)))
-                    .filter(|u| movement::active_unit(&w, u) && w.face(u).attack > 0)
-                    .filter(|u| !w.attacks.iter().any(|a| a.units.contains(&u.id)))
-                    .map(|u| u.id.clone())
-                    .collect();
-                if units.is_empty() {
-                    continue;
-                }
-                let att = combat::strength(&w, &units, t);
-                let dfn = combat::defense(&w, t);
-                let need = if ch.roll(3) == 0 { 1 } else { 2 };
-                if att < dfn * need {
-                    continue;
-                }
-                let os = w.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
-                let crt = if combat::assault_forced(&w, os, &units, t).is_none() { Table::Mobile } else { Table::Assault };
-                let _ = crts();
-                // Artillery support (10.42, 12.13): most of the time every gun that can
-                // reach and is not yet committed in this batch.
-                let artillery: Vec<String> = if ch.roll(4) == 0 {
-                    vec![]
-                } else {
-                    w.units
-                        .iter()
-                        .filter(|u| u.side == side && !w.attacks.iter().any(|a| a.artillery.contains(&u.id)))
-                        .filter(|u| artillery::attack_ineligible(&w, &side, &u.id, t).is_none())
-                        .map(|u| u.id.clone())
-                        .collect()
-                };
-                let a = AttackOrder {
-                    hex: t,
-                    units: units.clone(),
-                    lead: Some(units[0].clone()),
-                    crt: Some(crt),
-                    advance: ch.roll(2) == 0,
-                    artillery,
-                    artillery_lead: None,
-                };
-                let mut tw = w.clone();
-                if combat::declare(&mut tw, &side, &a).is_ok() {
-                    w = tw;
-                    o.actions.push(Action::Attack(a));
-                }
-            }
-            Some(o)
+            Some(go_on(&w, &side, o, ch))
         }
         _ => None,
     }
+}
+
+/// The Movement and Combat Phases of an OS on `w`, the OS begun: now and then an overrun
+/// (RTL-8.6) when one is legal, which ends the entry; else moves, then attacks.
+fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
+    let mut w = w.clone();
+    let side = side.to_string();
+    let overrun = if ch.roll(2) == 0 { overrun_try(&w, &side, ch) } else { None };
+    let keep: Vec<String> = overrun.as_ref().map(|x| x.units.clone()).unwrap_or_default();
+    {
+        let ids: Vec<String> = w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
+        for id in &ids {
+            if keep.contains(id) {
+                continue;
+            }
+            if ch.roll(6) == 0 {
+                continue;
+            }
+            if let Some(m) = walk(&w, &side, id, ch) {
+                let mut t = w.clone();
+                if movement::step_move(&mut t, &side, &m).is_ok() {
+                    w = t;
+                    o.actions.push(Action::Move(m));
+                }
+            }
+        }
+        if let Some(x) = overrun {
+            let mut t = w.clone();
+            if overrun::declare(&mut t, &side, &x).is_ok() {
+                o.actions.push(Action::Overrun(x));
+                return o;
+            }
+        }
+        let enemy = w.scenario.other(&side);
+        let mut targets: Vec<HexId> = w.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
+        targets.sort();
+        targets.dedup();
+        for t in targets {
+            let units: Vec<String> = w
+                .units
+                .iter()
+                .filter(|u| u.side == side && u.hex.is_some_and(|h| h.is_adjacent(t)))
+                .filter(|u| movement::active_unit(&w, u) && w.face(u).attack > 0)
+                .filter(|u| !w.attacks.iter().any(|a| a.units.contains(&u.id)))
+                .map(|u| u.id.clone())
+                .collect();
+            if units.is_empty() {
+                continue;
+            }
+            let att = combat::strength(&w, &units, t);
+            let dfn = combat::defense(&w, t);
+            let need = if ch.roll(3) == 0 { 1 } else { 2 };
+            if att < dfn * need {
+                continue;
+            }
+            let os = w.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
+            let crt = if combat::assault_forced(&w, os, &units, t).is_none() { Table::Mobile } else { Table::Assault };
+            let _ = crts();
+            // Artillery support (10.42, 12.13): most of the time every gun that can
+            // reach and is not yet committed in this batch.
+            let artillery: Vec<String> = if ch.roll(4) == 0 {
+                vec![]
+            } else {
+                w.units
+                    .iter()
+                    .filter(|u| u.side == side && !w.attacks.iter().any(|a| a.artillery.contains(&u.id)))
+                    .filter(|u| artillery::attack_ineligible(&w, &side, &u.id, t).is_none())
+                    .map(|u| u.id.clone())
+                    .collect()
+            };
+            let a = AttackOrder {
+                hex: t,
+                units: units.clone(),
+                lead: Some(units[0].clone()),
+                crt: Some(crt),
+                advance: ch.roll(2) == 0,
+                artillery,
+                artillery_lead: None,
+            };
+            let mut tw = w.clone();
+            if combat::declare(&mut tw, &side, &a).is_ok() {
+                w = tw;
+                o.actions.push(Action::Attack(a));
+            }
+        }
+    }
+    o
+}
+
+/// A legal overrun by a stack that may still move: from where it stands or after a short
+/// walk toward an enemy hex up to 4 hexes away, or `None`.
+fn overrun_try(w: &State, side: &str, ch: &mut Dice) -> Option<OverrunOrder> {
+    let enemy = w.scenario.other(side);
+    let mut tries = Vec::new();
+    let mut hexes: Vec<HexId> = w.units.iter().filter(|u| u.side == side).filter_map(|u| u.hex).collect();
+    hexes.sort();
+    hexes.dedup();
+    let mut targets: Vec<HexId> = w.units.iter().filter(|u| u.side == enemy).filter_map(|u| u.hex).collect();
+    targets.sort();
+    targets.dedup();
+    for h in hexes {
+        let going_on = w.group.as_ref().filter(|g| g.hex == h);
+        let units: Vec<String> = w
+            .units_at(h)
+            .filter(|u| u.side == side && movement::active_unit(w, u))
+            .filter(|u| going_on.map_or(!w.moved.contains(&u.id), |g| g.units.contains(&u.id)))
+            .filter(|u| w.data(&u.id).is_some_and(|d| d.red_box() && !d.artillery()))
+            .filter(|u| !u.disrupted && u.supply != Supply::Out)
+            .map(|u| u.id.clone())
+            .collect();
+        if units.is_empty() {
+            continue;
+        }
+        let mut lead = units.clone();
+        lead.sort_by_key(|id| std::cmp::Reverse(w.unit(id).map(|u| w.er(u)).unwrap_or(0)));
+        let lead = lead.into_iter().find(|id| w.data(id).is_some_and(|d| d.kind != super::scenario::Kind::Headquarters));
+        for &t in targets.iter().filter(|t| t.distance(h) <= 4) {
+            let path = approach(w, &enemy, h, t);
+            tries.push(OverrunOrder { units: units.clone(), path, hex: t, lead: lead.clone() });
+        }
+    }
+    let legal: Vec<OverrunOrder> = tries.into_iter().filter(|x| overrun::declare(&mut w.clone(), side, x).is_ok()).collect();
+    if legal.is_empty() {
+        return None;
+    }
+    let i = ch.roll(legal.len() as u32) as usize;
+    legal.into_iter().nth(i)
+}
+
+/// A greedy path from `from` to a hex next to `t`, around enemy-held hexes (empty when
+/// `from` is next to `t` already).
+fn approach(w: &State, enemy: &str, from: HexId, t: HexId) -> Vec<HexId> {
+    let mut path = Vec::new();
+    let mut cur = from;
+    while !cur.is_adjacent(t) && path.len() < 4 {
+        let mut ns: Vec<HexId> = cur
+            .neighbours()
+            .into_iter()
+            .map(|(_, n)| n)
+            .filter(|n| w.scenario.terrain.contains_key(n) && !w.occupied_by(*n, enemy) && !path.contains(n) && *n != from)
+            .collect();
+        ns.sort_by_key(|n| (n.distance(t), *n));
+        let Some(&n) = ns.first() else { break };
+        path.push(n);
+        cur = n;
+    }
+    path
 }
 
 /// A path toward the nearest enemy unit or enemy-held location, the longest legal prefix.
@@ -176,4 +262,31 @@ fn walk(s: &State, side: &str, id: &str, ch: &mut Dice) -> Option<Move> {
         path.pop();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::bot;
+
+    /// The bot overruns now and then, so selfplay exercises RTL-8.6 (every entry checked by
+    /// the rules and re-verified).
+    #[test]
+    fn the_bot_overruns_now_and_then() {
+        let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
+        let seats = crate::scenarios::seats(sc);
+        let mut overruns = 0;
+        for seed in 1..=2 {
+            let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
+                if e.draft.body.orders.as_ref().is_some_and(|o| format!("{o:?}").contains("overrun")) {
+                    overruns += 1;
+                }
+                Ok(())
+            };
+            bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
+        }
+        eprintln!("overruns ordered in two bot games: {overruns}");
+        assert!(overruns > 0);
+    }
 }

@@ -12,7 +12,8 @@
 //! engineer DRMs, ground coordination, losses, retreats through EZOC, disruption and
 //! advance (RTL-9.1, 10, 11); artillery (`artillery`, RTL-12 with 3.55, 10.28, 10.42,
 //! 11.13); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
-//! Not built: combination of AMs, overruns, reaction, refusal, No Retreat, air,
+//! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
+//! Not built: combination of AMs, reaction, refusal, No Retreat, air,
 //! strongpoints, CPs, leaders, bridges, reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
@@ -24,6 +25,7 @@ pub mod cup;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod overrun;
 pub mod scenario;
 pub mod state;
 pub mod supply;
@@ -82,6 +84,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         moved: vec![],
         active: None,
         attacks: vec![],
+        overrun: None,
+        group: None,
         units,
         vp: 0,
         defensive_fire: BTreeMap::new(),
@@ -122,6 +126,10 @@ impl Ruleset for RoadsToLeningrad {
                 seat: s.seat_of(side),
                 what: format!("put up to {} of your AMs in your cup, face down (RTL-7.14)", turn::cup_limit(s, side)),
             }],
+            Phase::Os { side } if s.overrun.is_some() => {
+                let other = s.scenario.other(side);
+                vec![Await { seat: s.seat_of(&other), what: "roll the overrun (your next entry settles its dice)".into() }]
+            }
             Phase::Os { side } if !s.attacks.is_empty() => {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the declared combats (your next entry settles their dice)".into() }]
@@ -148,9 +156,15 @@ impl Ruleset for RoadsToLeningrad {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
+        if let Some(o) = &s.overrun {
+            return Some(format!("RTL-8.67: the overrun of {} by {}", o.target, o.units.join(", ")));
+        }
         (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len()))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if s.overrun.is_some() {
+            return overrun::resolve(s, dice);
+        }
         combat::resolve(s, dice)
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {

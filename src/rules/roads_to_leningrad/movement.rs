@@ -76,7 +76,7 @@ pub fn red_box_ezoc(s: &State, h: HexId, side: &str) -> bool {
 /// plus woods (+1 Mot, 8.34). `None`: prohibited.
 /// With `along_trail` (a move along a trail in Rain, RTL-8.42, where the trail gives no rate)
 /// the woods in the hex are still ignored, as along any route (8.34b).
-fn hex_cost(s: &State, b: HexId, d: &UnitData, along_trail: bool) -> Option<u32> {
+pub fn hex_cost(s: &State, b: HexId, d: &UnitData, along_trail: bool) -> Option<u32> {
     let rain = s.weather == Weather::Rain;
     let mot = d.mot_column();
     let t = *s.scenario.terrain.get(&b)?;
@@ -99,7 +99,7 @@ fn hex_cost(s: &State, b: HexId, d: &UnitData, along_trail: bool) -> Option<u32>
 }
 
 /// Half MPs of the hexside's water (RTL-8.36; a bridge cancels it).
-fn water_cost(s: &State, a: HexId, b: HexId, d: &UnitData) -> u32 {
+pub fn water_cost(s: &State, a: HexId, b: HexId, d: &UnitData) -> u32 {
     let rain = s.weather == Weather::Rain;
     match s.scenario.water(a, b) {
         Some((_, true)) | None => 0,
@@ -137,54 +137,57 @@ pub fn active_unit(s: &State, u: &Unit) -> bool {
     s.active.as_ref().is_some_and(|a| a.side == u.side && (u.formation == a.formation || a.army.contains(&u.id)))
 }
 
-/// Move one unit (RTL-8.1–8.4).
-pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engine::Event>, Vec<Violation>> {
-    let err = |rule: &str, msg: String| Err(vec![Violation::new(rule, msg).unit(m.unit.clone())]);
-    let Some(u) = s.unit(&m.unit).cloned() else { return err("RTL-8.11", format!("no unit {}", m.unit)) };
-    let Some(d) = s.data(&u.id).cloned() else { return err("RTL-8.11", format!("no unit {}", m.unit)) };
-    if u.side != side {
-        return err("RTL-4.35", format!("{} is not yours", u.id));
-    }
-    let Some(start) = u.hex else { return err("RTL-8.11", format!("{} is not on the map", u.id)) };
-    let Some(act) = s.active.clone() else { return err("RTL-4.35", "no formation is active".into()) };
-    if !active_unit(s, &u) {
-        return err("RTL-4.35", format!("{} is not in the active formation {} (nor an Army unit activated with it)", u.id, act.formation));
-    }
-    if s.moved.contains(&u.id) {
-        return err("RTL-8.13", format!("{} has already moved in this Movement Phase", u.id));
-    }
-    if m.path.is_empty() {
-        return err("RTL-8.11", "a move names at least one hex".into());
-    }
-    let ma = allowance(s, &u, act.os);
+/// Where a walk along a path ended: the hex, the half MPs spent in all, and the rule that
+/// stops the unit there, if one does.
+pub struct Walk {
+    pub end: HexId,
+    pub spent: u32,
+    pub stop: Option<&'static str>,
+}
+
+/// Walk one unit along `path` from `start`, having spent `spent0` of its `ma` half MPs
+/// already (RTL-8.1–8.4): every hex checked and paid; VP control noted on the way. `fresh`:
+/// the unit has not moved yet this phase (whole-MA moves must be its first and only hex).
+#[allow(clippy::too_many_arguments)]
+pub fn walk(
+    s: &mut State,
+    side: &str,
+    u: &Unit,
+    d: &UnitData,
+    start: HexId,
+    spent0: u32,
+    ma: u32,
+    fresh: bool,
+    path: &[HexId],
+) -> Result<Walk, (&'static str, String)> {
     let enemy = s.scenario.other(side);
-    let mut spent = 0u32;
+    let mut spent = spent0;
     let mut cur = start;
     let mut stop: Option<&'static str> = None;
-    for (i, &next) in m.path.iter().enumerate() {
+    for (i, &next) in path.iter().enumerate() {
         if let Some(why) = stop {
-            return err(why, format!("{} must stop at {cur}", u.id));
+            return Err((why, format!("{} must stop at {cur}", u.id)));
         }
         if !cur.is_adjacent(next) || !s.scenario.terrain.contains_key(&next) {
-            return err("RTL-8.11", format!("{next} is not a map hex next to {cur}"));
+            return Err(("RTL-8.11", format!("{next} is not a map hex next to {cur}")));
         }
         if s.occupied_by(next, &enemy) {
-            return err("RTL-8.14", format!("{next} holds enemy combat units"));
+            return Err(("RTL-8.14", format!("{next} holds enemy combat units (only an overrun attacks it, RTL-8.6)")));
         }
-        if !passable(s, cur, next, &d) {
+        if !passable(s, cur, next, d) {
             let why = match s.scenario.water(cur, next) {
                 Some((Water::Lake, _)) => ("RTL-8.3", "a lake hexside is impassable"),
                 Some((Water::River, false)) => ("RTL-8.36", "vehicles and heavy units never cross an unbridged river"),
                 _ => ("RTL-8.37", "motorized and heavy units enter or leave swamp only along a road, rail or trail"),
             };
-            return err(why.0, format!("{cur} to {next}: {}", why.1));
+            return Err((why.0, format!("{cur} to {next}: {}", why.1)));
         }
         let from_z = in_ezoc(s, cur, side);
         let to_z = in_ezoc(s, next, side);
         let zoc = if to_z { 2 } else { 0 };
         let river = matches!(s.scenario.water(cur, next), Some((Water::River, false)));
         // Red-box units moving straight from EZOC to EZOC may not use route rates (8.22).
-        let route = if from_z && to_z { None } else { route_cost(s, cur, next, &d) };
+        let route = if from_z && to_z { None } else { route_cost(s, cur, next, d) };
         let rain_trail =
             s.weather == Weather::Rain && !(from_z && to_z) && s.scenario.routes(cur, next).is_some_and(|r| r.contains(&Route::Trail));
         let swamp_stop = s.scenario.terrain.get(&next) == Some(&Terrain::Swamp)
@@ -192,27 +195,30 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engin
             && !d.mot_column()
             && d.kind != super::scenario::Kind::Cavalry;
         let cost = match route {
-            Some(r) => r + water_cost(s, cur, next, &d) + zoc,
-            None => match hex_cost(s, next, &d, rain_trail) {
-                Some(h) => h + water_cost(s, cur, next, &d) + zoc,
-                None => return err("RTL-8.37", format!("{next}: prohibited terrain")),
+            Some(r) => r + water_cost(s, cur, next, d) + zoc,
+            None => match hex_cost(s, next, d, rain_trail) {
+                Some(h) => h + water_cost(s, cur, next, d) + zoc,
+                None => return Err(("RTL-8.37", format!("{next}: prohibited terrain"))),
             },
         };
         // Whole-MA moves: an unbridged river for other red-box units (8.36c) and EZOC to
         // EZOC for units without a red box (8.23): the first and only hex, MA above 0.
         let whole = (river && d.mot_column()) || (from_z && to_z && !d.red_box());
         if whole {
-            if i > 0 || ma == 0 {
-                return err(
+            if i > 0 || !fresh || ma == 0 {
+                return Err((
                     if river { "RTL-8.36" } else { "RTL-8.23" },
                     format!("{cur} to {next} takes {}'s entire MA: its first and only hex", u.id),
-                );
+                ));
             }
             spent = ma;
             stop = Some(if river { "RTL-8.36" } else { "RTL-8.23" });
         } else {
             if spent + cost > ma {
-                return err("RTL-8.13", format!("{next} costs {} MP; {} has {} of {} left", half(cost), u.id, half(ma - spent), half(ma)));
+                return Err((
+                    "RTL-8.13",
+                    format!("{next} costs {} MP; {} has {} of {} left", half(cost), u.id, half(ma - spent), half(ma)),
+                ));
             }
             spent += cost;
             if to_z && !d.red_box() {
@@ -225,14 +231,59 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engin
         cur = next;
         super::victory::note_control(s, cur, side);
     }
+    Ok(Walk { end: cur, spent, stop })
+}
+
+/// Move one unit (RTL-8.1–8.4). A unit of the stack of a successful overrun goes on with
+/// the MP it has left, unless that overrun left it in another enemy ZOC (RTL-8.67i).
+pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engine::Event>, Vec<Violation>> {
+    let err = |rule: &str, msg: String| Err(vec![Violation::new(rule, msg).unit(m.unit.clone())]);
+    let Some(u) = s.unit(&m.unit).cloned() else { return err("RTL-8.11", format!("no unit {}", m.unit)) };
+    let Some(d) = s.data(&u.id).cloned() else { return err("RTL-8.11", format!("no unit {}", m.unit)) };
+    if u.side != side {
+        return err("RTL-4.35", format!("{} is not yours", u.id));
+    }
+    let Some(start) = u.hex else { return err("RTL-8.11", format!("{} is not on the map", u.id)) };
+    let Some(act) = s.active.clone() else { return err("RTL-4.35", "no formation is active".into()) };
+    if !active_unit(s, &u) {
+        return err("RTL-4.35", format!("{} is not in the active formation {} (nor an Army unit activated with it)", u.id, act.formation));
+    }
+    let going_on = s.group.as_ref().filter(|g| g.units.contains(&u.id));
+    if let Some(g) = going_on
+        && g.must_overrun
+    {
+        return err(
+            "RTL-8.67",
+            format!("{} entered {} in another enemy ZOC: it overruns the unit exerting it or stops (8.67i)", u.id, g.hex),
+        );
+    }
+    let spent0 = going_on.and_then(|g| g.spent.get(&u.id).copied()).unwrap_or(0);
+    if going_on.is_none() && s.moved.contains(&u.id) {
+        return err("RTL-8.13", format!("{} has already moved in this Movement Phase", u.id));
+    }
+    if m.path.is_empty() {
+        return err("RTL-8.11", "a move names at least one hex".into());
+    }
+    let ma = allowance(s, &u, act.os);
+    let fresh = going_on.is_none();
+    let w = match walk(s, side, &u, &d, start, spent0, ma, fresh, &m.path) {
+        Ok(w) => w,
+        Err((rule, msg)) => return err(rule, msg),
+    };
+    let cur = w.end;
     if stack_points(s, cur, side) + s.face(&u).stacking > STACK_LIMIT {
         return err("RTL-3.32", format!("{cur} would hold more than {STACK_LIMIT} stacking points"));
     }
     if let Some(x) = s.unit_mut(&u.id) {
         x.hex = Some(cur);
     }
-    s.moved.push(u.id.clone());
-    Ok(vec![crate::engine::Event::rule("RTL-8", format!("{} moves {start} → {cur} ({} MP of {})", u.id, half(spent), half(ma)))])
+    if let Some(g) = s.group.as_mut() {
+        g.units.retain(|x| *x != u.id);
+    }
+    if !s.moved.contains(&u.id) {
+        s.moved.push(u.id.clone());
+    }
+    Ok(vec![crate::engine::Event::rule("RTL-8", format!("{} moves {start} → {cur} ({} MP of {})", u.id, half(w.spent), half(ma)))])
 }
 
 /// Half MPs as text (`2½`).

@@ -54,8 +54,30 @@ pub enum Play {
 pub enum Action {
     /// Move one unit along adjacent hexes (RTL-8).
     Move(Move),
+    /// Move a stack and overrun an enemy hex (RTL-8.6): the entry's last action, its
+    /// dice rolled by the other side's next entry.
+    Overrun(OverrunOrder),
     /// Declare an attack on one hex (RTL-9.1) with its standing instructions.
     Attack(AttackOrder),
+}
+
+/// An overrun (RTL-8.6): the stack moves along `path` as one, then tries to clear `hex`.
+/// After the roll, a stack that cleared the hex stands in it and its units may go on
+/// (`move` or another `overrun`) in the next entry with the MP they have left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OverrunOrder {
+    /// The overrunning stack: units that started the Movement Phase together in one hex
+    /// (RTL-8.62b), or the stack of the last successful overrun going on.
+    pub units: Vec<String>,
+    /// Hexes entered, in order, before the overrun (none when it starts next to `hex`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<HexId>,
+    /// The defending hex, next to the end of `path`.
+    pub hex: HexId,
+    /// The overrun's lead unit (RTL-8.67b); default the first unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<String>,
 }
 
 /// A unit's move.

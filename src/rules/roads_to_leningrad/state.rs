@@ -103,6 +103,32 @@ pub struct Attack {
     pub artillery_lead: Option<String>,
 }
 
+/// An overrun waiting for its dice (RTL-8.67): the stack stands next to the defending
+/// hex, its MP already paid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overrun {
+    pub target: HexId,
+    /// The hex the stack overruns from.
+    pub from: HexId,
+    pub units: Vec<String>,
+    pub lead: String,
+    /// Half MPs each unit has spent, the overrun's cost included.
+    pub spent: BTreeMap<String, u32>,
+}
+
+/// The stack of a successful overrun, which may go on moving (RTL-8.67h–i).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    pub units: Vec<String>,
+    pub hex: HexId,
+    /// Half MPs each unit has spent.
+    pub spent: BTreeMap<String, u32>,
+    /// The hex it entered is in another enemy ZOC: it overruns the unit exerting it or
+    /// stops (RTL-8.67i).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub must_overrun: bool,
+}
+
 /// The formation(s) acting now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Active {
@@ -169,6 +195,12 @@ pub struct State {
     /// Declared attacks waiting for their dice (RTL-10; DESIGN §2.5 batch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<Attack>,
+    /// An overrun waiting for its dice (RTL-8.67).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrun: Option<Overrun>,
+    /// The stack of the last successful overrun of this Movement Phase (RTL-8.67i).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Group>,
     pub units: Vec<Unit>,
     /// The German VP total from steps and actions (S1.31); locations count at the checks.
     pub vp: i32,

@@ -277,6 +277,7 @@ pub fn end_os(s: &mut State) -> Vec<Event> {
     s.active = None;
     s.drawn = None;
     s.moved.clear();
+    s.group = None;
     let other = s.scenario.other(&side);
     if has_ams(s, &other) {
         s.phase = Phase::Os { side: other };
@@ -357,7 +358,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(first_os(&mut w));
             Ok((w, ev))
         }
-        Phase::Os { side: due } if due == side && s.attacks.is_empty() => {
+        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() => {
             if !o.cup_choice.is_empty() || o.cup.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "the cups are filled in the Initiative Phase")]);
             }
@@ -375,10 +376,17 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             let mut attacking = false;
             for (i, a) in o.actions.iter().enumerate() {
                 let r = match a {
-                    Action::Move(_) if attacking => {
+                    // An overrun's dice end the entry (DESIGN §2.5): what follows it is
+                    // written once it is rolled.
+                    _ if w.overrun.is_some() => Err(vec![Violation::new(
+                        "RTL-8.67",
+                        "an overrun is the entry's last action: the next entry, after its roll, goes on with the Movement Phase",
+                    )]),
+                    Action::Move(_) | Action::Overrun(_) if attacking => {
                         Err(vec![Violation::new("RTL-9.11", "moves come before the attack declarations (end of the Movement Phase)")])
                     }
                     Action::Move(m) => movement::step_move(&mut w, &side, m),
+                    Action::Overrun(x) => super::overrun::declare(&mut w, &side, x),
                     Action::Attack(x) => {
                         attacking = true;
                         combat::declare(&mut w, &side, x)
@@ -395,7 +403,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !errs.is_empty() {
                 return Err(errs);
             }
-            if w.attacks.is_empty() {
+            if w.attacks.is_empty() && w.overrun.is_none() {
                 ev.extend(end_os(&mut w));
             }
             Ok((w, ev))

@@ -42,6 +42,17 @@ pub fn describe(s: &State) -> String {
             if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }
         ));
     }
+    if let Some(o) = &s.overrun {
+        out.push(format!("overrun of {} from {} by {} (lead {}) waits for its dice", o.target, o.from, o.units.join(", "), o.lead));
+    }
+    if let Some(g) = &s.group {
+        out.push(format!(
+            "overrun stack at {} may go on: {}{}",
+            g.hex,
+            g.units.join(", "),
+            if g.must_overrun { " (in another enemy ZOC: overrun again or stop)" } else { "" }
+        ));
+    }
     for a in &s.attacks {
         let art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
         out.push(format!(
@@ -110,6 +121,17 @@ pub fn template(s: &State, seat: &str) -> String {
                 avail.iter().take(super::turn::cup_limit(s, &side)).cloned().collect::<Vec<_>>().join(", ")
             ));
         }
+        // An overrun waits for its dice: the other side has nothing to decide (RTL-8.67).
+        Phase::Os { .. } if s.overrun.is_some() => {
+            t.push_str("# nothing to order: `umpire ack` rolls the overrun (RTL-8.67)\n");
+        }
+        // After an overrun's roll the same Movement Phase goes on (no draw, no sequence).
+        Phase::Os { .. } if s.attacks.is_empty() && s.active.as_ref().is_some_and(|a| a.side == side) => {
+            t.push_str("# the Movement Phase goes on (RTL-8.67)\nactions:\n");
+            t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
+            t.push_str("  # - overrun: {units: [ID, ...], path: [\"HEX\", ...], hex: \"HEX\", lead: ID}\n");
+            t.push_str("  # - attack: {hex: \"HEX\", units: [ID, ...], lead: ID, crt: assault, advance: true}\n");
+        }
         Phase::Os { .. } => {
             if s.choose_first {
                 let cup: Vec<String> = s.cups.get(&side).map(|c| c.iter().map(|m| m.public_name()).collect()).unwrap_or_default();
@@ -130,6 +152,7 @@ pub fn template(s: &State, seat: &str) -> String {
             }
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\nactions:\n");
             t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
+            t.push_str("  # - overrun: {units: [ID, ...], path: [\"HEX\", ...], hex: \"HEX\", lead: ID}   # Mobile only, the last action (RTL-8.6)\n");
             t.push_str("  # - attack: {hex: \"HEX\", units: [ID, ...], lead: ID, crt: assault, advance: true}\n");
         }
         _ => {}
