@@ -166,11 +166,7 @@ pub fn plan(s: &State, u: &Unit, target: &str) -> Result<Plan, Vec<Violation>> {
     // ASL-0 asks for at least half the figures, the one exception to ACT-2 (which forbids
     // complex actions once half the crew is lost): the assault's own rule wins.
     if 2 * u.figures < u.crew_size() {
-        errs.push(v(
-            "SW-ASL-0",
-            &u.id,
-            format!("{} has {} of {} figures: an assault needs at least half", u.id, u.figures, u.crew_size()),
-        ));
+        errs.push(v("SW-ASL-0", &u.id, format!("{} has {} of {} figures: an assault needs at least half", u.id, u.figures, u.crew_size())));
     }
     let Some(t) = s.unit(target) else { return Err(vec![v("SW-OBS-1", &u.id, format!("there is no unit {target}"))]) };
     if t.side == u.side || !t.alive() {
@@ -237,10 +233,7 @@ fn round(s: &mut State, att: &str, def: &str, att_n: u32, def_n: u32, dice: &mut
     let side = |id: &str| s.unit(id).map(|u| u.side.clone()).unwrap_or_default();
     let (ad_a, ad_d) = (s.ad(&side(att)), s.ad(&side(def)));
     let share = |n: u32, c: u32| if n > contacts { n / contacts + u32::from(c < n % contacts) } else { 1 };
-    ev.push(Event::rule(
-        "SW-ASL-3",
-        format!("close combat: {att_n} figure(s) of {att} against {def_n} of {def}, {contacts} contact(s)"),
-    ));
+    ev.push(Event::rule("SW-ASL-3", format!("close combat: {att_n} figure(s) of {att} against {def_n} of {def}, {contacts} contact(s)")));
     let (mut lost_a, mut lost_d) = (0u32, 0u32);
     for c in 0..contacts {
         let (ka, kd) = (share(att_n, c), share(def_n, c));

@@ -47,7 +47,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     if u.footprint().gap_mm(&e.footprint()) > super::assault::REACH_MM {
                         continue;
                     }
-                    if let Some(o) = try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone() }), ..Action::default() }) {
+                    if let Some(o) = try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone() }), ..Action::default() })
+                    {
                         return Some(o);
                     }
                 }

@@ -189,8 +189,10 @@ impl Ruleset for SteelWheels {
             Phase::Act { queue, free: false } if s.pending.is_none() => {
                 let id = queue.first()?;
                 let u = s.unit(id)?;
-                (s.seat_of(&u.side) == seat && assault::as_defender(s, id).is_some())
-                    .then(|| Orders { actions: vec![orders::Action { unit: id.clone(), melee: true, ..Default::default() }], ..Orders::default() })
+                (s.seat_of(&u.side) == seat && assault::as_defender(s, id).is_some()).then(|| Orders {
+                    actions: vec![orders::Action { unit: id.clone(), melee: true, ..Default::default() }],
+                    ..Orders::default()
+                })
             }
             _ => None,
         }

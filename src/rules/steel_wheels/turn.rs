@@ -291,10 +291,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         m.moving = false;
         ev.push(Event::rule(
             "SW-ASL-0",
-            format!(
-                "{} fires at {} with its Moving shots and assaults it (contact at {} mm if its CT passes)",
-                u.id, p.target, p.moved_mm
-            ),
+            format!("{} fires at {} with its Moving shots and assaults it (contact at {} mm if its CT passes)", u.id, p.target, p.moved_mm),
         ));
         s.pending = Some(Pending::Assault(p));
         pending = true;
