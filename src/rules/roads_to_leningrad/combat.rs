@@ -153,6 +153,24 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
     (total, words)
 }
 
+/// The steps the defenders and the attacking force lose for a result (RTL-11.21, 11.24): an
+/// elimination takes every defending step; a side wiped out short of its loss takes one step
+/// off the other side's loss (not off an elimination). Combat and overruns (8.67) share it.
+pub fn step_losses(s: &State, res: &Outcome, defenders: &[String], attackers: &[String]) -> (u32, u32) {
+    let steps = |f: &[String]| f.iter().filter_map(|id| s.unit(id)).filter(|u| u.hex.is_some()).map(|u| s.steps(u)).sum::<u32>();
+    let (mut dl, mut al) = (res.d_steps, res.a_steps);
+    if res.d_eliminated {
+        dl = steps(defenders);
+    }
+    if dl > steps(defenders) && al > 0 {
+        al -= 1;
+    }
+    if al > steps(attackers) && dl > 0 && !res.d_eliminated {
+        dl -= 1;
+    }
+    (dl, al)
+}
+
 /// Declare one attack (RTL-9.1, 9.14, 10.12, 10.3, 10.53a).
 pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>, Vec<Violation>> {
     let err = |rule: &str, msg: String| Err(vec![Violation::new(rule, msg).hex(o.hex.to_string())]);
@@ -443,17 +461,7 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     // The attacker's artillery next to the defending hex shares his results; the rest of
     // the artillery never suffers any (11.13, 12.16).
     let force: Vec<String> = attackers.iter().chain(&sup.adjacent).cloned().collect();
-    let steps = |s: &State, f: &[String]| f.iter().filter_map(|id| s.unit(id)).filter(|u| u.hex.is_some()).map(|u| s.steps(u)).sum::<u32>();
-    let (mut dl, mut al) = (res.d_steps, res.a_steps);
-    if res.d_eliminated {
-        dl = steps(s, &defenders);
-    }
-    if dl > steps(s, &defenders) && al > 0 {
-        al -= 1;
-    }
-    if al > steps(s, &force) && dl > 0 && !res.d_eliminated {
-        dl -= 1;
-    }
+    let (dl, al) = step_losses(s, &res, &defenders, &force);
     let dlead = defending_lead(s, a.target);
     ev.extend(lose_steps(s, &defenders, dlead.as_deref(), dl));
     ev.extend(lose_steps(s, &force, Some(&a.lead), al));

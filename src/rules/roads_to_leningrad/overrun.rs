@@ -325,17 +325,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     ));
     ev.push(Event::rule("RTL-11.11", format!("result {} (modified roll {modified})", res.text)));
     // Losses as in any combat, with the 11.24 reduction.
-    let steps = |s: &State, f: &[String]| f.iter().filter_map(|id| s.unit(id)).filter(|u| u.hex.is_some()).map(|u| s.steps(u)).sum::<u32>();
-    let (mut dl, mut al) = (res.d_steps, res.a_steps);
-    if res.d_eliminated {
-        dl = steps(s, &defenders);
-    }
-    if dl > steps(s, &defenders) && al > 0 {
-        al -= 1;
-    }
-    if al > steps(s, &stack) && dl > 0 && !res.d_eliminated {
-        dl -= 1;
-    }
+    let (dl, al) = combat::step_losses(s, &res, &defenders, &stack);
     let dlead = defending_lead(s, o.target);
     ev.extend(lose_steps(s, &defenders, dlead.as_deref(), dl));
     ev.extend(lose_steps(s, &stack, Some(&o.lead), al));
