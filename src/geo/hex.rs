@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 ///
 /// Serialised as a 4-character string (`"3130"`); deserialised from that string or from
 /// an integer (`3130`, as people write it unquoted in YAML).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "HexIdRepr", into = "String")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(into = "String")]
 pub struct HexId {
     pub row: u8,
     pub col: u8,
@@ -176,22 +176,42 @@ impl std::str::FromStr for HexId {
     }
 }
 
-/// What a hex id may be written as in a scenario or orders file.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum HexIdRepr {
-    Int(u64),
-    Str(String),
-}
-
-impl TryFrom<HexIdRepr> for HexId {
-    type Error = String;
-    fn try_from(r: HexIdRepr) -> Result<Self, Self::Error> {
-        match r {
-            HexIdRepr::Int(n) if n <= 9999 => Ok(HexId { row: (n / 100) as u8, col: (n % 100) as u8 }),
-            HexIdRepr::Int(n) => Err(format!("{n} is not a 4-digit hex id like 3130")),
-            HexIdRepr::Str(s) => s.parse(),
+/// Reads a hex id written as a 4-digit string or an integer. A visitor of its own rather than
+/// an untagged enum: the untagged form buffered every id and, for every string id, built and
+/// threw away an "invalid type" error before trying the string variant (a sixth of `umpire
+/// status`'s instructions on a campaign cache, issue 20).
+impl<'de> Deserialize<'de> for HexId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = HexId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a 4-digit hex id like 3130 (a string or an integer)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<HexId, E> {
+                if n <= 9999 {
+                    Ok(HexId { row: (n / 100) as u8, col: (n % 100) as u8 })
+                } else {
+                    Err(E::custom(format!("{n} is not a 4-digit hex id like 3130")))
+                }
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<HexId, E> {
+                match u64::try_from(n) {
+                    Ok(n) => self.visit_u64(n),
+                    Err(_) => Err(E::custom(format!("{n} is not a 4-digit hex id like 3130"))),
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<HexId, E> {
+                s.parse().map_err(E::custom)
+            }
+            fn visit_bytes<E: serde::de::Error>(self, b: &[u8]) -> Result<HexId, E> {
+                match std::str::from_utf8(b) {
+                    Ok(s) => self.visit_str(s),
+                    Err(_) => Err(E::invalid_value(serde::de::Unexpected::Bytes(b), &self)),
+                }
+            }
         }
+        d.deserialize_any(V)
     }
 }
 
@@ -270,6 +290,30 @@ mod tests {
             }
         }
         assert_eq!(hex_none(), None);
+    }
+
+    /// Every spelling people and the cache use reads the same hex; everything else is
+    /// refused with the id in the message.
+    #[test]
+    fn hex_ids_read_from_strings_integers_and_map_keys() {
+        let want = h("0405");
+        for yaml in ["\"0405\"", "'0405'", "405", "0405"] {
+            assert_eq!(yaml_serde::from_str::<HexId>(yaml).unwrap(), want, "YAML {yaml}");
+        }
+        assert_eq!(serde_json::from_str::<HexId>("\"0405\"").unwrap(), want);
+        assert_eq!(serde_json::from_str::<HexId>("405").unwrap(), want);
+        let m: std::collections::BTreeMap<HexId, u8> = serde_json::from_str(r#"{"0405": 1, "3130": 2}"#).unwrap();
+        assert_eq!(m.keys().copied().collect::<Vec<_>>(), vec![want, h("3130")]);
+        let back: std::collections::BTreeMap<HexId, u8> = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
+        let y: std::collections::BTreeMap<HexId, u8> = yaml_serde::from_str("0405: 1\n\"3130\": 2\n").unwrap();
+        assert_eq!(y, m);
+        for bad in ["\"31300\"", "\"31a0\"", "10000", "-1", "1.5", "true", "[]"] {
+            let e = serde_json::from_str::<HexId>(bad).expect_err(bad).to_string();
+            assert!(e.contains("hex id"), "{bad}: {e}");
+        }
+        let e = yaml_serde::from_str::<HexId>("31300").unwrap_err().to_string();
+        assert!(e.contains("31300 is not a 4-digit hex id"), "{e}");
     }
 
     fn hex_none() -> Option<HexId> {
