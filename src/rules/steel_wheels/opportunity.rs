@@ -163,6 +163,23 @@ fn seen(s: &State, shooter: &Unit, mover: &Unit, samples: &[Sample]) -> Vec<u32>
     samples.iter().filter(|p| fire::spots(s, shooter, shooter.at, &placed(mover, p)).is_ok()).map(|p| p.at_mm).collect()
 }
 
+/// [`seen`] when it is more than half the samples (OPP-2), else `None`; it gives up as soon
+/// as too many are unseen, since every simple Move the bot tries asks this of every enemy.
+fn seen_over_half(s: &State, shooter: &Unit, mover: &Unit, samples: &[Sample]) -> Option<Vec<u32>> {
+    let n = samples.len();
+    let mut out = Vec::new();
+    for (i, p) in samples.iter().enumerate() {
+        if fire::spots(s, shooter, shooter.at, &placed(mover, p)).is_ok() {
+            out.push(p.at_mm);
+        }
+        // Even if every sample left were seen, 2·seen would not exceed n.
+        if 2 * (out.len() + (n - i - 1)) <= n {
+            return None;
+        }
+    }
+    (2 * out.len() > n).then_some(out)
+}
+
 /// `w` with the mover standing at `at`, moving, for a fire check.
 fn with_mover_at(w: &mut State, mover: &str, at: &Sample) {
     if let Some(m) = w.unit_mut(mover) {
@@ -189,11 +206,8 @@ pub fn window(s: &State, mover: &Unit, path: &Path, moved: &Moved) -> Option<Win
         if not_ready(s, u).is_some() {
             continue;
         }
-        let seen = seen(s, u, mover, &samples);
         // OPP-2 and D.1: more than half the samples.
-        if 2 * seen.len() <= n {
-            continue;
-        }
+        let Some(seen) = seen_over_half(s, u, mover, &samples) else { continue };
         let sh = Shooter { unit: u.id.clone(), whole: seen.len() == n, seen };
         let w = w.get_or_insert_with(|| s.clone());
         let can = sh
