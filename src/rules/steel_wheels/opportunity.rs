@@ -172,12 +172,17 @@ fn seen_over_half(s: &State, shooter: &Unit, mover: &Unit, samples: &[Sample]) -
         if fire::spots(s, shooter, shooter.at, &placed(mover, p)).is_ok() {
             out.push(p.at_mm);
         }
-        // Even if every sample left were seen, 2·seen would not exceed n.
-        if 2 * (out.len() + (n - i - 1)) <= n {
+        // Even if every sample left were seen, it would not be more than half.
+        if !over_half(out.len() + (n - i - 1), n) {
             return None;
         }
     }
-    (2 * out.len() > n).then_some(out)
+    over_half(out.len(), n).then_some(out)
+}
+
+/// OPP-2 and D.1: "more than half its path": 2·seen > all samples.
+fn over_half(seen: usize, n: usize) -> bool {
+    2 * seen > n
 }
 
 /// `w` with the mover standing at `at`, moving, for a fire check.
@@ -274,7 +279,7 @@ pub fn declare(s: &State, side: &str, fire: &[OppFire]) -> Result<Volley, Vec<Vi
                 )
             } else {
                 let k = seen(s, &u, &mover, &win.samples).len();
-                if 2 * k <= n {
+                if !over_half(k, n) {
                     v(
                         "SW-OPP-2",
                         &u.id,
