@@ -513,6 +513,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.push(Event::rule("SW-OPP-3", format!("{side} passes: no opportunity fire on {}", win.mover)));
             ev.extend(opportunity::complete(&mut w, win));
             w.window = None;
+            // A squad that walked away from a melee ends it.
+            assault::prune(&mut w);
             ev.extend(skip_dead(&mut w));
             return Ok((w, ev));
         }

@@ -223,10 +223,10 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
             _ => return Err(format!("a melee of {} against {} that cannot stand", m.attacker, m.defender)),
         }
     }
-    if let Some(w) = &s.window {
-        if s.pending.is_some() || !s.unit(&w.mover).is_some_and(|u| u.alive()) || w.shooters.is_empty() {
-            return Err(format!("an opportunity window on {} that cannot stand", w.mover));
-        }
+    if let Some(w) = &s.window
+        && (s.pending.is_some() || !s.unit(&w.mover).is_some_and(|u| u.alive()) || w.shooters.is_empty())
+    {
+        return Err(format!("an opportunity window on {} that cannot stand", w.mover));
     }
     if let Phase::Act { queue, .. } = &s.phase
         && queue.is_empty()
