@@ -456,6 +456,34 @@ mod tests {
         assert_eq!(s[4].heading.tenths(), 900);
     }
 
+    /// The template offered on a window is orders the rules accept, and so is the bot's answer.
+    #[test]
+    fn the_template_and_the_bot_answer_a_window() {
+        use crate::engine::cases::CaseRuleset;
+        use crate::rules::steel_wheels::{SteelWheels, orders::Orders, turn, view};
+        let v: yaml_serde::Value = yaml_serde::from_str(
+            "units:
+  - {id: us-r2, at: [409, 950], heading: 1800}
+  - {id: de-t1, at: [1000, 950], heading: 1800}
+act: [us-r2]
+",
+        )
+        .expect("yaml");
+        let s = SteelWheels::case_state(&v).expect("state");
+        let mv: Orders = yaml_serde::from_str("actions: [{unit: us-r2, move: {path: [[259, 950]]}}]").expect("orders");
+        let (s, _) = turn::run(&s, "us", &mv).expect("the move is announced");
+        assert!(s.window.is_some());
+        let text = view::template(&s, "de");
+        let o: Orders = yaml_serde::from_str(&text).expect("the template parses");
+        assert_eq!(o.opportunity.as_ref().map(|f| f[0].at_mm), Some(80));
+        assert!(turn::run(&s, "de", &o).is_ok_and(|(w, _)| w.pending.is_some()), "{text}");
+        let mut ch = crate::dice::Dice::forced(vec![1, 0, 0, 2, 0, 0, 1, 1]);
+        for _ in 0..3 {
+            let b = super::super::legal::random_orders(&s, "de", &mut ch).expect("the bot answers");
+            assert!(b.opportunity.is_some() && turn::run(&s, "de", &b).is_ok());
+        }
+    }
+
     #[test]
     fn the_second_half_of_what_is_seen() {
         let sh = |n: u32| Shooter { unit: "x".into(), seen: (0..n).map(|k| 10 * k).collect(), whole: false };
