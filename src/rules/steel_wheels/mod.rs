@@ -17,6 +17,7 @@ pub mod assault;
 pub mod cases;
 pub mod data;
 pub mod fire;
+pub mod fragments;
 pub mod indirect;
 pub mod legal;
 pub mod movement;
