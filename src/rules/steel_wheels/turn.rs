@@ -352,12 +352,11 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 ),
             ));
             s.window = Some(win);
+            // The entry ends here; the move is made when the window closes
+            // (opportunity::complete on a pass, opportunity::resolve after the fire).
             pending = true;
-        }
-        let m = s.unit_mut(&u.id).expect("exists");
-        if pending {
-            // The move is made when the window closes (opportunity::complete or resolve).
         } else {
+            let m = s.unit_mut(&u.id).expect("exists");
             // ST-1: status from this action (infantry moving ≤ 4 cm stays Stationary).
             m.moving = match &moved {
                 Some(mv) => m.card().kind == "vehicle" || mv.length_mm > 40,
