@@ -66,6 +66,9 @@ pub struct Weapon {
     pub range: [Option<u32>; 3],
     /// [stationary, moving]; null = none.
     pub shots: [Option<u32>; 2],
+    /// Fragment radius of its HE, cm (SPL-1); none for a weapon without one.
+    #[serde(default)]
+    pub frag: Option<u32>,
 }
 
 /// Calibres are written with decimals in the roster ("7.62", quoted so the YAML reader never

@@ -280,7 +280,14 @@ pub fn face(d: u32) -> u32 {
     d + 1
 }
 
-fn cover_rank(c: char) -> u8 {
+/// The E.22 cover letter of the area a footprint is wholly on (EFF-4): S in the open.
+pub fn cover_of(s: &State, fp: &Footprint) -> char {
+    let (kind, _) = terrain_of(s, fp);
+    data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S')
+}
+
+/// S < L < M < P (EFF-4).
+pub fn cover_rank(c: char) -> u8 {
     match c {
         'L' => 1,
         'M' => 2,

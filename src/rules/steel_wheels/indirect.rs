@@ -462,12 +462,12 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
         for line in &card.armament {
             if let Some(w) = d.weapons.get(&line.w).filter(|w| w.fire == "indirect" || w.fire == "both") {
                 for _ in 0..line.n * w.shots[0].unwrap_or(0) {
-                    shots.push(w.cal.map(|c| c.0).unwrap_or(0));
+                    shots.push((w.cal.map(|c| c.0).unwrap_or(0), w.frag.unwrap_or(0) * 10));
                 }
             }
         }
         ev.push(Event::rule("SW-IF-1", format!("{} fires {} shots at {} (marker {k})", b.id, shots.len(), xy(aim))));
-        for (i, cal) in shots.into_iter().enumerate() {
+        for (i, (cal, frag_mm)) in shots.into_iter().enumerate() {
             let n = i + 1;
             let d10 = fire::face(dice.roll(10));
             let d12 = fire::face(dice.roll(12));
@@ -500,8 +500,16 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
             }
             let mut hit: Vec<Unit> = s.units.iter().filter(|u| !u.eliminated && u.footprint().contains(at)).cloned().collect();
             hit.sort_by(|a, b| a.id.cmp(&b.id));
-            for u in hit {
-                ev.extend(hit_unit(s, &u, cal, n, dice));
+            let mut inside = false;
+            for u in &hit {
+                let (e, burst_inside) = hit_unit(s, u, cal, n, dice);
+                ev.extend(e);
+                inside |= burst_inside;
+            }
+            // SPL-1: the shell bursts where it lands, unless inside an armoured vehicle.
+            if frag_mm > 0 && !inside {
+                let direct: Vec<String> = hit.iter().map(|u| u.id.clone()).collect();
+                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, n, dice));
             }
         }
     }
@@ -509,8 +517,9 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
     ev
 }
 
-/// One shot on a unit's base or model (IMP-2/3): the loss is held.
-fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> Vec<Event> {
+/// One shot on a unit's base or model (IMP-2/3): the loss is held. Also whether the shell
+/// burst inside an armoured vehicle (then it throws no fragments, SPL-1).
+fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> (Vec<Event>, bool) {
     let d = data::data();
     let mut ev = Vec::new();
     if u.is_infantry() {
@@ -518,11 +527,11 @@ fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> Vec
             s.held.push(Loss::Figure { unit: u.id.clone() });
             ev.push(Event::rule("SW-IMP-2", format!("shot {n} falls on the base of {}: one figure dies (at the end of the phase)", u.id)));
         }
-        return ev;
+        return (ev, false);
     }
     if u.destroyed {
         ev.push(Event::rule("SW-IMP-3", format!("shot {n} falls on the wreck of {}", u.id)));
-        return ev;
+        return (ev, false);
     }
     let c = u.card();
     let col = if !c.armoured {
@@ -540,7 +549,7 @@ fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> Vec
             other => {
                 let need = other.map(|x| x.to_string()).unwrap_or_else(|| "X".into());
                 ev.push(Event::rule("SW-IMP-3", format!("{roll} against {need}: it bounces off {}", u.id)));
-                return ev;
+                return (ev, false);
             }
         }
         "hull"
@@ -549,7 +558,8 @@ fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> Vec
     ev.push(Event::roll(format!("shot {n} on {}: effects ({col})", u.id), "d10", roll));
     ev.push(Event::rule("SW-IMP-3", format!("shot {n} hits {} directly: E.28 {col} row {roll} (at the end of the phase)", u.id)));
     s.held.push(Loss::Effects { unit: u.id.clone(), col: col.into(), roll });
-    ev
+    // Through the plate or into the open top: the burst is inside the vehicle.
+    (ev, c.armoured)
 }
 
 /// IF-1: the held losses of phase 4, applied together in resolution order.

@@ -3,7 +3,7 @@
 //! in contact takes its CT; each SLU fires at a spotted enemy when it can, else moves a short step toward the
 //! objective or the nearest enemy, else holds. Every candidate is checked by the rules.
 
-use super::orders::{Action, Fire, Move, Orders};
+use super::orders::{Action, Fire, Move, OppFire, Orders};
 use super::state::{Phase, State};
 use super::turn;
 use crate::dice::Dice;
@@ -13,6 +13,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     let side = s.side_of(seat)?.to_string();
     if s.pending.is_some() || turn::due_side(s).as_deref() != Some(side.as_str()) {
         return None;
+    }
+    if s.window.is_some() {
+        return Some(opportunity_orders(s, seat, ch));
     }
     match &s.phase {
         Phase::Declare { .. } | Phase::Oppose { .. } => {
@@ -130,4 +133,35 @@ fn step(s: &State, id: &str, ch: &mut Dice, div: u32) -> Option<Move> {
     }
     let to = u.at.offset(len, h);
     Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) })
+}
+
+/// OPP-3: on an announced move, pass one time in three; otherwise each unit that may fire
+/// joins with even odds, at a firing point drawn from the second half of what it sees.
+/// The rules check the whole set; if it is refused, the first unit that fires alone does.
+fn opportunity_orders(s: &State, seat: &str, ch: &mut Dice) -> Orders {
+    let pass = Orders { opportunity: Some(vec![]), ..Orders::default() };
+    let Some(w) = &s.window else { return pass };
+    if ch.roll(3) == 0 {
+        return pass;
+    }
+    let mut fire = Vec::new();
+    for sh in &w.shooters {
+        let points = sh.firing_points();
+        if points.is_empty() || (!fire.is_empty() && ch.roll(2) == 0) {
+            continue;
+        }
+        let Some(&at_mm) = points.get(ch.roll(points.len() as u32) as usize) else { continue };
+        fire.push(OppFire { shooter: sh.unit.clone(), at_mm });
+    }
+    let all = Orders { opportunity: Some(fire.clone()), ..Orders::default() };
+    if turn::run(s, seat, &all).is_ok() {
+        return all;
+    }
+    for f in fire {
+        let one = Orders { opportunity: Some(vec![f]), ..Orders::default() };
+        if turn::run(s, seat, &one).is_ok() {
+            return one;
+        }
+    }
+    pass
 }

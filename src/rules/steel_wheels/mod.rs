@@ -6,7 +6,8 @@
 //! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
 //! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
 //! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
-//! commitments (`indirect`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! commitments (`indirect`), infantry assault and close combat (`assault`), opportunity fire
+//! on a simple Move (`opportunity`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
@@ -16,9 +17,11 @@ pub mod assault;
 pub mod cases;
 pub mod data;
 pub mod fire;
+pub mod fragments;
 pub mod indirect;
 pub mod legal;
 pub mod movement;
+pub mod opportunity;
 pub mod orders;
 pub mod scenario;
 pub mod state;
@@ -89,6 +92,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         held: vec![],
         melees: vec![],
         fresh: vec![],
+        window: None,
     };
     for u in &s.units {
         if let Some(p) = movement::end_problem(&s, u, &u.footprint()) {
@@ -110,6 +114,7 @@ impl Ruleset for SteelWheels {
     }
     fn expect(s: &State) -> Expectation {
         let awaits = match (turn::due_side(s), &s.phase) {
+            (Some(side), _) if s.window.is_some() => vec![Await { seat: s.seat_of(&side), what: s.phase_text() }],
             (Some(side), Phase::Act { queue, free }) => vec![Await {
                 seat: s.seat_of(&side),
                 what: if *free {
@@ -141,6 +146,11 @@ impl Ruleset for SteelWheels {
             state::Pending::Barrage { side } => format!("SW-IF-1: the shots of {side}'s batteries"),
             state::Pending::Assault(a) => format!("SW-ASL-1: {} assaults {}", a.attacker, a.target),
             state::Pending::Melee { defender } => format!("SW-ASL-4: the CT of {defender}, assaulted and still in contact"),
+            state::Pending::Opportunity(v) => format!(
+                "SW-OPP-3: opportunity fire on {} by {}",
+                v.window.mover,
+                v.shots.iter().map(|s| s.plan.firer.as_str()).collect::<Vec<_>>().join(", ")
+            ),
         })
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -181,6 +191,10 @@ impl Ruleset for SteelWheels {
     /// Phase 4 leaves no choice: open the plans due and fire; nor does the CT of a squad
     /// still in a melee (ASL-4).
     fn automatic_orders(s: &State, seat: &str) -> Option<Orders> {
+        // OPP-3: firing on a move or passing is a choice.
+        if s.window.is_some() {
+            return None;
+        }
         match &s.phase {
             Phase::Barrage { side } if s.pending.is_none() && s.seat_of(side) == seat => {
                 Some(Orders { barrage: true, ..Orders::default() })

@@ -24,6 +24,21 @@ pub struct Orders {
     /// Phase 4: open the fire plans due and fire (IF-1); the author's tool adds the openings.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub barrage: bool,
+    /// Opportunity fire on the move just announced (SW-OPP-3): one line per unit that fires;
+    /// an empty list (`opportunity: []`) passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opportunity: Option<Vec<OppFire>>,
+}
+
+/// One unit's opportunity fire (OPP-3/4): it fires at the mover when the mover is `at_mm`
+/// along its path, a point it sees in the second half of what it sees of the path. Every
+/// weapon that can bear fires, AP at armour and HE otherwise, as in a Fire action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OppFire {
+    pub shooter: String,
+    /// Distance from the start of the mover's path, in mm: a multiple of 10 or the path's end.
+    pub at_mm: u32,
 }
 
 /// A request for indirect fire and its markers (IFP-5). The player writes `target` (the real

@@ -145,6 +145,8 @@ pub enum Pending {
     Assault(super::assault::Plan),
     /// ASL-4: the CT of an assaulted squad still in contact, and the new round if it passes.
     Melee { defender: String },
+    /// OPP-3/4: the opportunity fire declared on a move, shot by shot in path order.
+    Opportunity(super::opportunity::Volley),
 }
 
 /// The whole state.
@@ -181,6 +183,10 @@ pub struct State {
     /// value when this replay knows it. Always empty between entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fresh: Vec<(String, Option<String>)>,
+    /// A simple Move announced and open to opportunity fire (OPP-3): the mover's enemy
+    /// fires or passes next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<super::opportunity::Window>,
 }
 
 impl State {
@@ -214,6 +220,12 @@ impl State {
         self.scenario.platoons.iter().filter(|p| p.side == side && self.units.iter().any(|u| u.platoon == p.id && u.alive())).count()
     }
     pub fn phase_text(&self) -> String {
+        if let Some(w) = &self.window {
+            return format!(
+                "turn {}/{}, manoeuvre {}: {} may fire on {}'s move or pass (SW-OPP-3)",
+                self.turn, self.scenario.turns, self.manoeuvre, w.side, w.mover
+            );
+        }
         let head = format!("turn {}/{}, manoeuvre {}", self.turn, self.scenario.turns, self.manoeuvre);
         match &self.phase {
             Phase::Declare { side } => format!("{head}: {side} declares a platoon or plays a token (SW-SEQ-1)"),

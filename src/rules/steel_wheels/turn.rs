@@ -6,6 +6,7 @@ use super::assault;
 use super::fire;
 use super::indirect;
 use super::movement::{self, Speed};
+use super::opportunity;
 use super::orders::{Action, Orders};
 use super::state::{Pending, Phase, State};
 use crate::dice::Dice;
@@ -328,36 +329,64 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
             }
             None => None,
         };
-        let m = s.unit_mut(&u.id).expect("exists");
-        // ST-1: status from this action (infantry moving ≤ 4 cm stays Stationary).
-        m.moving = match &moved {
-            Some(mv) => m.card().kind == "vehicle" || mv.length_mm > 40,
-            None => false,
+        // OPP-1/2: a simple Move that some enemy unit may fire on is announced, not made;
+        // the entry ends and the enemy fires or passes (G.1 "Move and opportunity fire").
+        let announce = match (&plan, &moved, &a.movement) {
+            (None, Some(mv), Some(m)) => {
+                let pts: Vec<_> = std::iter::once(u.at).chain(m.path.iter().filter_map(|&xy| super::scenario::point(xy))).collect();
+                crate::geo::table::Path::new(pts).ok().and_then(|path| opportunity::window(s, &u, &path, mv))
+            }
+            _ => None,
         };
-        m.fired = plan.is_some();
-        if let Some(mv) = &moved {
-            m.at = mv.to;
-            m.heading = mv.heading;
+        if let Some(win) = announce {
             ev.push(Event::rule(
-                "SW-MOV-1",
-                format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
-            ));
-        }
-        if let Some(p) = plan {
-            ev.push(Event::rule(
-                "SW-FIRE-1",
+                "SW-OPP-3",
                 format!(
-                    "{} fires at {}: {}{}",
+                    "{} announces a move of {} mm to ({}, {}): {} may fire on it ({})",
                     u.id,
-                    p.target,
-                    p.heavy.iter().map(|h| format!("{} ×{} ({:?})", h.weapon, h.shots, h.band)).collect::<Vec<_>>().join(", "),
-                    p.light.iter().map(|g| format!(" light {} shots ({:?})", g.shots, g.band)).collect::<String>()
+                    win.length_mm,
+                    win.to.x,
+                    win.to.y,
+                    win.side,
+                    win.shooters.iter().map(|x| x.unit.as_str()).collect::<Vec<_>>().join(", ")
                 ),
             ));
-            s.pending = Some(Pending::Fire(p));
+            s.window = Some(win);
+            // The entry ends here; the move is made when the window closes
+            // (opportunity::complete on a pass, opportunity::resolve after the fire).
             pending = true;
-        } else if moved.is_none() {
-            ev.push(Event::rule("SW-ACT", format!("{} holds", u.id)));
+        } else {
+            let m = s.unit_mut(&u.id).expect("exists");
+            // ST-1: status from this action (infantry moving ≤ 4 cm stays Stationary).
+            m.moving = match &moved {
+                Some(mv) => m.card().kind == "vehicle" || mv.length_mm > 40,
+                None => false,
+            };
+            m.fired = plan.is_some();
+            if let Some(mv) = &moved {
+                m.at = mv.to;
+                m.heading = mv.heading;
+                ev.push(Event::rule(
+                    "SW-MOV-1",
+                    format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+                ));
+            }
+            if let Some(p) = plan {
+                ev.push(Event::rule(
+                    "SW-FIRE-1",
+                    format!(
+                        "{} fires at {}: {}{}",
+                        u.id,
+                        p.target,
+                        p.heavy.iter().map(|h| format!("{} ×{} ({:?})", h.weapon, h.shots, h.band)).collect::<Vec<_>>().join(", "),
+                        p.light.iter().map(|g| format!(" light {} shots ({:?})", g.shots, g.band)).collect::<String>()
+                    ),
+                ));
+                s.pending = Some(Pending::Fire(p));
+                pending = true;
+            } else if moved.is_none() {
+                ev.push(Event::rule("SW-ACT", format!("{} holds", u.id)));
+            }
         }
     }
     if let Some(m) = s.unit_mut(&u.id) {
@@ -414,6 +443,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         Pending::Recovery { unit } => recover(s, &unit, dice),
         Pending::Assault(plan) => assault::resolve(s, &plan, dice),
         Pending::Melee { defender } => assault::resolve_melee(s, &defender, dice),
+        Pending::Opportunity(v) => opportunity::resolve(s, &v, dice),
         Pending::Ifr { plan } => {
             let mut ev = indirect::resolve_ifr(s, &plan, dice);
             ev.extend(phase2(s));
@@ -458,6 +488,66 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     let mut w = s.clone();
     w.fresh.clear();
     let mut ev = Vec::new();
+    if let Some(win) = &s.window {
+        // OPP-3: the enemy of the mover fires on the announced move or passes, and nothing else.
+        let Some(fire) = &o.opportunity else {
+            return Err(vec![Violation::new(
+                "SW-OPP-3",
+                format!(
+                    "{} announced a move: {} fires on it (opportunity: [{{shooter, at_mm}}]) or passes (opportunity: [])",
+                    win.mover, win.side
+                ),
+            )]);
+        };
+        if o.platoon.is_some() || o.token || !o.actions.is_empty() || o.indirect.is_some() || o.barrage {
+            return Err(vec![Violation::new(
+                "SW-OPP-3",
+                "opportunity fire is declared alone: no platoon, token, action or indirect fire with it",
+            )]);
+        }
+        if fire.is_empty() {
+            if win.side != side {
+                return Err(vec![Violation::new("SW-OPP-3", format!("only {} may fire on {}'s move or pass", win.side, win.mover))]);
+            }
+            ev.push(Event::rule("SW-OPP-3", format!("{side} passes: no opportunity fire on {}", win.mover)));
+            ev.extend(opportunity::complete(&mut w, win));
+            w.window = None;
+            // A squad that walked away from a melee ends it.
+            assault::prune(&mut w);
+            ev.extend(skip_dead(&mut w));
+            return Ok((w, ev));
+        }
+        let vol = opportunity::declare(s, &side, fire)?;
+        for shot in &vol.shots {
+            if let Some(u) = w.unit_mut(&shot.plan.firer) {
+                // OPP-5: Stationary and Firing at once; this replaces its manoeuvre.
+                u.moving = false;
+                u.fired = true;
+                u.acted = true;
+            }
+            ev.push(Event::rule(
+                "SW-OPP-5",
+                format!(
+                    "{} fires on {} at {} mm of its path ({} shots, the target moving): {}{}",
+                    shot.plan.firer,
+                    vol.window.mover,
+                    shot.sample.at_mm,
+                    if vol.window.shooters.iter().any(|x| x.unit == shot.plan.firer && x.whole) { "Stationary" } else { "Moving" },
+                    shot.plan.heavy.iter().map(|h| format!("{} ×{} ({:?})", h.weapon, h.shots, h.band)).collect::<Vec<_>>().join(", "),
+                    shot.plan.light.iter().map(|g| format!(" light {} shots ({:?})", g.shots, g.band)).collect::<String>()
+                ),
+            ));
+        }
+        w.window = None;
+        w.pending = Some(Pending::Opportunity(vol));
+        return Ok((w, ev));
+    }
+    if o.opportunity.is_some() {
+        return Err(vec![Violation::new(
+            "SW-OPP-3",
+            "no move is open to opportunity fire now: opportunity fire answers an announced simple Move",
+        )]);
+    }
     if !matches!(s.phase, Phase::Request { .. } | Phase::Barrage { .. }) && (o.indirect.is_some() || o.barrage) {
         return Err(vec![Violation::new("SW-IFP-1", "indirect fire is requested in phase 2 and fired in phase 4 only")]);
     }
@@ -541,6 +631,17 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                         format!("action {} follows a random action: an entry ends at its first roll (G.1)", i + 1),
                     )]);
                 }
+                if let Some(win) = &w.window {
+                    return Err(vec![Violation::new(
+                        "SW-OPP-3",
+                        format!(
+                            "action {} follows {}'s move, which {} may fire on: the entry ends there (G.1)",
+                            i + 1,
+                            win.mover,
+                            win.side
+                        ),
+                    )]);
+                }
                 if w.outcome.is_some() || matches!(w.phase, Phase::Declare { .. } | Phase::Oppose { .. } | Phase::Over) {
                     return Err(vec![Violation::new("SW-SEQ-7", format!("action {}: the manoeuvre is over", i + 1))]);
                 }
@@ -556,6 +657,9 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
 
 /// Who must act now: the side due, or the owner of the SLU at the head of the queue.
 pub fn due_side(s: &State) -> Option<String> {
+    if let Some(w) = &s.window {
+        return Some(w.side.clone());
+    }
     match &s.phase {
         Phase::Declare { side } | Phase::Oppose { side, .. } | Phase::Request { side } | Phase::Barrage { side } => Some(side.clone()),
         Phase::Act { queue, .. } => queue.first().and_then(|id| s.unit(id)).map(|u| u.side.clone()),

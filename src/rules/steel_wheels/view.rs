@@ -11,6 +11,7 @@ pub fn describe(s: &State) -> String {
     out.push(format!("tokens {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")));
     out.extend(super::indirect::describe(s));
     out.extend(super::assault::describe(s));
+    out.extend(super::opportunity::describe(s));
     for u in &s.units {
         let mut flags = Vec::new();
         for (on, f) in [
@@ -156,6 +157,15 @@ pub fn picture(s: &State) -> Picture {
 pub fn template(s: &State, seat: &str) -> String {
     let side = s.side_of(seat).unwrap_or("");
     let mut out = vec![format!("# Steel Wheels, {}", s.phase_text())];
+    if let Some(w) = &s.window {
+        out.extend(super::opportunity::describe(s).into_iter().map(|l| format!("# {l}")));
+        out.push(format!("# fire on {} as it passes a point of its path, or send `opportunity: []` to pass", w.mover));
+        out.push("opportunity:".into());
+        for sh in &w.shooters {
+            out.push(format!("  - {{shooter: {}, at_mm: {}}}", sh.unit, sh.firing_points().last().copied().unwrap_or(0)));
+        }
+        return out.join("\n") + "\n";
+    }
     match &s.phase {
         Phase::Declare { .. } | Phase::Oppose { .. } => {
             out.push(format!("# your platoons still to manoeuvre: {}", s.open_platoons(side).join(", ")));
@@ -213,9 +223,15 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
             _ => return Err(format!("a melee of {} against {} that cannot stand", m.attacker, m.defender)),
         }
     }
+    if let Some(w) = &s.window
+        && (s.pending.is_some() || !s.unit(&w.mover).is_some_and(|u| u.alive()) || w.shooters.is_empty())
+    {
+        return Err(format!("an opportunity window on {} that cannot stand", w.mover));
+    }
     if let Phase::Act { queue, .. } = &s.phase
         && queue.is_empty()
         && s.pending.is_none()
+        && s.window.is_none()
     {
         return Err("an empty activation queue".into());
     }
