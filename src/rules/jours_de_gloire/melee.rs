@@ -589,7 +589,14 @@ fn ct(s: &mut State, id: &str, enemy: &[HexId], dice: &mut Dice) -> Vec<Event> {
 /// on a tie the `advance_from` hex, else the first named) advances; when several stacks
 /// attacked, its whole stack goes (digest F.5), artillery never. It may turn one vertex.
 fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[HexId]) -> Vec<Event> {
+    // 5.2.3: never into a hex closed by the enemy's reinforcements still to come.
     let Some(&to) = emptied.first() else { return vec![] };
+    if super::reinforce::closed(s, side, to) {
+        return vec![Event::rule(
+            super::reinforce::HEXES,
+            format!("nobody advances into {to}: an enemy reinforcement entry hex or next to one"),
+        )];
+    }
     let mut cands: Vec<(HexId, Unit)> =
         from.iter().flat_map(|a| fighters(s, *a).filter(|u| u.side == side).map(|u| (*a, u.clone())).collect::<Vec<_>>()).collect();
     if cands.is_empty() {

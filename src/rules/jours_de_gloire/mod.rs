@@ -33,6 +33,7 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
+pub mod reinforce;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -60,11 +61,14 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             side: sc.formation(&u.formation).map(|f| f.side.clone()).unwrap_or_default(),
             formation: u.formation.clone(),
             kind: u.kind,
-            hex: Some(u.hex),
+            hex: u.hex,
             facing: u.facing,
             disordered: false,
             routed: false,
             square: false,
+            arrives: if u.hex.is_none() { sc.schedule_of(&u.id).map(|r| r.turn) } else { None },
+            marker: false,
+            or_turn: None,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -93,6 +97,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         fired: vec![],
         fire_closed: false,
         demoralised: vec![],
+        column: 0,
         activated: vec![],
         holder,
         outcome: None,
@@ -103,6 +108,12 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         if let Some(p) = movement::stack_problem(&s, h).or_else(|| movement::facing_problem(&s, h)) {
             return Err(ScenarioError { problems: vec![format!("the set-up breaks the rules in {h}: {p}")] });
         }
+    }
+    // 5.2.3: nobody sets up on an enemy entry hex or next to it.
+    if let Some(u) = s.units.iter().find(|u| u.hex.is_some_and(|h| reinforce::closed(&s, &u.side, h))) {
+        return Err(ScenarioError {
+            problems: vec![format!("{} sets up on or next to an enemy reinforcement entry hex (JDG 5.2.3)", u.id)],
+        });
     }
     turn::start_turn(&mut s);
     Ok(s)
@@ -171,6 +182,8 @@ impl Ruleset for JoursDeGloire {
             rally::resolve(s, dice)
         };
         s.trail.clear();
+        let mut ev = ev;
+        ev.extend(reinforce::sweep(s));
         ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
