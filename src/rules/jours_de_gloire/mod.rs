@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A partial fourth slice (issue 23).
+//! `jours-de-gloire`. A sixth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -11,9 +11,10 @@
 //! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
 //! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
-//! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3). Not
-//! built: a charge combined with a melee, breakthrough, counter-attack and cavalry refusal,
-//! counter-battery and reaction fire, rout moves, reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
+//! reinforcements (`reinforce`, JDG 5.2). Not built: a charge combined with a melee,
+//! breakthrough, counter-attack and cavalry refusal, counter-battery and reaction fire,
+//! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; the first
