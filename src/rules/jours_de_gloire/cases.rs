@@ -72,6 +72,9 @@ struct CaseState {
     /// `units` given, the others are gone.
     #[serde(default)]
     waiting: BTreeMap<String, u8>,
+    /// Standing refusal policies (JDG 8.8), by side.
+    #[serde(default)]
+    refusal: BTreeMap<String, super::refusal::Refusal>,
 }
 
 #[derive(Deserialize)]
@@ -141,6 +144,7 @@ impl CaseRuleset for JoursDeGloire {
             ch.hex = h;
         }
         s.holder.extend(c.holder);
+        s.refusal = c.refusal;
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);

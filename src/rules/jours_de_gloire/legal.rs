@@ -42,7 +42,14 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             // Now and then a Reinforcement marker is taken off (JDG 1.A, 5.2.1).
             let drop = s.units.iter().filter(|u| u.side == side && u.marker).map(|u| u.id.clone()).filter(|_| ch.roll(10) == 0).collect();
-            Some(Orders { assign, drop, ..Orders::default() })
+            // Now and then a new standing refusal policy for the cavalry (JDG 8.8).
+            let refuse = match ch.roll(8) {
+                0 => Some(super::refusal::Refusal::Never),
+                1 => Some(super::refusal::Refusal::OneHex),
+                2 => Some(super::refusal::Refusal::TwoHexes),
+                _ => None,
+            };
+            Some(Orders { assign, drop, refuse, ..Orders::default() })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and

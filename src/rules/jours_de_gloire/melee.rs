@@ -341,6 +341,20 @@ fn terrain_drm(s: &State, from: &[HexId], at: &[HexId]) -> i32 {
 /// own, and pursues instead of advancing (JDG 9.2, 9.5).
 pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Option<&ChargeMods>) -> (Vec<Event>, Vec<HexId>) {
     let mut ev = Vec::new();
+    // 8.8: cavalry refuses before the attacker's ETs; the melee against it is void.
+    let mut c = c.clone();
+    if charge.is_none() {
+        let (e, gone) = super::refusal::refuse(s, side, &c.from, &c.at, dice);
+        ev.extend(e);
+        if !gone.is_empty() {
+            c.at.retain(|d| !gone.contains(d));
+            if c.at.is_empty() {
+                ev.push(Event::rule(super::refusal::RULE, "every defender refused: no melee"));
+                return (ev, vec![]);
+            }
+        }
+    }
+    let c = &c;
     let at_list: Vec<String> = c.at.iter().map(|h| h.to_string()).collect();
     // 8.3.2: each SO stack's top unit tests; a failure keeps the whole stack out.
     let mut from = Vec::new();

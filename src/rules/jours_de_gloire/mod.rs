@@ -34,6 +34,7 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
+pub mod refusal;
 pub mod reinforce;
 pub mod scenario;
 pub mod state;
@@ -99,6 +100,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         fire_closed: false,
         demoralised: vec![],
         column: 0,
+        refusal: std::collections::BTreeMap::new(),
+        refused: vec![],
         activated: vec![],
         holder,
         outcome: None,

@@ -24,6 +24,10 @@ pub struct Orders {
     /// follow their group's orders from now on. Public, not committed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drop: Vec<String>,
+    /// The seat's standing refusal policy for its cavalry from this entry on (JDG 8.8), in a
+    /// phase-A or activation entry: `never`, `one_hex` or `two_hexes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuse: Option<super::refusal::Refusal>,
     /// Phase B, by the strategic-initiative winner (JDG 3): the marker that acts first,
     /// `formation/n` (kept out of the cup; its actions follow in `actions`), or `decline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -266,6 +266,12 @@ pub struct State {
     /// pays one more time the entry hex's cost (JDG 5.2.2).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub column: u8,
+    /// Each side's standing refusal policy for its cavalry (JDG 8.8); none: never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refusal: BTreeMap<String, super::refusal::Refusal>,
+    /// Cavalry units that refused a melee in the current activation (JDG 8.8.1: once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,

@@ -85,6 +85,7 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.melee_done = false;
     s.meleed.clear();
     s.column = 0;
+    s.refused.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -218,6 +219,22 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         return Err(vec![Violation::new("JDG 1", format!("{seat} is not a seat of this battle"))]);
     };
     let mut w = s.clone();
+    // 8.8: a standing refusal policy takes effect after this entry's own resolution (which
+    // came before its orders), so its author cannot fit it to dice it already knows.
+    let policy = o.refuse.map(|p| {
+        w.refusal.insert(side.clone(), p);
+        Event::rule(super::refusal::RULE, format!("the {side} player's standing refusal policy is now {p:?}"))
+    });
+    let r = run_phase(s, w, &side, o);
+    r.map(|(w, mut ev)| {
+        ev.extend(policy);
+        (w, ev)
+    })
+}
+
+/// The orders of the phase, on the working copy `w`.
+fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec<Violation>> {
+    let side = side.to_string();
     match s.phase.clone() {
         Phase::Orders { side: due } if due == side => {
             if !o.actions.is_empty() {
