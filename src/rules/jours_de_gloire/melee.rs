@@ -34,8 +34,9 @@
 //! cohesion tie, and the one-vertex turn of the advance, are given in advance in the combat
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
-//! Not built: reaction fire (8.3.3), breakthrough and counter-attack (8.7.2: the flags are
-//! reported), refusal by cavalry (8.8), charges and pursuit (9), rout moves instead of a CT.
+//! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`). Not built:
+//! reaction fire (8.3.3), breakthrough and counter-attack (8.7.2: the flags are reported),
+//! rout moves instead of a CT.
 
 use std::collections::BTreeMap;
 

@@ -12,8 +12,9 @@
 //! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
 //! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
-//! reinforcements (`reinforce`, JDG 5.2). Not built: a charge combined with a melee,
-//! breakthrough, counter-attack and cavalry refusal, counter-battery and reaction fire,
+//! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
+//! JDG 8.8). Not built: a charge combined with a melee, breakthrough, counter-attack,
+//! counter-battery and reaction fire,
 //! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!

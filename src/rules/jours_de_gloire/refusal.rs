@@ -133,10 +133,15 @@ pub fn refuse(s: &mut State, side: &str, from: &[HexId], at: &[HexId], dice: &mu
         } else {
             ev.push(Event::rule("JDG 8.8.2", "a refusal before heavy cavalry takes no cohesion test"));
         }
+        // 6.1.1: joining friends, the stack takes their facing.
+        let conform = s.units_at(end).find(|u| u.kind != Kind::Artillery && !u.routed).map(|u| u.facing);
         for id in &ids {
             if let Some(i) = s.units.iter().position(|x| x.id == *id) {
                 let mut x = s.units.remove(i);
                 x.hex = Some(end);
+                if let Some(f) = conform {
+                    x.facing = f;
+                }
                 s.units.insert(0, x);
             }
         }
