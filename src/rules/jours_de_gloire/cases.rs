@@ -19,7 +19,10 @@
 //!                                   #   marker of every other formation)
 //!   holder: {"0506": french}        # VP hexes taken before the case
 //!   demoralised: [boudet]           # formations demoralised at the last phase E
+//!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
+//!                                   #   `units`, reinforcements not named are gone
 //! ```
+//! A listed unit may carry `marker: true` (a Reinforcement marker, JDG 5.2.1).
 //! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
 
 use std::collections::BTreeMap;
@@ -65,6 +68,13 @@ struct CaseState {
     holder: BTreeMap<HexId, String>,
     #[serde(default)]
     demoralised: Vec<String>,
+    /// Reinforcements still off the map, with the first turn each may enter (JDG 5.2); with
+    /// `units` given, the others are gone.
+    #[serde(default)]
+    waiting: BTreeMap<String, u8>,
+    /// Standing refusal policies (JDG 8.8), by side.
+    #[serde(default)]
+    refusal: BTreeMap<String, super::refusal::Refusal>,
 }
 
 #[derive(Deserialize)]
@@ -80,6 +90,9 @@ struct CaseUnit {
     routed: bool,
     #[serde(default)]
     square: bool,
+    /// Under a Reinforcement marker (JDG 5.2.1).
+    #[serde(default)]
+    marker: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -99,9 +112,17 @@ impl CaseRuleset for JoursDeGloire {
         if let Some(t) = c.turn {
             s.turn = t;
         }
+        for (id, t) in &c.waiting {
+            let u = s.unit_mut(id).ok_or_else(|| format!("case state: no unit {id}"))?;
+            if u.hex.is_some() && c.units.is_none() {
+                return Err(format!("case state: {id} is on the map; list `units` to take it off"));
+            }
+            u.arrives = Some(*t);
+        }
         if let Some(units) = c.units {
             for u in &mut s.units {
                 u.hex = None;
+                u.arrives = c.waiting.get(&u.id).copied();
             }
             for cu in units {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
@@ -112,6 +133,8 @@ impl CaseRuleset for JoursDeGloire {
                 u.disordered = cu.disordered || cu.routed;
                 u.routed = cu.routed;
                 u.square = cu.square;
+                u.marker = cu.marker;
+                u.arrives = None;
             }
             // Units list bottom first as given: re-sort so artillery tops its stack.
             s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);
@@ -121,6 +144,7 @@ impl CaseRuleset for JoursDeGloire {
             ch.hex = h;
         }
         s.holder.extend(c.holder);
+        s.refusal = c.refusal;
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);

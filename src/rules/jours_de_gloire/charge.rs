@@ -447,6 +447,7 @@ fn recall(s: &mut State, side: &str, ids: &[String], at: HexId, target: HexId) -
         .filter(|n| n.distance(target) > at.distance(target))
         .filter(|n| s.scenario.terrain_of.get(n).and_then(|t| s.scenario.terrain.get(t)).and_then(|c| c.for_kind(Kind::Cavalry)).is_some())
         .filter(|n| side_cost(s, Kind::Cavalry, at, *n).is_some() && !s.units_at(*n).any(|u| u.side != side))
+        .filter(|n| !super::reinforce::closed(s, side, *n))
         .filter(|n| {
             !s.units.iter().any(|e| {
                 e.side != side
@@ -516,7 +517,7 @@ fn put_stack(s: &mut State, side: &str, from: HexId, h: HexId, v: u8) {
 
 /// Whether a pursuer may enter `h` from `a` (9.5.2): terrain cavalry may enter and charge
 /// through, no blocking hexside, no enemy, no friend.
-fn may_pursue_into(s: &State, a: HexId, h: HexId) -> bool {
+fn may_pursue_into(s: &State, side: &str, a: HexId, h: HexId) -> bool {
     let terrain_ok =
         s.scenario.terrain_of.get(&h).and_then(|t| s.scenario.terrain.get(t)).and_then(|c| c.for_kind(Kind::Cavalry)).is_some();
     terrain_ok
@@ -524,6 +525,7 @@ fn may_pursue_into(s: &State, a: HexId, h: HexId) -> bool {
         && s.scenario.charge_side_ok(a, h)
         && side_cost(s, Kind::Cavalry, a, h).is_some()
         && s.units_at(h).next().is_none()
+        && !super::reinforce::closed(s, side, h)
 }
 
 /// The pursuit after a fall back or rout retreat (9.5.2): along `trail` (the pursued unit's
@@ -545,7 +547,7 @@ fn follow(s: &mut State, side: &str, start: HexId, id: &str, trail: &[HexId]) ->
         if !at.is_adjacent(h) {
             break;
         }
-        if !may_pursue_into(s, at, h) {
+        if !may_pursue_into(s, side, at, h) {
             put_stack(s, side, start, at, v);
             return (None, format!("the pursuit ends in {at}: {h} is closed to cavalry, to a charge or holds units"));
         }
@@ -569,7 +571,7 @@ fn advance_into(s: &mut State, side: &str, start: HexId, h: HexId) -> (Option<He
     let Some(v) = fighters(s, start).find(|u| u.side == side).map(|u| u.facing) else {
         return (None, "no pursuer left in good order: the pursuit ends".into());
     };
-    if !may_pursue_into(s, start, h) {
+    if !may_pursue_into(s, side, start, h) {
         return (None, format!("the pursuers may not enter {h}: the pursuit ends"));
     }
     let mut best = v;

@@ -258,10 +258,16 @@ fn audit(s: &mut State, i: usize, st: Status) -> Event {
     }
 }
 
-/// The orders a unit acts under in this activation: its group's, SO while unknown; OR for
-/// this activation when its leader passed the initiative test (JDG 2.4.3).
+/// The orders a unit acts under in this activation: its group's, SO while unknown (or with
+/// no group: a reinforcement that entered by normal march, 5.2.1); OR for this activation
+/// when its leader passed the initiative test (JDG 2.4.3), OR under a Reinforcement marker.
 pub fn status_of(s: &State, unit: &str) -> Status {
     if super::initiative::promoted(s, unit) {
+        return Status::OR;
+    }
+    // 5.2.1: a Reinforcement marker is OR without orders; so is a unit that entered with
+    // the enemy close to its entry hex, for that turn.
+    if s.unit(unit).is_some_and(|u| u.marker || u.or_turn == Some(s.turn)) {
         return Status::OR;
     }
     s.group_of(unit).and_then(|g| g.status).unwrap_or(Status::SO)

@@ -102,7 +102,7 @@ pub fn retreat_length(kind: Kind) -> usize {
 /// Why unit `id` of `side` may not step from `a` into `b` in a retreat (10.3.1, 10.3.4), or
 /// the extra disorders the step costs (10.3.4, 10.3.5).
 fn retreat_step(s: &State, side: &str, kind: Kind, a: HexId, b: HexId) -> Option<u8> {
-    if !s.scenario.terrain_of.contains_key(&b) || s.units_at(b).any(|x| x.side != side) {
+    if !s.scenario.terrain_of.contains_key(&b) || s.units_at(b).any(|x| x.side != side) || super::reinforce::closed(s, side, b) {
         return None;
     }
     let t = s.scenario.terrain_of.get(&b)?;

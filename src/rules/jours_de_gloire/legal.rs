@@ -40,7 +40,16 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 };
                 assign.insert(g.id.clone(), st);
             }
-            Some(Orders { assign, ..Orders::default() })
+            // Now and then a Reinforcement marker is taken off (JDG 1.A, 5.2.1).
+            let drop = s.units.iter().filter(|u| u.side == side && u.marker).map(|u| u.id.clone()).filter(|_| ch.roll(10) == 0).collect();
+            // Now and then a new standing refusal policy for the cavalry (JDG 8.8).
+            let refuse = match ch.roll(8) {
+                0 => Some(super::refusal::Refusal::Never),
+                1 => Some(super::refusal::Refusal::OneHex),
+                2 => Some(super::refusal::Refusal::TwoHexes),
+                _ => None,
+            };
+            Some(Orders { assign, drop, refuse, ..Orders::default() })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and
@@ -97,6 +106,10 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     }
     let mut w = s.clone();
     let mut actions = Vec::new();
+    // Reinforcements come on first (JDG 5.2), most of the time.
+    if ch.roll(8) != 0 {
+        actions.extend(entries(&mut w, &side, &am.formation, ch));
+    }
     let units: Vec<String> = s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
     for id in units {
         if ch.roll(5) == 0 {
@@ -231,6 +244,62 @@ fn candidate(s: &State, side: &str, id: &str, ch: &mut Dice) -> Option<Action> {
         .map(|d| crate::geo::facing::vertices_fronting(d)[ch.roll(2) as usize]);
     let forced = ch.roll(4) == 0;
     Some(Action::Move(Move { unit: id.to_string(), path, facing, forced }))
+}
+
+/// Entries of the formation's waiting reinforcements (JDG 5.2.2): one stack at a time, now
+/// and then two units together, by forced or (one time in three) normal march, along a
+/// greedy path toward the goal, shortened until the rules take it; a stack of two now and
+/// then leaves its second unit on the way. Each is applied to `w`.
+fn entries(w: &mut State, side: &str, formation: &str, ch: &mut Dice) -> Vec<Action> {
+    let Some(entry) = w.scenario.schedule(formation).map(|r| r.entry) else { return vec![] };
+    let mut out = Vec::new();
+    loop {
+        let ready: Vec<String> =
+            w.units.iter().filter(|u| u.formation == formation && u.arrives.is_some_and(|t| t <= w.turn)).map(|u| u.id.clone()).collect();
+        let Some(first) = ready.first().cloned() else { break };
+        let mut units = vec![first];
+        if ready.len() > 1 && ch.roll(3) == 0 {
+            units.push(ready[1 + ch.roll(ready.len() as u32 - 1) as usize].clone());
+        }
+        let target = goal(w, side, entry);
+        let mut path = vec![entry];
+        for _ in 0..ch.roll(10) {
+            let at = *path.last().unwrap_or(&entry);
+            let Some(next) = at
+                .neighbours()
+                .into_iter()
+                .map(|(_, h)| h)
+                .filter(|h| w.scenario.terrain_of.contains_key(h) && !path.contains(h))
+                .min_by_key(|h| (target.map(|t| h.distance(t)).unwrap_or(0), ch.roll(3), *h))
+            else {
+                break;
+            };
+            path.push(next);
+        }
+        let normal = ch.roll(3) == 0;
+        let facing = target
+            .and_then(|t| path.last().and_then(|at| at.neighbours().into_iter().min_by_key(|(_, h)| (h.distance(t), *h))))
+            .map(|(d, _)| crate::geo::facing::vertices_fronting(d)[ch.roll(2) as usize]);
+        let mut done = false;
+        while !path.is_empty() {
+            let mut leave = BTreeMap::new();
+            if units.len() == 2 && path.len() > 2 && ch.roll(3) == 0 {
+                leave.insert(units[1].clone(), path[path.len() / 2]);
+            }
+            let a = Action::Enter(super::reinforce::EnterOrder { units: units.clone(), path: path.clone(), facing, normal, leave });
+            if turn::step(&mut w.clone(), side, &a).is_ok() && turn::step(w, side, &a).is_ok() {
+                out.push(a);
+                done = true;
+                break;
+            }
+            path.pop();
+        }
+        if !done {
+            // Nothing of this stack can enter now: the rest waits too (in column, 5.2.2).
+            break;
+        }
+    }
+    out
 }
 
 /// A random one- or two-hex move of the commander-in-chief.

@@ -34,8 +34,9 @@
 //! cohesion tie, and the one-vertex turn of the advance, are given in advance in the combat
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
-//! Not built: reaction fire (8.3.3), breakthrough and counter-attack (8.7.2: the flags are
-//! reported), refusal by cavalry (8.8), charges and pursuit (9), rout moves instead of a CT.
+//! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`). Not built:
+//! reaction fire (8.3.3), breakthrough and counter-attack (8.7.2: the flags are reported),
+//! rout moves instead of a CT.
 
 use std::collections::BTreeMap;
 
@@ -341,6 +342,20 @@ fn terrain_drm(s: &State, from: &[HexId], at: &[HexId]) -> i32 {
 /// own, and pursues instead of advancing (JDG 9.2, 9.5).
 pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Option<&ChargeMods>) -> (Vec<Event>, Vec<HexId>) {
     let mut ev = Vec::new();
+    // 8.8: cavalry refuses before the attacker's ETs; the melee against it is void.
+    let mut c = c.clone();
+    if charge.is_none() {
+        let (e, gone) = super::refusal::refuse(s, side, &c.from, &c.at, dice);
+        ev.extend(e);
+        if !gone.is_empty() {
+            c.at.retain(|d| !gone.contains(d));
+            if c.at.is_empty() {
+                ev.push(Event::rule(super::refusal::RULE, "every defender refused: no melee"));
+                return (ev, vec![]);
+            }
+        }
+    }
+    let c = &c;
     let at_list: Vec<String> = c.at.iter().map(|h| h.to_string()).collect();
     // 8.3.2: each SO stack's top unit tests; a failure keeps the whole stack out.
     let mut from = Vec::new();
@@ -589,7 +604,14 @@ fn ct(s: &mut State, id: &str, enemy: &[HexId], dice: &mut Dice) -> Vec<Event> {
 /// on a tie the `advance_from` hex, else the first named) advances; when several stacks
 /// attacked, its whole stack goes (digest F.5), artillery never. It may turn one vertex.
 fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[HexId]) -> Vec<Event> {
+    // 5.2.3: never into a hex closed by the enemy's reinforcements still to come.
     let Some(&to) = emptied.first() else { return vec![] };
+    if super::reinforce::closed(s, side, to) {
+        return vec![Event::rule(
+            super::reinforce::HEXES,
+            format!("nobody advances into {to}: an enemy reinforcement entry hex or next to one"),
+        )];
+    }
     let mut cands: Vec<(HexId, Unit)> =
         from.iter().flat_map(|a| fighters(s, *a).filter(|u| u.side == side).map(|u| (*a, u.clone())).collect::<Vec<_>>()).collect();
     if cands.is_empty() {

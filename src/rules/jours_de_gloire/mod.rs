@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A partial fourth slice (issue 23).
+//! `jours-de-gloire`. A sixth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -11,9 +11,11 @@
 //! demoralisation (`rally`, JDG 11); melee with its engagement tests (`melee`, JDG 8, 0.4.2,
 //! 5.1.3, 6.1.2); cavalry charges and pursuit with the square test, recall and
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
-//! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3). Not
-//! built: a charge combined with a melee, breakthrough, counter-attack and cavalry refusal,
-//! counter-battery and reaction fire, rout moves, reinforcements; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
+//! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
+//! JDG 8.8). Not built: a charge combined with a melee, breakthrough, counter-attack,
+//! counter-battery and reaction fire,
+//! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; the first
@@ -33,6 +35,8 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
+pub mod refusal;
+pub mod reinforce;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -60,11 +64,14 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             side: sc.formation(&u.formation).map(|f| f.side.clone()).unwrap_or_default(),
             formation: u.formation.clone(),
             kind: u.kind,
-            hex: Some(u.hex),
+            hex: u.hex,
             facing: u.facing,
             disordered: false,
             routed: false,
             square: false,
+            arrives: if u.hex.is_none() { sc.schedule_of(&u.id).map(|r| r.turn) } else { None },
+            marker: false,
+            or_turn: None,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -93,6 +100,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         fired: vec![],
         fire_closed: false,
         demoralised: vec![],
+        column: 0,
+        refusal: std::collections::BTreeMap::new(),
+        refused: vec![],
         activated: vec![],
         holder,
         outcome: None,
@@ -103,6 +113,12 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         if let Some(p) = movement::stack_problem(&s, h).or_else(|| movement::facing_problem(&s, h)) {
             return Err(ScenarioError { problems: vec![format!("the set-up breaks the rules in {h}: {p}")] });
         }
+    }
+    // 5.2.3: nobody sets up on an enemy entry hex or next to it.
+    if let Some(u) = s.units.iter().find(|u| u.hex.is_some_and(|h| reinforce::closed(&s, &u.side, h))) {
+        return Err(ScenarioError {
+            problems: vec![format!("{} sets up on or next to an enemy reinforcement entry hex (JDG 5.2.3)", u.id)],
+        });
     }
     turn::start_turn(&mut s);
     Ok(s)
@@ -171,6 +187,8 @@ impl Ruleset for JoursDeGloire {
             rally::resolve(s, dice)
         };
         s.trail.clear();
+        let mut ev = ev;
+        ev.extend(reinforce::sweep(s));
         ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {

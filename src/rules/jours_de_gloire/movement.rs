@@ -133,9 +133,31 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<Event>, Vec<
 
 /// Check and apply one unit's move, its allowance capped at `cap` half MP (a charge, 9.1).
 pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Result<Vec<Event>, Vec<Violation>> {
+    walk(s, side, m, cap, None)
+}
+
+/// A reinforcement entering the map (JDG 5.2.2): its path starts at the entry hex, whose
+/// cost it pays `mult` times; `budget` is its MA in half MP for the entry; `companions` are
+/// the units entering in the same stack (not "friends" it passes or joins).
+pub struct Entering {
+    pub mult: u32,
+    pub budget: u32,
+    pub companions: Vec<String>,
+}
+
+/// Check and apply one unit's move, or its entry onto the map (`entry`).
+pub fn walk(s: &mut State, side: &str, m: &Move, cap: Option<u32>, entry: Option<&Entering>) -> Result<Vec<Event>, Vec<Violation>> {
     let bad = |rule: &str, msg: String| Violation::new(rule, msg).unit(&m.unit);
     let Some(u) = s.unit(&m.unit).cloned() else { return Err(vec![bad("JDG 4.4.1", "no such unit".into())]) };
-    let Some(start) = u.hex else { return Err(vec![bad("JDG 4.4.1", "the unit is not on the map".into())]) };
+    let start = u.hex;
+    if start.is_none() && entry.is_none() {
+        let why = if u.arrives.is_some() {
+            "the unit has not entered the map yet (use `enter`, JDG 5.2.2)"
+        } else {
+            "the unit is not on the map"
+        };
+        return Err(vec![bad("JDG 4.4.1", why.into())]);
+    }
     if let Err(v) = may_act(s, side, &u) {
         return Err(vec![v]);
     }
@@ -148,8 +170,11 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
     if let Some(f) = m.facing.filter(|f| *f > 5) {
         return Err(vec![bad("JDG 6.1.1", format!("vertex {f}: a unit faces a vertex 0..5"))]);
     }
+    // 5.2.1: a Reinforcement marker (or the entry that gives one) is OR and may force-march
+    // at night and in fog (12.1, 12.2).
+    let marker = u.marker || (entry.is_some() && m.forced);
     let night_fog = s.night() || s.fog();
-    if m.forced {
+    if m.forced && entry.is_none() {
         let mut why = Vec::new();
         if status_of(s, &u.id) != Status::OR {
             why.push("its group has no orders");
@@ -157,28 +182,35 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
         if u.disordered {
             why.push("it is disordered");
         }
-        if night_fog {
+        if night_fog && !marker {
             why.push("it is night or fog (JDG 12)");
         }
         if !why.is_empty() {
             return Err(vec![bad("JDG 4.1.3", format!("no forced march: {}", why.join(", ")))]);
         }
     }
-    let budget = allowance(s, &u, m.forced).min(cap.unwrap_or(u32::MAX));
+    let budget = entry.map(|e| e.budget).unwrap_or_else(|| allowance(s, &u, m.forced)).min(cap.unwrap_or(u32::MAX));
     if m.forced && u.square {
         return Err(vec![bad("JDG 4.2", "a square leaves its formation (2 MP) and moves normally, never by forced march".into())]);
     }
-    let started_in_zoc = in_zoc(s, side, start);
-    let start_sources: BTreeSet<String> = zoc_sources(s, side, start).map(|e| e.id.clone()).collect();
+    let companions: &[String] = entry.map(|e| e.companions.as_slice()).unwrap_or(&[]);
+    let started_in_zoc = start.is_some_and(|h| in_zoc(s, side, h));
+    let start_sources: BTreeSet<String> = start.map(|h| zoc_sources(s, side, h).map(|e| e.id.clone()).collect()).unwrap_or_default();
     // 4.2: leaving square costs 2 MP.
     let mut spent = if u.square { 4 } else { 0 };
-    let mut at = start;
-    let mut path = vec![start.to_string()];
+    let mut at = start.unwrap_or(m.path[0]);
+    let mut path: Vec<String> = start.map(|h| h.to_string()).into_iter().collect();
     let last = m.path.len() - 1;
     for (i, &h) in m.path.iter().enumerate() {
         let here = |msg: String, rule: &str| Violation::new(rule, msg).unit(&m.unit).hex(h.to_string());
-        if !at.is_adjacent(h) {
+        let entering = i == 0 && start.is_none();
+        if !entering && !at.is_adjacent(h) {
             return Err(vec![here(format!("{h} is not next to {at}"), "JDG 4.4.1")]);
+        }
+        if !entering && i > 0 && m.path[..i].contains(&h) && m.forced && entry.is_some() {
+            // 4.1.3, 5.2.2: a column that comes back to a hex it passed could rejoin a unit
+            // that stopped there.
+            return Err(vec![here("a reinforcement column in forced march never comes back to a hex it passed".into(), "JDG 5.2.2")]);
         }
         let Some(terrain) = s.scenario.terrain_of.get(&h).copied() else {
             return Err(vec![here("no leaving the map but by a rout move or a scenario rule".into(), "JDG 4.4.1")]);
@@ -186,21 +218,31 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
         if s.units_at(h).any(|o| o.side != side) {
             return Err(vec![here("a unit never enters a hex holding enemy units".into(), "JDG 5.1.2")]);
         }
+        if super::reinforce::closed(s, side, h) {
+            return Err(vec![here(
+                format!("{h} is an enemy reinforcement entry hex or next to one: closed until those reinforcements are all in"),
+                super::reinforce::HEXES,
+            )]);
+        }
         let enemy_near = s.units.iter().any(|e| e.side != side && e.hex.is_some_and(|eh| eh.is_adjacent(h)));
-        // 4.3.1: the road rate only from a linked road hex, and never next to the enemy.
-        let hex_cost = if s.scenario.road(at, h) && !enemy_near {
-            s.scenario.terrain.get(&super::scenario::Terrain::Road).and_then(|c| c.for_kind(u.kind))
+        // 4.3.1: the road rate only from a linked road hex, and never next to the enemy;
+        // 5.2.2: the n-th stack of a column pays n times the entry hex's terrain.
+        let hex_cost = if entering {
+            s.scenario.terrain.get(&terrain).and_then(|c| c.for_kind(u.kind)).map(|c| u32::from(c) * entry.map(|e| e.mult).unwrap_or(1))
+        } else if s.scenario.road(at, h) && !enemy_near {
+            s.scenario.terrain.get(&super::scenario::Terrain::Road).and_then(|c| c.for_kind(u.kind)).map(u32::from)
         } else {
-            s.scenario.terrain.get(&terrain).and_then(|c| c.for_kind(u.kind))
+            s.scenario.terrain.get(&terrain).and_then(|c| c.for_kind(u.kind)).map(u32::from)
         };
         let Some(hex_cost) = hex_cost else {
             return Err(vec![here(format!("{terrain:?} is impassable for {:?}", u.kind).to_lowercase(), "JDG 4.3.2")]);
         };
-        let Some(side_extra) = side_cost(s, u.kind, at, h) else {
+        let side_extra = if entering { Some(0) } else { side_cost(s, u.kind, at, h) };
+        let Some(side_extra) = side_extra else {
             return Err(vec![here(format!("the hexside from {at} cannot be crossed by {:?}", u.kind).to_lowercase(), "JDG 4.3.2")]);
         };
-        let mut cost = u32::from(hex_cost) + u32::from(side_extra);
-        let friends = s.units_at(h).any(|o| o.side == side && o.id != u.id);
+        let mut cost = hex_cost + u32::from(side_extra);
+        let friends = s.units_at(h).any(|o| o.side == side && o.id != u.id && !companions.contains(&o.id));
         if s.units_at(h).any(|o| o.side == side && o.square) {
             return Err(vec![here("no unit enters or crosses a hex holding a friendly square".into(), "JDG 4.2")]);
         }
@@ -208,9 +250,22 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
             if friends {
                 return Err(vec![here("a forced march never enters or crosses a hex holding friends".into(), "JDG 4.1.3")]);
             }
-            if s.units.iter().any(|e| {
+            if marker {
+                // 5.2.1: a reinforcement force-marches until it comes within 5 hexes of an
+                // enemy; there it loses its marker, and its forced march ends.
+                if i < last && s.units.iter().any(|e| e.side != side && e.hex.is_some_and(|eh| eh.distance(h) <= FORCED_MARCH_DISTANCE)) {
+                    return Err(vec![here(
+                        format!(
+                            "{h} is within 5 hexes of an enemy unit: the unit loses its Reinforcement status there and its forced march ends"
+                        ),
+                        super::reinforce::PROCEDURE,
+                    )]);
+                }
+            } else if s.units.iter().any(|e| {
                 e.side != side
-                    && e.hex.is_some_and(|eh| eh.distance(h) < FORCED_MARCH_DISTANCE || eh.distance(start) < FORCED_MARCH_DISTANCE)
+                    && e.hex.is_some_and(|eh| {
+                        eh.distance(h) < FORCED_MARCH_DISTANCE || start.is_some_and(|st| eh.distance(st) < FORCED_MARCH_DISTANCE)
+                    })
             }) {
                 return Err(vec![here("a forced march keeps 5 hexes or more from every enemy unit".into(), "JDG 4.1.3")]);
             }
@@ -300,7 +355,11 @@ pub fn move_capped(s: &mut State, side: &str, m: &Move, cap: Option<u32>) -> Res
     *s = w;
     s.acted.push(m.unit.clone());
     super::turn::note_holder(s, at, side);
-    let kind = if m.forced {
+    let kind = if entry.is_some() && m.forced {
+        "enters by forced march"
+    } else if entry.is_some() {
+        "enters"
+    } else if m.forced {
         "force-marches"
     } else if u.square {
         "leaves its square (2 MP, JDG 4.2) and moves"

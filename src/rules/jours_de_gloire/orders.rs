@@ -20,6 +20,14 @@ pub struct Orders {
     /// Phase A as the log carries it: the groups whose orders the entry commits to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
+    /// Phase A (JDG 1.A, 5.2.1): units whose Reinforcement marker the player takes off; they
+    /// follow their group's orders from now on. Public, not committed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop: Vec<String>,
+    /// The seat's standing refusal policy for its cavalry from this entry on (JDG 8.8), in a
+    /// phase-A or activation entry: `never`, `one_hex` or `two_hexes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuse: Option<super::refusal::Refusal>,
     /// Phase B, by the strategic-initiative winner (JDG 3): the marker that acts first,
     /// `formation/n` (kept out of the cup; its actions follow in `actions`), or `decline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,6 +63,8 @@ pub enum Action {
     Square(SquareOrder),
     /// Move one unit along a path of adjacent hexes (JDG 4), ending with a facing.
     Move(Move),
+    /// Bring one stack of reinforcements on by its entry hex and move it (JDG 5.2).
+    Enter(super::reinforce::EnterOrder),
     /// Turn the infantry or cavalry (or the artillery) of a hex without moving (JDG 6.1.2).
     Face(Turn),
     /// Move the commander-in-chief (JDG 2.5.1).

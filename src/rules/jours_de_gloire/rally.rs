@@ -185,7 +185,8 @@ fn settle(s: &mut State, side: &str, tries: &[RallyTry], mut dice: Option<&mut D
 pub fn check_demoralisation(s: &mut State) -> Vec<Event> {
     let mut now = Vec::new();
     for f in &s.scenario.formations {
-        let foot: Vec<_> = s.units.iter().filter(|u| u.formation == f.id && u.kind != Kind::Artillery).collect();
+        // Reinforcements still off the map do not count (digest F.5): they are not eliminated.
+        let foot: Vec<_> = s.units.iter().filter(|u| u.formation == f.id && u.kind != Kind::Artillery && u.arrives.is_none()).collect();
         if foot.is_empty() {
             continue;
         }

@@ -191,9 +191,28 @@ pub struct UnitData {
     /// Artillery: effective and maximum range in hexes (JDG 7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<[u8; 2]>,
-    pub hex: HexId,
-    /// The vertex faced, 0..6 (JDG 6.1.1, `geo::facing`).
+    /// Where it sets up; none for a unit that arrives as a reinforcement (JDG 5.2, named in
+    /// a `reinforcements` schedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<HexId>,
+    /// The vertex faced, 0..6 (JDG 6.1.1, `geo::facing`); a reinforcement takes the facing
+    /// its entry order gives.
     pub facing: u8,
+}
+
+/// A reinforcement schedule (JDG 5.2): a formation's units that enter the map at `entry`,
+/// from turn `turn` on, when one of the formation's markers is drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Reinforcement {
+    pub formation: String,
+    /// The turn the formation is due (JDG 5.2.1: one marker in the cup that turn).
+    pub turn: u8,
+    /// The hex the units enter by, in column (JDG 5.2.2); closed to the enemy with its
+    /// neighbours until every reinforcement of the side is in (5.2.3).
+    pub entry: HexId,
+    /// The units that arrive (each without a set-up hex).
+    pub units: Vec<String>,
 }
 
 /// A hexside feature between two adjacent hexes.
@@ -267,6 +286,9 @@ pub struct RawScenario {
     pub melee_drm: MeleeDrm,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
+    /// The reinforcement schedule (JDG 5.2), one entry per arriving formation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<Reinforcement>,
 }
 
 /// A checked scenario: every reference resolves, every unit stands on the map, the two
@@ -299,6 +321,9 @@ pub struct Scenario {
     pub melee_drm: MeleeDrm,
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
+    /// Every unit without a set-up hex is in exactly one schedule, of its own formation,
+    /// entering by a map hex.
+    pub reinforcements: Vec<Reinforcement>,
 }
 
 /// One effect of a Melee Table cell (E.8); a cell's effects apply left to right (JDG 8.5).
@@ -505,8 +530,14 @@ impl Scenario {
             if !raw.formations.iter().any(|f| f.id == u.formation) {
                 p.push(format!("unit {} belongs to no formation ({})", u.id, u.formation));
             }
-            if !on_map(&u.hex) {
-                p.push(format!("unit {} stands off the map at {}", u.id, u.hex));
+            match u.hex {
+                Some(h) if !on_map(&h) => p.push(format!("unit {} stands off the map at {h}", u.id)),
+                Some(_) => {}
+                None => match raw.reinforcements.iter().filter(|r| r.units.contains(&u.id)).count() {
+                    1 => {}
+                    0 => p.push(format!("unit {} has no set-up hex and arrives in no reinforcement schedule", u.id)),
+                    _ => p.push(format!("unit {} arrives in two reinforcement schedules", u.id)),
+                },
             }
             if u.facing > 5 {
                 p.push(format!("unit {} faces vertex {}; vertices are 0..5", u.id, u.facing));
@@ -516,6 +547,34 @@ impl Scenario {
             }
             if u.heavy && u.kind != Kind::Cavalry {
                 p.push(format!("unit {}: only cavalry is heavy", u.id));
+            }
+        }
+        let mut scheduled = BTreeSet::new();
+        for r in &raw.reinforcements {
+            if !scheduled.insert(r.formation.clone()) {
+                p.push(format!("formation {} has two reinforcement schedules", r.formation));
+            }
+            if !raw.formations.iter().any(|f| f.id == r.formation) {
+                p.push(format!("reinforcement schedule of {}: no such formation", r.formation));
+            }
+            if !on_map(&r.entry) {
+                p.push(format!("reinforcement entry hex {} of {} is off the map", r.entry, r.formation));
+            }
+            if r.turn == 0 || r.turn > raw.turns {
+                p.push(format!("reinforcements of {} are due on turn {}, not a turn of the battle", r.formation, r.turn));
+            }
+            if r.units.is_empty() {
+                p.push(format!("the reinforcement schedule of {} names no unit", r.formation));
+            }
+            for id in &r.units {
+                match raw.units.iter().find(|u| &u.id == id) {
+                    None => p.push(format!("reinforcement {id} of {}: no such unit", r.formation)),
+                    Some(u) if u.formation != r.formation => {
+                        p.push(format!("reinforcement {id} belongs to {}, not to {}", u.formation, r.formation))
+                    }
+                    Some(u) if u.hex.is_some() => p.push(format!("reinforcement {id} also has a set-up hex")),
+                    Some(_) => {}
+                }
             }
         }
         let mut rows: Vec<&FireRow> = raw.fire_table.iter().collect();
@@ -566,6 +625,7 @@ impl Scenario {
             melee_drm: raw.melee_drm,
             formations: raw.formations,
             units: raw.units,
+            reinforcements: raw.reinforcements,
         })
     }
 
@@ -597,6 +657,16 @@ impl Scenario {
     /// A unit's printed data.
     pub fn unit(&self, id: &str) -> Option<&UnitData> {
         self.units.iter().find(|u| u.id == id)
+    }
+
+    /// The reinforcement schedule of a formation, if it arrives (JDG 5.2).
+    pub fn schedule(&self, formation: &str) -> Option<&Reinforcement> {
+        self.reinforcements.iter().find(|r| r.formation == formation)
+    }
+
+    /// The reinforcement schedule a unit arrives by, if any.
+    pub fn schedule_of(&self, unit: &str) -> Option<&Reinforcement> {
+        self.reinforcements.iter().find(|r| r.units.iter().any(|u| u == unit))
     }
 
     /// The Fire Table's result for a modified total (E.5): below the first row nothing,

@@ -17,7 +17,7 @@ pub struct Unit {
     pub side: String,
     pub formation: String,
     pub kind: Kind,
-    /// `None` once eliminated (this slice eliminates nobody yet).
+    /// `None` once eliminated, or while it waits to enter as a reinforcement (`arrives`).
     pub hex: Option<HexId>,
     /// The vertex faced, 0..6 (JDG 6.1.1).
     pub facing: u8,
@@ -30,6 +30,20 @@ pub struct Unit {
     /// In square (JDG 4.2): six front hexes, no ZOC, immobile.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub square: bool,
+    /// A reinforcement not yet on the map (JDG 5.2): the first turn it may enter. It moves
+    /// on a turn when it could have entered and did not (5.2.2: the next turn's first
+    /// marker brings it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<u8>,
+    /// Carries a Reinforcement marker (JDG 5.2.1): OR whatever its group's orders, forced
+    /// march allowed (at night and in fog too, 12); lost within 5 hexes of an enemy unit or
+    /// by its owner's choice in phase A.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub marker: bool,
+    /// Entered with an enemy 5 hexes or less from its entry hex (the exception of JDG
+    /// 5.2.1): OR for that turn only, the turn held here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub or_turn: Option<u8>,
 }
 
 impl Unit {
@@ -248,6 +262,16 @@ pub struct State {
     /// Formations found demoralised at the last phase E (JDG 11.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub demoralised: Vec<String>,
+    /// Reinforcement stacks that entered the map in the current activation: the next one
+    /// pays one more time the entry hex's cost (JDG 5.2.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub column: u8,
+    /// Each side's standing refusal policy for its cavalry (JDG 8.8); none: never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refusal: BTreeMap<String, super::refusal::Refusal>,
+    /// Cavalry units that refused a melee in the current activation (JDG 8.8.1: once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,
@@ -255,6 +279,10 @@ pub struct State {
     pub holder: BTreeMap<HexId, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl State {

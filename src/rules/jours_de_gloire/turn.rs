@@ -49,19 +49,23 @@ fn after_orders(s: &mut State, side: &str) -> Vec<Event> {
 }
 
 /// Phase C (JDG 1.C, 2.1.1): every AM of a formation with a unit on the map goes into the
-/// cup, in canonical order (digest F.4). The initiative winner takes his pick out of it.
+/// cup, and those of the reinforcements due (5.2.1), in canonical order (digest F.4). The
+/// initiative winner takes his pick out of it.
 pub fn fill_cup(s: &mut State) -> Vec<Event> {
     let mut cup = Vec::new();
     for f in &s.scenario.formations {
-        if s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
-            // 11.2: a demoralised formation keeps one marker, the lower initiative (the first
-            // when equal).
-            let keep =
-                (f.initiative.len() == 2 && s.demoralised.contains(&f.id)).then(|| if f.initiative[1] < f.initiative[0] { 2 } else { 1 });
-            for n in 1..=f.initiative.len() {
-                if keep.is_none_or(|k| k == n) {
-                    cup.push(Am { formation: f.id.clone(), n: n as u8 });
-                }
+        if !s.units.iter().any(|u| u.formation == f.id && u.hex.is_some()) {
+            // 5.2.1: a reinforcing formation not yet on the map.
+            cup.extend(super::reinforce::due_markers(s, f).into_iter().map(|n| Am { formation: f.id.clone(), n }));
+            continue;
+        }
+        // 11.2: a demoralised formation keeps one marker, the lower initiative (the first
+        // when equal).
+        let keep =
+            (f.initiative.len() == 2 && s.demoralised.contains(&f.id)).then(|| if f.initiative[1] < f.initiative[0] { 2 } else { 1 });
+        for n in 1..=f.initiative.len() {
+            if keep.is_none_or(|k| k == n) {
+                cup.push(Am { formation: f.id.clone(), n: n as u8 });
             }
         }
     }
@@ -80,6 +84,8 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.fire_closed = false;
     s.melee_done = false;
     s.meleed.clear();
+    s.column = 0;
+    s.refused.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -132,17 +138,28 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
             format!("{u}'s group failed its leader-initiative test: its units may only try to rally in this activation"),
         )]);
     }
+    let mut ev = step_action(s, side, a)?;
+    ev.extend(super::reinforce::sweep(s));
+    Ok(ev)
+}
+
+/// One action, before the Reinforcement markers are checked (JDG 5.2.1).
+fn step_action(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Violation>> {
     match a {
         Action::Initiative(o) => initiative::step_test(s, side, o),
         Action::Fire(f) => super::fire::step_fire(s, side, f),
         Action::Melee(m) => super::melee::step_melee(s, side, m),
         Action::Charge(c) => super::charge::step_charge(s, side, c),
-        Action::Move(_) | Action::Face(_) | Action::Chief(_) | Action::Square(_) if s.melee_done => {
+        Action::Move(_) | Action::Enter(_) | Action::Face(_) | Action::Chief(_) | Action::Square(_) if s.melee_done => {
             Err(vec![Violation::new("JDG 8.3.1", "the melee segment follows movement: nothing moves after the melees (JDG 1.D.3)")])
         }
         Action::Move(m) => {
             s.fire_closed = true;
             movement::step_move(s, side, m)
+        }
+        Action::Enter(o) => {
+            s.fire_closed = true;
+            super::reinforce::step_enter(s, side, o)
         }
         Action::Face(t) => {
             s.fire_closed = true;
@@ -171,6 +188,7 @@ fn actors(s: &State, a: &Action) -> Vec<String> {
     match a {
         Action::Fire(f) => std::iter::once(f.unit.clone()).chain(f.with.clone()).collect(),
         Action::Move(m) => vec![m.unit.clone()],
+        Action::Enter(o) => o.units.clone(),
         Action::Face(t) => s.unit(&t.unit).and_then(|u| u.hex).map(at).unwrap_or_else(|| vec![t.unit.clone()]),
         Action::Square(q) => at(q.hex),
         Action::Charge(c) => at(c.from),
@@ -188,7 +206,8 @@ pub fn finish_activation(s: &mut State, side: &str) -> Vec<Event> {
 fn end_activation(s: &mut State, side: &str) -> Vec<Event> {
     let Phase::Activation { am, .. } = s.phase.clone() else { return vec![] };
     s.aside.push(am.clone());
-    let mut ev = vec![Event::rule("JDG 2.2", format!("{am} is set aside"))];
+    let mut ev = super::reinforce::delay(s, &am.formation);
+    ev.push(Event::rule("JDG 2.2", format!("{am} is set aside")));
     let other = s.scenario.other(side).to_string();
     ev.extend(next_draw(s, other));
     ev
@@ -200,6 +219,22 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         return Err(vec![Violation::new("JDG 1", format!("{seat} is not a seat of this battle"))]);
     };
     let mut w = s.clone();
+    // 8.8: a standing refusal policy takes effect after this entry's own resolution (which
+    // came before its orders), so its author cannot fit it to dice it already knows.
+    let policy = o.refuse.map(|p| {
+        w.refusal.insert(side.clone(), p);
+        Event::rule(super::refusal::RULE, format!("the {side} player's standing refusal policy is now {p:?}"))
+    });
+    let r = run_phase(s, w, &side, o);
+    r.map(|(w, mut ev)| {
+        ev.extend(policy);
+        (w, ev)
+    })
+}
+
+/// The orders of the phase, on the working copy `w`.
+fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec<Violation>> {
+    let side = side.to_string();
     match s.phase.clone() {
         Phase::Orders { side: due } if due == side => {
             if !o.actions.is_empty() {
@@ -228,12 +263,13 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 return Err(errs);
             }
             let n = groups_of(s, &side).count();
-            let mut ev = vec![Event::rule("JDG 2.3.2", format!("the {side} player gives secret orders to his {n} tactical groups"))];
+            let mut ev = super::reinforce::drop_markers(&mut w, &side, &o.drop)?;
+            ev.push(Event::rule("JDG 2.3.2", format!("the {side} player gives secret orders to his {n} tactical groups")));
             ev.extend(after_orders(&mut w, &side));
             Ok((w, ev))
         }
         Phase::Pick { side: due } if due == side => {
-            if !o.assign.is_empty() || !o.groups.is_empty() {
+            if !o.assign.is_empty() || !o.groups.is_empty() || !o.drop.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
             }
             let Some(first) = o.first.as_deref() else {
@@ -285,7 +321,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
         }
         Phase::Activation { am, side: due } if due == side => {
-            if !o.assign.is_empty() || !o.groups.is_empty() {
+            if !o.assign.is_empty() || !o.groups.is_empty() || !o.drop.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
             }
             if o.first.is_some() {

@@ -35,8 +35,21 @@ pub fn describe(s: &State) -> String {
     }
     for u in &s.units {
         let f = s.face(u);
-        let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "off the map".into());
+        let at = match (u.hex, u.arrives) {
+            (Some(h), _) => h.to_string(),
+            (None, Some(t)) => format!(
+                "off the map, a reinforcement entering by {} from turn {t}",
+                s.scenario.schedule_of(&u.id).map(|r| r.entry.to_string()).unwrap_or_default()
+            ),
+            (None, None) => "off the map".into(),
+        };
         let mut state = Vec::new();
+        if u.marker {
+            state.push("under a Reinforcement marker");
+        }
+        if u.or_turn == Some(s.turn) {
+            state.push("OR this turn (entered near the enemy)");
+        }
         if u.disordered {
             state.push("disordered");
         }
@@ -129,6 +142,11 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str(&format!("#   {:<8} {h}  v{}  {:?}\n", u.id, u.facing, u.kind));
         }
     }
+    for u in s.units.iter().filter(|u| u.side == side && u.hex.is_none()) {
+        if let (Some(r), Some(a)) = (s.scenario.schedule_of(&u.id), u.arrives) {
+            t.push_str(&format!("# reinforcement {} ({:?}) enters by {} from turn {a} (JDG 5.2)\n", u.id, u.kind, r.entry));
+        }
+    }
     match &s.phase {
         Phase::Orders { .. } => {
             let potential = s.scenario.side(&side).map(|d| d.commander.order_potential).unwrap_or(0);
@@ -159,6 +177,21 @@ pub fn template(s: &State, seat: &str) -> String {
                     u.id, u.facing
                 ));
             }
+            if let Some(r) = s.scenario.schedule(&am.formation) {
+                let ready: Vec<&str> = s
+                    .units
+                    .iter()
+                    .filter(|u| u.formation == am.formation && u.arrives.is_some_and(|t| t <= s.turn))
+                    .map(|u| u.id.as_str())
+                    .collect();
+                if !ready.is_empty() {
+                    t.push_str(&format!(
+                        "  # - enter: {{units: [{}], path: [\"{}\", ...], facing: V}}   # one stack; normal: true for normal march (5.2.1)\n",
+                        ready.join(", "),
+                        r.entry
+                    ));
+                }
+            }
             t.push_str("  # - face: {unit: ID, facing: V}   # turn in place (one vertex at most in an enemy ZOC)\n");
             t.push_str("  # - chief: {path: [\"HEX\", ...]}   # once per turn, 7 MP (2.5.1)\n");
             t.push_str("  # - initiative: {groups: [GROUP, ...]}   # SO groups test their leader first, alone in the entry (2.4.3)\n");
@@ -185,6 +218,15 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if let Some(p) = stack_problem(s, h).or_else(|| facing_problem(s, h)) {
             return Err(format!("{h}: {p}"));
+        }
+        if super::reinforce::closed(s, &u.side, h) {
+            return Err(format!("{} stands in {h}, closed by the enemy's reinforcements (JDG 5.2.3)", u.id));
+        }
+        if u.arrives.is_some() {
+            return Err(format!("{} is on the map and still waiting to enter", u.id));
+        }
+        if u.marker && s.units.iter().any(|e| e.side != u.side && e.hex.is_some_and(|eh| eh.distance(h) <= 5)) {
+            return Err(format!("{} keeps its Reinforcement marker within 5 hexes of an enemy (JDG 5.2.1)", u.id));
         }
     }
     if s.turn == 0 || s.turn > s.scenario.turns {
@@ -261,6 +303,9 @@ pub fn picture(s: &State) -> Picture {
             if u.disordered && !u.routed {
                 badges.push(Badge { text: "D".into(), colour: Rgb(160, 0, 0) });
             }
+            if u.marker {
+                badges.push(Badge { text: "R".into(), colour: Rgb(0, 90, 160) });
+            }
             Some(Counter {
                 at: axial(h),
                 colour,
@@ -289,10 +334,14 @@ pub fn picture(s: &State) -> Picture {
         "representative battle data (scenarios/jours-de-gloire); the arrow on a counter points at the vertex it faces".into(),
         format!("cup: {}", s.cup.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")),
     ];
-    notes.push("D: disordered (striped face); ROUT: routed (no facing)".into());
-    let gone: Vec<&str> = s.units.iter().filter(|u| u.hex.is_none()).map(|u| u.id.as_str()).collect();
+    notes.push("D: disordered (striped face); ROUT: routed (no facing); R: Reinforcement marker (JDG 5.2.1)".into());
+    let gone: Vec<&str> = s.units.iter().filter(|u| u.hex.is_none() && u.arrives.is_none()).map(|u| u.id.as_str()).collect();
     if !gone.is_empty() {
         notes.push(format!("eliminated: {}", gone.join(", ")));
+    }
+    let due: Vec<&str> = s.units.iter().filter(|u| u.arrives.is_some()).map(|u| u.id.as_str()).collect();
+    if !due.is_empty() {
+        notes.push(format!("reinforcements still off the map: {}", due.join(", ")));
     }
     if !s.demoralised.is_empty() {
         notes.push(format!("demoralised: {}", s.demoralised.join(", ")));
