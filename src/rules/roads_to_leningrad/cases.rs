@@ -18,6 +18,10 @@
 //!   last_passes: {soviet: 2}
 //!   control: {"2214": soviet}
 //!   defensive_artillery: {soviet: [110-gap]}   # a standing instruction (RTL-12.11)
+//!   strongpoints:                  # completed, or under construction by `builder` (RTL-14)
+//!     - {hex: "3223", side: soviet}
+//!     - {hex: "1817", side: soviet, builder: 835-rr}
+//!   no_retreat: {soviet: ["3223"]} # a standing instruction (RTL-9.4)
 //!   vp: 0
 //! ```
 //! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
@@ -29,7 +33,7 @@ use serde::Deserialize;
 
 use super::RoadsToLeningrad;
 use super::scenario::SOLTSY_YAML;
-use super::state::{Active, Marker, Os, Phase, State, Supply, Weather};
+use super::state::{Active, Marker, Os, Phase, State, Strongpoint, Supply, Weather};
 use crate::engine::cases::CaseRuleset;
 use crate::engine::{Ruleset, SeatInfo};
 use crate::geo::hex::HexId;
@@ -65,6 +69,10 @@ struct CaseState {
     vp: i32,
     #[serde(default)]
     defensive_artillery: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    strongpoints: Vec<Strongpoint>,
+    #[serde(default)]
+    no_retreat: BTreeMap<String, Vec<HexId>>,
 }
 
 #[derive(Deserialize)]
@@ -132,6 +140,8 @@ impl CaseRuleset for RoadsToLeningrad {
         s.control.extend(c.control);
         s.vp = c.vp;
         s.defensive_fire = c.defensive_artillery;
+        s.strongpoints = c.strongpoints;
+        s.no_retreat = c.no_retreat;
         if c.strategic {
             s.phase = Phase::Strategic;
         } else if let Some(side) = c.cup_phase {

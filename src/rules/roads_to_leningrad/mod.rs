@@ -13,8 +13,9 @@
 //! advance (RTL-9.1, 10, 11); artillery (`artillery`, RTL-12 with 3.55, 10.28, 10.42,
 //! 11.13); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
 //! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
-//! Not built: combination of AMs, reaction, refusal, No Retreat, air,
-//! strongpoints, CPs, leaders, bridges, reinforcements; `docs/roads-to-leningrad/rules.md`
+//! Strongpoints (`strongpoints`, RTL-14) and No Retreat (`no_retreat`, RTL-9.4, 11.4).
+//! Not built: combination of AMs, reaction, refusal, air, CPs, leaders, bridges,
+//! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
 pub mod artillery;
@@ -24,10 +25,12 @@ pub mod crt;
 pub mod cup;
 pub mod legal;
 pub mod movement;
+pub mod no_retreat;
 pub mod orders;
 pub mod overrun;
 pub mod scenario;
 pub mod state;
+pub mod strongpoints;
 pub mod supply;
 pub mod turn;
 pub mod victory;
@@ -89,6 +92,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         units,
         vp: 0,
         defensive_fire: BTreeMap::new(),
+        strongpoints: vec![],
+        no_retreat: BTreeMap::new(),
         control,
         outcome: None,
     };
@@ -163,7 +168,9 @@ impl Ruleset for RoadsToLeningrad {
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         if s.overrun.is_some() {
-            return overrun::resolve(s, dice);
+            let mut ev = overrun::resolve(s, dice);
+            ev.extend(strongpoints::sweep(s));
+            return ev;
         }
         combat::resolve(s, dice)
     }

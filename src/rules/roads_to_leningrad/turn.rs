@@ -290,10 +290,12 @@ pub fn end_os(s: &mut State) -> Vec<Event> {
     }
 }
 
-/// The Reorganization Segment: disruption off units outside EZOC (3.75a; those in EZOC roll
-/// with the next turn's strategic dice), victory determination, the turn marker.
+/// The Reorganization Segment: the Construction Phase (strongpoints removed and completed,
+/// RTL-14.25c, 14.26a), disruption off units outside EZOC (3.75a; those in EZOC roll with
+/// the next turn's strategic dice), victory determination, the turn marker.
 fn end_turn(s: &mut State) -> Vec<Event> {
-    let mut ev = Vec::new();
+    // The Construction Phase comes first, while Disrupted markers are still on (C.1, 3.72f).
+    let mut ev = super::strongpoints::reorganize(s);
     let ids: Vec<String> = s.units.iter().filter(|u| u.disrupted && u.hex.is_some()).map(|u| u.id.clone()).collect();
     for id in ids {
         let Some(u) = s.unit(&id) else { continue };
@@ -331,7 +333,15 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     let mut w = s.clone();
     match s.phase.clone() {
         Phase::Cup { side: due } if due == side => {
-            if o.os.is_some() || o.am.is_some() || o.play.is_some() || !o.actions.is_empty() || o.defensive_artillery.is_some() {
+            if o.os.is_some()
+                || o.am.is_some()
+                || o.play.is_some()
+                || !o.actions.is_empty()
+                || o.defensive_artillery.is_some()
+                || o.no_retreat.is_some()
+                || !o.build.is_empty()
+                || !o.remove_strongpoints.is_empty()
+            {
                 return Err(vec![Violation::new("RTL-7.14", "this entry fills your cup; operations come later")]);
             }
             let n = s.cups.get(&side).map(Vec::len).unwrap_or(0);
@@ -368,9 +378,21 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 Some(list) => super::artillery::set_defensive(&mut w, &side, list)?,
                 None => vec![],
             };
+            // So is No Retreat's (RTL-9.4); the owner's removals free markers for this
+            // entry's construction (14.26c, d).
+            if let Some(list) = &o.no_retreat {
+                ev.extend(super::no_retreat::set(&mut w, &side, list)?);
+            }
+            ev.extend(super::strongpoints::remove(&mut w, &side, &o.remove_strongpoints)?);
             // A case may start inside an OS already begun (its marker played).
             if w.active.is_none() {
                 ev.extend(begin_os(&mut w, &side, o)?);
+            }
+            // The Construction Phase opens an Assault sequence (RTL-14.25); an Assault OS is
+            // a single entry (no overrun can split it), so this runs once per sequence.
+            match w.active.as_ref().map(|a| a.os) {
+                Some(Os::Assault) => ev.extend(super::strongpoints::construction(&mut w, &side, &o.build)?),
+                _ => super::strongpoints::refuse_outside_assault(&o.build)?,
             }
             let mut errs = Vec::new();
             let mut attacking = false;
@@ -392,8 +414,19 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                         combat::declare(&mut w, &side, x)
                     }
                 };
+                // 14.26b: a builder that moves, overruns or attacks gives up its strongpoint.
+                let (movers, what): (&[String], &str) = match a {
+                    Action::Move(m) => (std::slice::from_ref(&m.unit), "moves"),
+                    Action::Overrun(x) => (&x.units, "moves to overrun"),
+                    Action::Attack(x) => (&x.units, "attacks"),
+                };
                 match r {
-                    Ok(e) => ev.extend(e),
+                    Ok(e) => {
+                        ev.extend(e);
+                        for id in movers {
+                            ev.extend(super::strongpoints::abandon(&mut w, id, what));
+                        }
+                    }
                     Err(v) => errs.extend(v.into_iter().map(|mut v| {
                         v.message = format!("action {}: {}", i + 1, v.message);
                         v

@@ -5,7 +5,7 @@ use super::movement::{STACK_LIMIT, stack_points};
 use super::scenario::{Kind, Terrain, Water};
 use super::state::{Phase, State, Supply};
 use crate::render::{
-    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Mark, MarkShape, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
 };
 
 /// The state, one fact per line.
@@ -97,6 +97,15 @@ pub fn describe(s: &State) -> String {
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
+    for p in &s.strongpoints {
+        out.push(match &p.builder {
+            None => format!("strongpoint at {} ({})", p.hex, p.side),
+            Some(b) => format!("strongpoint under construction at {} ({}, built by {b})", p.hex, p.side),
+        });
+    }
+    for (side, l) in &s.no_retreat {
+        out.push(format!("{side} No Retreat (standing): {}", l.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")));
+    }
     out.push(format!("German VP from steps and actions: {}", s.vp));
     for l in &s.scenario.raw.victory.locations {
         let who = s.control.get(&l.hex).map(String::as_str).unwrap_or("nobody");
@@ -150,7 +159,11 @@ pub fn template(s: &State, seat: &str) -> String {
                     p.am.clone().unwrap_or_else(|| p.public_name())
                 ));
             }
-            t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\nactions:\n");
+            t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
+            t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
+            t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
+            t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
+            t.push_str("actions:\n");
             t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
             t.push_str("  # - overrun: {units: [ID, ...], path: [\"HEX\", ...], hex: \"HEX\", lead: ID}   # Mobile only, the last action (RTL-8.6)\n");
             t.push_str("  # - attack: {hex: \"HEX\", units: [ID, ...], lead: ID, crt: assault, advance: true}\n");
@@ -183,6 +196,26 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
     }
     if s.pool.len() > 2 {
         return Err("more pools than sides".into());
+    }
+    // Strongpoints (RTL-14.22, 14.24, 2.24): one a hex, never in swamp, a builder standing in
+    // its own hex, no side above its markers.
+    for (i, p) in s.strongpoints.iter().enumerate() {
+        if s.strongpoints[..i].iter().any(|q| q.hex == p.hex) {
+            return Err(format!("two strongpoints in {}", p.hex));
+        }
+        if s.scenario.terrain.get(&p.hex).is_none_or(|t| *t == Terrain::Swamp) {
+            return Err(format!("a strongpoint stands in swamp or off the map at {}", p.hex));
+        }
+        if let Some(b) = &p.builder
+            && !s.unit(b).is_some_and(|u| u.hex == Some(p.hex) && u.side == p.side)
+        {
+            return Err(format!("the strongpoint under construction at {} has lost its builder {b}", p.hex));
+        }
+    }
+    for (side, &n) in &s.scenario.raw.strongpoints.markers {
+        if s.strongpoints.iter().filter(|p| &p.side == side).count() as u32 > n {
+            return Err(format!("the {side} side has more than its {n} strongpoint markers on the map"));
+        }
     }
     Ok(())
 }
@@ -227,7 +260,22 @@ pub fn picture(s: &State) -> Picture {
             let v = l.vp.values().max().copied().unwrap_or(0);
             (v.to_string(), s.control.get(&h).map(|x| colour(x).0).unwrap_or(Rgb::BLACK))
         });
-        cells.push(Cell { id: h.to_string(), axial: axial(h), fill: fill(s, h), place, vp, outline: None, marks: vec![] });
+        // The strongpoint marker (RTL-14), in its builder's colour: "SP" completed, "sp"
+        // under construction.
+        let marks = s
+            .strongpoint(h)
+            .map(|p| Mark {
+                shape: MarkShape::Dot,
+                colour: colour(&p.side).0,
+                text: if p.builder.is_some() { "sp".into() } else { "SP".into() },
+                title: match &p.builder {
+                    None => format!("{} strongpoint", p.side),
+                    Some(b) => format!("{} strongpoint under construction by {b}", p.side),
+                },
+            })
+            .into_iter()
+            .collect();
+        cells.push(Cell { id: h.to_string(), axial: axial(h), fill: fill(s, h), place, vp, outline: None, marks });
     }
     let sides = s
         .scenario
