@@ -8,6 +8,7 @@
 //!   units:                         # when given, only these units are on the map
 //!     - {id: 10-8pz, hex: "2214", reduced: true, disrupted: true, supply: out}
 //!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
+//!     - {id: AA269, hex: "3030", activations: 1}   # an Army unit's First Activation marker
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
@@ -88,6 +89,8 @@ struct CaseUnit {
     supply: Supply,
     #[serde(default)]
     fired: bool,
+    #[serde(default)]
+    activations: u8,
 }
 
 #[derive(Deserialize)]
@@ -127,6 +130,7 @@ impl CaseRuleset for RoadsToLeningrad {
                 u.disrupted = cu.disrupted;
                 u.supply = cu.supply;
                 u.fired = cu.fired;
+                u.activations = cu.activations;
             }
         }
         s.first = c.first.unwrap_or_else(|| "german".into());
@@ -158,7 +162,7 @@ impl CaseRuleset for RoadsToLeningrad {
             let army = super::turn::army_for(&s, &side, &a.formation);
             s.choose_first = false;
             s.phase = Phase::Os { side: side.clone() };
-            s.active = Some(Active { side, formation: a.formation, os: a.os, army });
+            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false });
         }
         RoadsToLeningrad::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

@@ -2,6 +2,7 @@
 //! sequence chosen (now and then a Pass); each active unit walked toward the nearest enemy
 //! or an enemy-held location, each step checked by the rules; then attacks at fair odds.
 
+use super::army;
 use super::artillery;
 use super::combat;
 use super::crt::{Table, crts};
@@ -29,7 +30,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             Some(Orders { cup_choice: avail, ..Orders::default() })
         }
-        Phase::Os { side: due } if *due == side && s.attacks.is_empty() && s.overrun.is_none() => {
+        Phase::Os { side: due } if *due == side && s.attacks.is_empty() && s.overrun.is_none() && s.army_attempts.is_empty() => {
             let mut o = Orders::default();
             if s.active.is_some() {
                 // The Movement Phase goes on after an overrun's roll (RTL-8.67).
@@ -88,6 +89,21 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             if o.os == Some(Os::Assault) {
                 build(&mut w, &side, &mut o, ch);
+            }
+            // Now and then Army units outside command range try to join (RTL-7.45); the
+            // rolls end the entry and the moves follow in the next one.
+            if ch.roll(3) == 0 {
+                let tries: Vec<String> = w
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side && u.formation == "army" && u.hex.is_some())
+                    .map(|u| u.id.clone())
+                    .filter(|id| army::attempt(&mut w.clone(), &side, std::slice::from_ref(id)).is_ok())
+                    .collect();
+                if !tries.is_empty() {
+                    o.army_attempts = tries;
+                    return Some(o);
+                }
             }
             Some(go_on(&w, &side, o, ch))
         }
@@ -331,13 +347,13 @@ mod tests {
         assert!(overruns > 0);
     }
 
-    /// The bot builds strongpoints and orders No Retreat now and then, so selfplay
-    /// exercises RTL-14 and 9.4.
+    /// The bot builds strongpoints, orders No Retreat and tries Army activations now and
+    /// then, so selfplay exercises RTL-14, 9.4 and 7.45.
     #[test]
-    fn the_bot_builds_strongpoints_and_orders_no_retreat() {
+    fn the_bot_builds_strongpoints_orders_no_retreat_and_tries_army_units() {
         let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
         let seats = crate::scenarios::seats(sc);
-        let (mut builds, mut holds) = (0, 0);
+        let (mut builds, mut holds, mut tries) = (0, 0, 0);
         for seed in 1..=2 {
             let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
             let mut clock = || "2000-01-01T00:00:00Z".to_string();
@@ -345,11 +361,12 @@ mod tests {
                 let o = e.draft.body.orders.as_ref().map(|o| format!("{o:?}")).unwrap_or_default();
                 builds += usize::from(o.contains("build"));
                 holds += usize::from(o.contains("no_retreat"));
+                tries += usize::from(o.contains("army_attempts"));
                 Ok(())
             };
             bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
         }
-        eprintln!("entries building strongpoints: {builds}; entries ordering No Retreat: {holds}");
-        assert!(builds > 0 && holds > 0);
+        eprintln!("entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}");
+        assert!(builds > 0 && holds > 0 && tries > 0);
     }
 }

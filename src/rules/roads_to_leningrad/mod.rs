@@ -14,10 +14,12 @@
 //! 11.13); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
 //! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
 //! Strongpoints (`strongpoints`, RTL-14) and No Retreat (`no_retreat`, RTL-9.4, 11.4).
+//! Army units outside command range try an ER check (`army`, RTL-7.45).
 //! Not built: combination of AMs, reaction, refusal, air, CPs, leaders, bridges,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
+pub mod army;
 pub mod artillery;
 pub mod cases;
 pub mod combat;
@@ -87,6 +89,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         moved: vec![],
         active: None,
         attacks: vec![],
+        army_attempts: vec![],
         overrun: None,
         group: None,
         units,
@@ -131,6 +134,10 @@ impl Ruleset for RoadsToLeningrad {
                 seat: s.seat_of(side),
                 what: format!("put up to {} of your AMs in your cup, face down (RTL-7.14)", turn::cup_limit(s, side)),
             }],
+            Phase::Os { side } if !s.army_attempts.is_empty() => {
+                let other = s.scenario.other(side);
+                vec![Await { seat: s.seat_of(&other), what: "roll the Army activation checks (your next entry settles their dice)".into() }]
+            }
             Phase::Os { side } if s.overrun.is_some() => {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the overrun (your next entry settles its dice)".into() }]
@@ -164,9 +171,15 @@ impl Ruleset for RoadsToLeningrad {
         if let Some(o) = &s.overrun {
             return Some(format!("RTL-8.67: the overrun of {} by {}", o.target, o.units.join(", ")));
         }
+        if !s.army_attempts.is_empty() {
+            return Some(format!("RTL-7.45: the activation checks of {}", s.army_attempts.join(", ")));
+        }
         (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len()))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if !s.army_attempts.is_empty() {
+            return army::resolve(s, dice);
+        }
         if s.overrun.is_some() {
             let mut ev = overrun::resolve(s, dice);
             ev.extend(strongpoints::sweep(s));

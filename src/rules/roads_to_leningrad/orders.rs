@@ -49,6 +49,12 @@ pub struct Orders {
     /// attacks loses it (14.26b).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub build: Vec<String>,
+    /// RTL-7.45: first in the Movement Phase, try to activate these Army units outside the
+    /// active formation's command range, each by an ER check. The checks end the entry (the
+    /// other side's next entry rolls them) and your next entry goes on with the Movement
+    /// Phase. Each try uses up an activation (7.42, 7.43), pass or fail.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army_attempts: Vec<String>,
     /// Moves then attack declarations, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]

@@ -155,6 +155,14 @@ pub struct Active {
     /// Army units activated with it (RTL-7.44, 7.46).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army: Vec<String>,
+    /// Its Construction Phase is over (RTL-14.25): an Assault sequence split by the Army
+    /// activation rolls does not build twice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constructed: bool,
+    /// It has tried to activate Army units outside command range (RTL-7.45): once, at the
+    /// start of its Movement Phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tried: bool,
 }
 
 /// Where the turn stands (RTL-4.21).
@@ -212,6 +220,9 @@ pub struct State {
     /// Declared attacks waiting for their dice (RTL-10; DESIGN §2.5 batch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<Attack>,
+    /// Army units whose activation checks wait for their dice (RTL-7.45).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army_attempts: Vec<String>,
     /// An overrun waiting for its dice (RTL-8.67).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrun: Option<Overrun>,

@@ -263,7 +263,7 @@ pub fn begin_os(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec
         ),
     ));
     s.played.push(marker.public_name());
-    s.active = Some(Active { side: side.to_string(), formation, os, army });
+    s.active = Some(Active { side: side.to_string(), formation, os, army, constructed: false, tried: false });
     Ok(ev)
 }
 
@@ -334,6 +334,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     match s.phase.clone() {
         Phase::Cup { side: due } if due == side => {
             if o.os.is_some()
+                || !o.army_attempts.is_empty()
                 || o.am.is_some()
                 || o.play.is_some()
                 || !o.actions.is_empty()
@@ -368,7 +369,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(first_os(&mut w));
             Ok((w, ev))
         }
-        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() => {
+        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() && s.army_attempts.is_empty() => {
             if !o.cup_choice.is_empty() || o.cup.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "the cups are filled in the Initiative Phase")]);
             }
@@ -388,11 +389,32 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if w.active.is_none() {
                 ev.extend(begin_os(&mut w, &side, o)?);
             }
-            // The Construction Phase opens an Assault sequence (RTL-14.25); an Assault OS is
-            // a single entry (no overrun can split it), so this runs once per sequence.
-            match w.active.as_ref().map(|a| a.os) {
-                Some(Os::Assault) => ev.extend(super::strongpoints::construction(&mut w, &side, &o.build)?),
+            // The Construction Phase opens an Assault sequence (RTL-14.25), once: the Army
+            // activation rolls may split the sequence over two entries.
+            match w.active.as_ref().map(|a| (a.os, a.constructed)) {
+                Some((Os::Assault, false)) => {
+                    ev.extend(super::strongpoints::construction(&mut w, &side, &o.build)?);
+                    if let Some(a) = w.active.as_mut() {
+                        a.constructed = true;
+                    }
+                }
+                Some((Os::Assault, true)) if !o.build.is_empty() => {
+                    return Err(vec![Violation::new("RTL-14.25", "this sequence's Construction Phase is over: build in its first entry")]);
+                }
+                Some((Os::Assault, true)) => {}
                 _ => super::strongpoints::refuse_outside_assault(&o.build)?,
+            }
+            // The Movement Phase opens with the Army activation attempts (RTL-7.45), whose
+            // rolls end the entry.
+            if !o.army_attempts.is_empty() {
+                ev.extend(super::army::attempt(&mut w, &side, &o.army_attempts)?);
+                if !o.actions.is_empty() {
+                    return Err(vec![Violation::new(
+                        "RTL-7.45",
+                        "the activation attempts end the entry: write the moves and attacks in your next entry, after their rolls",
+                    )]);
+                }
+                return Ok((w, ev));
             }
             let mut errs = Vec::new();
             let mut attacking = false;

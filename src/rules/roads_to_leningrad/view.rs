@@ -45,6 +45,9 @@ pub fn describe(s: &State) -> String {
     if let Some(o) = &s.overrun {
         out.push(format!("overrun of {} from {} by {} (lead {}) waits for its dice", o.target, o.from, o.units.join(", "), o.lead));
     }
+    if !s.army_attempts.is_empty() {
+        out.push(format!("Army activation checks of {} wait for their dice", s.army_attempts.join(", ")));
+    }
     if let Some(g) = &s.group {
         out.push(format!(
             "overrun stack at {} may go on: {}{}",
@@ -82,6 +85,9 @@ pub fn describe(s: &State) -> String {
         if u.fired {
             st.push("Fired".into());
         }
+        if let Some(m) = activation_marker(s, u) {
+            st.push(m.into());
+        }
         out.push(format!(
             "unit {} ({} {}) at {at}: {}-{}-{} ER {}{}",
             u.id,
@@ -114,6 +120,15 @@ pub fn describe(s: &State) -> String {
     out.join("\n")
 }
 
+/// An Army unit's activation marker (RTL-7.42–7.43): First Activation after its first
+/// activation or try when it has two a turn, Final Activation when it has none left.
+pub fn activation_marker(s: &State, u: &super::state::Unit) -> Option<&'static str> {
+    if u.formation != "army" || u.activations == 0 {
+        return None;
+    }
+    Some(if u.activations >= super::army::limit(s, &u.id) { "Final Activation" } else { "First Activation" })
+}
+
 /// A commented YAML skeleton of what `seat` may send now.
 pub fn template(s: &State, seat: &str) -> String {
     let e = <super::RoadsToLeningrad as crate::engine::Ruleset>::expect(s);
@@ -133,6 +148,9 @@ pub fn template(s: &State, seat: &str) -> String {
         // An overrun waits for its dice: the other side has nothing to decide (RTL-8.67).
         Phase::Os { .. } if s.overrun.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the overrun (RTL-8.67)\n");
+        }
+        Phase::Os { .. } if !s.army_attempts.is_empty() => {
+            t.push_str("# nothing to order: `umpire ack` rolls the Army activation checks (RTL-7.45)\n");
         }
         // After an overrun's roll the same Movement Phase goes on (no draw, no sequence).
         Phase::Os { .. } if s.attacks.is_empty() && s.active.as_ref().is_some_and(|a| a.side == side) => {
@@ -160,6 +178,7 @@ pub fn template(s: &State, seat: &str) -> String {
                 ));
             }
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
+            t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
@@ -302,6 +321,9 @@ pub fn picture(s: &State) -> Picture {
             let mut badges = Vec::new();
             if u.disrupted {
                 badges.push(Badge { text: "D".into(), colour: Rgb(180, 0, 0) });
+            }
+            if let Some(m) = activation_marker(s, u) {
+                badges.push(Badge { text: if m.starts_with("Final") { "FA".into() } else { "1A".into() }, colour: Rgb(60, 60, 160) });
             }
             match u.supply {
                 Supply::Emergency => badges.push(Badge { text: "E".into(), colour: Rgb(200, 120, 0) }),
