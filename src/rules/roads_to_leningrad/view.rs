@@ -279,12 +279,12 @@ pub fn picture(s: &State) -> Picture {
             let v = l.vp.values().max().copied().unwrap_or(0);
             (v.to_string(), s.control.get(&h).map(|x| colour(x).0).unwrap_or(Rgb::BLACK))
         });
-        // The strongpoint marker (RTL-14), in its builder's colour: "SP" completed, "sp"
-        // under construction.
+        // The strongpoint marker (RTL-14), a lettered flag in its builder's colour (this map
+        // has no control flags): "SP" completed, "sp" under construction.
         let marks = s
             .strongpoint(h)
             .map(|p| Mark {
-                shape: MarkShape::Dot,
+                shape: MarkShape::Control,
                 colour: colour(&p.side).0,
                 text: if p.builder.is_some() { "sp".into() } else { "SP".into() },
                 title: match &p.builder {
