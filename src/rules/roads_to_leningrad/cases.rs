@@ -8,6 +8,7 @@
 //!   units:                         # when given, only these units are on the map
 //!     - {id: 10-8pz, hex: "2214", reduced: true, disrupted: true, supply: out}
 //!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
+//!     - {id: AA269, hex: "3030", activations: 1}   # an Army unit's First Activation marker
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
@@ -18,6 +19,10 @@
 //!   last_passes: {soviet: 2}
 //!   control: {"2214": soviet}
 //!   defensive_artillery: {soviet: [110-gap]}   # a standing instruction (RTL-12.11)
+//!   strongpoints:                  # completed, or under construction by `builder` (RTL-14)
+//!     - {hex: "3223", side: soviet}
+//!     - {hex: "1817", side: soviet, builder: 835-rr}
+//!   no_retreat: {soviet: ["3223"]} # a standing instruction (RTL-9.4)
 //!   vp: 0
 //! ```
 //! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
@@ -29,7 +34,7 @@ use serde::Deserialize;
 
 use super::RoadsToLeningrad;
 use super::scenario::SOLTSY_YAML;
-use super::state::{Active, Marker, Os, Phase, State, Supply, Weather};
+use super::state::{Active, Marker, Os, Phase, State, Strongpoint, Supply, Weather};
 use crate::engine::cases::CaseRuleset;
 use crate::engine::{Ruleset, SeatInfo};
 use crate::geo::hex::HexId;
@@ -65,6 +70,10 @@ struct CaseState {
     vp: i32,
     #[serde(default)]
     defensive_artillery: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    strongpoints: Vec<Strongpoint>,
+    #[serde(default)]
+    no_retreat: BTreeMap<String, Vec<HexId>>,
 }
 
 #[derive(Deserialize)]
@@ -80,6 +89,8 @@ struct CaseUnit {
     supply: Supply,
     #[serde(default)]
     fired: bool,
+    #[serde(default)]
+    activations: u8,
 }
 
 #[derive(Deserialize)]
@@ -119,6 +130,7 @@ impl CaseRuleset for RoadsToLeningrad {
                 u.disrupted = cu.disrupted;
                 u.supply = cu.supply;
                 u.fired = cu.fired;
+                u.activations = cu.activations;
             }
         }
         s.first = c.first.unwrap_or_else(|| "german".into());
@@ -132,6 +144,8 @@ impl CaseRuleset for RoadsToLeningrad {
         s.control.extend(c.control);
         s.vp = c.vp;
         s.defensive_fire = c.defensive_artillery;
+        s.strongpoints = c.strongpoints;
+        s.no_retreat = c.no_retreat;
         if c.strategic {
             s.phase = Phase::Strategic;
         } else if let Some(side) = c.cup_phase {
@@ -148,7 +162,7 @@ impl CaseRuleset for RoadsToLeningrad {
             let army = super::turn::army_for(&s, &side, &a.formation);
             s.choose_first = false;
             s.phase = Phase::Os { side: side.clone() };
-            s.active = Some(Active { side, formation: a.formation, os: a.os, army });
+            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false });
         }
         RoadsToLeningrad::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

@@ -86,6 +86,8 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
         Some("the attacking force has no armor")
     } else if s.scenario.city(target) || matches!(t, Some(Terrain::Hills | Terrain::Swamp)) {
         Some("the defending hex is city, hills or swamp")
+    } else if super::strongpoints::defended(s, target) {
+        Some("the defenders hold a strongpoint (14.13a)")
     } else if all_river {
         Some("every attacker attacks across a river")
     } else {
@@ -95,7 +97,8 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
 
 /// Whether `units` attacking `target` earn the combined-arms −1 (RTL-10.61f): armor with a
 /// motorized partner, no AT in the hex, fair weather, no swamp or city; the two not across
-/// a river nor Disrupted. Overruns use it too (RTL-8.67e).
+/// a river nor Disrupted; no completed strongpoint of the defenders (10.61f5). Overruns use
+/// it too (RTL-8.67e).
 pub fn cab(s: &State, units: &[String], target: HexId) -> bool {
     let t = s.scenario.terrain.get(&target).copied();
     let across_river =
@@ -104,7 +107,13 @@ pub fn cab(s: &State, units: &[String], target: HexId) -> bool {
     let armor = units.iter().any(|id| s.data(id).is_some_and(|d| d.armor()) && ok(id));
     let partner = units.iter().any(|id| s.data(id).is_some_and(|d| d.cab_partner()) && ok(id));
     let at = s.units_at(target).any(|u| s.data(&u.id).is_some_and(|d| d.anti_tank()));
-    armor && partner && !at && s.weather != Weather::Rain && !s.scenario.city(target) && t != Some(Terrain::Swamp)
+    armor
+        && partner
+        && !at
+        && s.weather != Weather::Rain
+        && !s.scenario.city(target)
+        && t != Some(Terrain::Swamp)
+        && !super::strongpoints::defended(s, target)
 }
 
 /// The DRMs of an attack other than coordination, with their words (RTL-10.22, 10.61).
@@ -132,6 +141,14 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
         }
     }
     add(hex, format!("terrain ({hex_word})"), &mut total);
+    // 10.22b, 14.13c: cumulative with the hex's terrain.
+    let sp = super::strongpoints::defended(s, a.target);
+    if sp {
+        add(1, "strongpoint".into(), &mut total);
+    }
+    if a.no_retreat {
+        add(1, "No Retreat".into(), &mut total);
+    }
     let across =
         |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.scenario.water(h, a.target).is_some_and(|(x, _)| x == w));
     let stream = !a.units.is_empty() && a.units.iter().all(|id| across(id, Water::Stream));
@@ -147,7 +164,7 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
         add(-1, "combined arms".into(), &mut total);
     }
     let engineer = a.units.iter().any(|id| s.data(id).is_some_and(|d| d.kind == Kind::Engineer));
-    if engineer && (s.scenario.city(a.target) || stream) {
+    if engineer && (s.scenario.city(a.target) || sp || stream) {
         add(-1, "engineers".into(), &mut total);
     }
     (total, words)
@@ -259,6 +276,7 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
         advance: o.advance,
         artillery: o.artillery.clone(),
         artillery_lead: o.artillery_lead.clone(),
+        no_retreat: false,
     });
     let support = if o.artillery.is_empty() { String::new() } else { format!("; supported by {}", o.artillery.join(", ")) };
     Ok(vec![Event::rule(
@@ -476,7 +494,17 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
         }
     }
     let len = 2; // Mobile: exactly 2; Assault: 1 or 2, default 2 (digest G.4).
-    if res.d_retreat {
+    let mut held = false;
+    if res.d_retreat && a.no_retreat {
+        // 11.42b–d: one step more instead of the retreat, lead unit first (then the highest
+        // ER); the attacker does not advance if that step empties the hex.
+        let alive = |s: &State| s.units_at(a.target).next().is_some();
+        if alive(s) {
+            ev.push(Event::rule("RTL-11.42", format!("No Retreat: {} stays and loses one step more instead of retreating", a.target)));
+            ev.extend(lose_steps(s, &defenders, dlead.as_deref(), 1));
+            held = !alive(s);
+        }
+    } else if res.d_retreat {
         ev.extend(retreat(s, &defenders, a.target, a.target, len, dice));
     }
     if res.a_retreat {
@@ -486,8 +514,11 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
         }
     }
     ev.extend(super::artillery::fire_in_hex(s, &defenders));
+    if held {
+        ev.push(Event::rule("RTL-11.42", format!("the No Retreat step emptied {}: no advance into it", a.target)));
+    }
     // Advance (11.6): only into an emptied hex, declared attackers, not heavy.
-    if a.advance && s.units_at(a.target).next().is_none() && !res.a_retreat {
+    if a.advance && !held && s.units_at(a.target).next().is_none() && !res.a_retreat {
         let side = s.unit(&a.lead).map(|u| u.side.clone()).unwrap_or_default();
         let mut gone = Vec::new();
         for id in &attackers {
@@ -514,12 +545,15 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
 
 /// Roll every declared attack in order, then the sequence ends.
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
-    let attacks = std::mem::take(&mut s.attacks);
+    let mut attacks = std::mem::take(&mut s.attacks);
     let os = s.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
-    let mut ev = Vec::new();
+    // The Enemy Reaction Phase comes before every combat (Expanded Sequence A.2): of its
+    // three steps only No Retreat is built.
+    let mut ev = super::no_retreat::reaction(s, &mut attacks, dice);
     for a in &attacks {
         ev.extend(resolve_one(s, a, os, dice));
     }
+    ev.extend(super::strongpoints::sweep(s));
     ev.extend(super::turn::end_os(s));
     ev
 }

@@ -2,6 +2,7 @@
 //! sequence chosen (now and then a Pass); each active unit walked toward the nearest enemy
 //! or an enemy-held location, each step checked by the rules; then attacks at fair odds.
 
+use super::army;
 use super::artillery;
 use super::combat;
 use super::crt::{Table, crts};
@@ -9,6 +10,7 @@ use super::movement;
 use super::orders::{Action, AttackOrder, Move, Orders, OverrunOrder, Play};
 use super::overrun;
 use super::state::{Os, Phase, State, Supply};
+use super::strongpoints;
 use super::turn;
 use crate::dice::Dice;
 use crate::geo::hex::HexId;
@@ -28,7 +30,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             Some(Orders { cup_choice: avail, ..Orders::default() })
         }
-        Phase::Os { side: due } if *due == side && s.attacks.is_empty() && s.overrun.is_none() => {
+        Phase::Os { side: due } if *due == side && s.attacks.is_empty() && s.overrun.is_none() && s.army_attempts.is_empty() => {
             let mut o = Orders::default();
             if s.active.is_some() {
                 // The Movement Phase goes on after an overrun's roll (RTL-8.67).
@@ -58,6 +60,16 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 o.os = Some(Os::Pass);
                 return Some(o);
             }
+            // Now and then a standing No Retreat order for all its strongpoints (RTL-9.4), or
+            // none; and at the marker limit, an unoccupied strongpoint given up (14.26c).
+            let mine: Vec<HexId> = s.strongpoints.iter().filter(|p| p.side == side).map(|p| p.hex).collect();
+            if !mine.is_empty() && ch.roll(3) == 0 {
+                o.no_retreat = Some(if ch.roll(5) == 0 { vec![] } else { mine.clone() });
+            }
+            let limit = s.scenario.raw.strongpoints.markers.get(&side).copied();
+            if limit.is_some_and(|n| mine.len() as u32 >= n) && ch.roll(2) == 0 {
+                o.remove_strongpoints = mine.iter().copied().filter(|&h| s.units_at(h).next().is_none()).take(1).collect();
+            }
             o.os = Some(if ch.roll(3) == 0 { Os::Assault } else { Os::Mobile });
             // Work on a copy where the seat's own face-down markers count as opened (its
             // tool opens the played one when it signs).
@@ -67,14 +79,53 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     m.open = true;
                 }
             }
+            if strongpoints::remove(&mut w, &side, &o.remove_strongpoints).is_err() {
+                o.remove_strongpoints.clear();
+            }
             if turn::begin_os(&mut w, &side, &o).is_err() {
                 o.os = Some(Os::Pass);
                 o.play = None;
                 return Some(o);
             }
+            if o.os == Some(Os::Assault) {
+                build(&mut w, &side, &mut o, ch);
+            }
+            // Now and then Army units outside command range try to join (RTL-7.45); the
+            // rolls end the entry and the moves follow in the next one.
+            if ch.roll(3) == 0 {
+                let tries: Vec<String> = w
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side && u.formation == "army" && u.hex.is_some())
+                    .map(|u| u.id.clone())
+                    .filter(|id| army::attempt(&mut w.clone(), &side, std::slice::from_ref(id)).is_ok())
+                    .collect();
+                if !tries.is_empty() {
+                    o.army_attempts = tries;
+                    return Some(o);
+                }
+            }
             Some(go_on(&w, &side, o, ch))
         }
         _ => None,
+    }
+}
+
+/// The Construction Phase of an Assault sequence (RTL-14.25): each unit that may start a
+/// strongpoint does so one time in three; `w` then shows them (and any completed).
+fn build(w: &mut State, side: &str, o: &mut Orders, ch: &mut Dice) {
+    let mut taken = Vec::new();
+    let ids: Vec<String> = w.units.iter().filter(|u| u.side == side && u.hex.is_some()).map(|u| u.id.clone()).collect();
+    for id in ids {
+        if strongpoints::why_not(w, side, &id, &taken).is_none() && ch.roll(3) == 0 {
+            taken.extend(w.unit(&id).and_then(|u| u.hex));
+            o.build.push(id);
+        }
+    }
+    let mut t = w.clone();
+    match strongpoints::construction(&mut t, side, &o.build) {
+        Ok(_) => *w = t,
+        Err(_) => o.build.clear(),
     }
 }
 
@@ -87,8 +138,10 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
     let keep: Vec<String> = overrun.as_ref().map(|x| x.units.clone()).unwrap_or_default();
     {
         let ids: Vec<String> = w.units.iter().filter(|u| u.hex.is_some() && movement::active_unit(&w, u)).map(|u| u.id.clone()).collect();
+        // Builders mostly stay put, so their strongpoints get finished (RTL-14.25b).
+        let building: Vec<String> = w.strongpoints.iter().filter_map(|p| p.builder.clone()).collect();
         for id in &ids {
-            if keep.contains(id) {
+            if keep.contains(id) || (building.contains(id) && ch.roll(4) != 0) {
                 continue;
             }
             if ch.roll(6) == 0 {
@@ -118,7 +171,7 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
                 .units
                 .iter()
                 .filter(|u| u.side == side && u.hex.is_some_and(|h| h.is_adjacent(t)))
-                .filter(|u| movement::active_unit(&w, u) && w.face(u).attack > 0)
+                .filter(|u| movement::active_unit(&w, u) && w.face(u).attack > 0 && !building.contains(&u.id))
                 .filter(|u| !w.attacks.iter().any(|a| a.units.contains(&u.id)))
                 .map(|u| u.id.clone())
                 .collect();
@@ -269,13 +322,17 @@ mod tests {
     use crate::engine::bot;
 
     /// The bot overruns now and then, so selfplay exercises RTL-8.6 (every entry checked by
-    /// the rules and re-verified).
+    /// the rules and re-verified): a few games show one.
     #[test]
     fn the_bot_overruns_now_and_then() {
         let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
         let seats = crate::scenarios::seats(sc);
         let mut overruns = 0;
-        for seed in 1..=2 {
+        // Until one game shows an overrun (the bot's other choices move its dice).
+        for seed in 1..=6 {
+            if overruns > 0 {
+                break;
+            }
             let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
             let mut clock = || "2000-01-01T00:00:00Z".to_string();
             let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
@@ -286,7 +343,30 @@ mod tests {
             };
             bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
         }
-        eprintln!("overruns ordered in two bot games: {overruns}");
+        eprintln!("overruns ordered in the bot games: {overruns}");
         assert!(overruns > 0);
+    }
+
+    /// The bot builds strongpoints, orders No Retreat and tries Army activations now and
+    /// then, so selfplay exercises RTL-14, 9.4 and 7.45.
+    #[test]
+    fn the_bot_builds_strongpoints_orders_no_retreat_and_tries_army_units() {
+        let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
+        let seats = crate::scenarios::seats(sc);
+        let (mut builds, mut holds, mut tries) = (0, 0, 0);
+        for seed in 1..=2 {
+            let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
+                let o = e.draft.body.orders.as_ref().map(|o| format!("{o:?}")).unwrap_or_default();
+                builds += usize::from(o.contains("build"));
+                holds += usize::from(o.contains("no_retreat"));
+                tries += usize::from(o.contains("army_attempts"));
+                Ok(())
+            };
+            bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
+        }
+        eprintln!("entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}");
+        assert!(builds > 0 && holds > 0 && tries > 0);
     }
 }

@@ -13,10 +13,13 @@
 //! advance (RTL-9.1, 10, 11); artillery (`artillery`, RTL-12 with 3.55, 10.28, 10.42,
 //! 11.13); supply (`supply`, RTL-6); VP and victory (`victory`, S1).
 //! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
-//! Not built: combination of AMs, reaction, refusal, No Retreat, air,
-//! strongpoints, CPs, leaders, bridges, reinforcements; `docs/roads-to-leningrad/rules.md`
+//! Strongpoints (`strongpoints`, RTL-14) and No Retreat (`no_retreat`, RTL-9.4, 11.4).
+//! Army units outside command range try an ER check (`army`, RTL-7.45).
+//! Not built: combination of AMs, reaction, refusal, air, CPs, leaders, bridges,
+//! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
+pub mod army;
 pub mod artillery;
 pub mod cases;
 pub mod combat;
@@ -24,10 +27,12 @@ pub mod crt;
 pub mod cup;
 pub mod legal;
 pub mod movement;
+pub mod no_retreat;
 pub mod orders;
 pub mod overrun;
 pub mod scenario;
 pub mod state;
+pub mod strongpoints;
 pub mod supply;
 pub mod turn;
 pub mod victory;
@@ -84,11 +89,14 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         moved: vec![],
         active: None,
         attacks: vec![],
+        army_attempts: vec![],
         overrun: None,
         group: None,
         units,
         vp: 0,
         defensive_fire: BTreeMap::new(),
+        strongpoints: vec![],
+        no_retreat: BTreeMap::new(),
         control,
         outcome: None,
     };
@@ -126,6 +134,10 @@ impl Ruleset for RoadsToLeningrad {
                 seat: s.seat_of(side),
                 what: format!("put up to {} of your AMs in your cup, face down (RTL-7.14)", turn::cup_limit(s, side)),
             }],
+            Phase::Os { side } if !s.army_attempts.is_empty() => {
+                let other = s.scenario.other(side);
+                vec![Await { seat: s.seat_of(&other), what: "roll the Army activation checks (your next entry settles their dice)".into() }]
+            }
             Phase::Os { side } if s.overrun.is_some() => {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the overrun (your next entry settles its dice)".into() }]
@@ -159,11 +171,19 @@ impl Ruleset for RoadsToLeningrad {
         if let Some(o) = &s.overrun {
             return Some(format!("RTL-8.67: the overrun of {} by {}", o.target, o.units.join(", ")));
         }
+        if !s.army_attempts.is_empty() {
+            return Some(format!("RTL-7.45: the activation checks of {}", s.army_attempts.join(", ")));
+        }
         (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len()))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if !s.army_attempts.is_empty() {
+            return army::resolve(s, dice);
+        }
         if s.overrun.is_some() {
-            return overrun::resolve(s, dice);
+            let mut ev = overrun::resolve(s, dice);
+            ev.extend(strongpoints::sweep(s));
+            return ev;
         }
         combat::resolve(s, dice)
     }

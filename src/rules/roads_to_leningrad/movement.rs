@@ -194,10 +194,12 @@ pub fn walk(
             && route.is_none()
             && !d.mot_column()
             && d.kind != super::scenario::Kind::Cavalry;
+        // 14.12, 8.31b: an enemy strongpoint costs 1 MP on top of the terrain or route.
+        let sp = if super::strongpoints::enemy_sp(s, next, side) { 2 } else { 0 };
         let cost = match route {
-            Some(r) => r + water_cost(s, cur, next, d) + zoc,
+            Some(r) => r + water_cost(s, cur, next, d) + zoc + sp,
             None => match hex_cost(s, next, d, rain_trail) {
-                Some(h) => h + water_cost(s, cur, next, d) + zoc,
+                Some(h) => h + water_cost(s, cur, next, d) + zoc + sp,
                 None => return Err(("RTL-8.37", format!("{next}: prohibited terrain"))),
             },
         };

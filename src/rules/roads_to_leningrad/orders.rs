@@ -34,6 +34,27 @@ pub struct Orders {
     /// Kept until changed. Artillery in the defending hex needs no instruction (12.23).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defensive_artillery: Option<Vec<String>>,
+    /// RTL-9.4 (digest G.4 standing instruction): from this entry on, try No Retreat in
+    /// each of these hexes of your strongpoints whenever one is a defending hex (9.41: it
+    /// needs two steps there then; 9.42: the lead unit's ER check); `[]` withdraws it.
+    /// Kept until changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_retreat: Option<Vec<HexId>>,
+    /// RTL-14.26c: remove these strongpoints of yours, each with no unit in its hex; the
+    /// markers can be used again at once (14.26d).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_strongpoints: Vec<HexId>,
+    /// RTL-14.25a: in the Construction Phase of this Assault sequence, start a strongpoint
+    /// under each of these units (before any move). A builder that later moves, retreats or
+    /// attacks loses it (14.26b).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build: Vec<String>,
+    /// RTL-7.45: first in the Movement Phase, try to activate these Army units outside the
+    /// active formation's command range, each by an ER check. The checks end the entry (the
+    /// other side's next entry rolls them) and your next entry goes on with the Movement
+    /// Phase. Each try uses up an activation (7.42, 7.43), pass or fail.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army_attempts: Vec<String>,
     /// Moves then attack declarations, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]

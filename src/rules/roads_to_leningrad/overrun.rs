@@ -8,8 +8,8 @@
 //! the attack declarations.
 //!
 //! Not built here because their rules are not: air support (8.66 German type-A CAS; no
-//! defensive or Soviet CAS is then automatic), strongpoints (8.64c), leaders and bridges
-//! as defenders.
+//! defensive or Soviet CAS is then automatic), leaders and bridges as defenders.
+//! Strongpoints (8.64c) are `strongpoints::defended`, read by `terrain_bars`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -80,6 +80,9 @@ fn terrain_bars(s: &State, from: HexId, target: HexId) -> Option<(&'static str, 
         _ if s.scenario.city(target) => Some("a city"),
         _ => None,
     };
+    if what.is_none() && super::strongpoints::defended(s, target) {
+        return Some(("RTL-8.64", format!("{target} holds a completed enemy strongpoint: no overrun into it (8.64c, 14.13b)")));
+    }
     what.map(|w| ("RTL-8.64", format!("{target} is {w}: no overrun into swamp, city or hills (8.64c, TEC)")))
 }
 

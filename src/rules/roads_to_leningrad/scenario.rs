@@ -173,6 +173,12 @@ impl UnitData {
     pub fn cab_partner(&self) -> bool {
         matches!(self.kind, Kind::Motorcycle | Kind::MotorizedInfantry | Kind::Recon) || (self.kind == Kind::Engineer && self.red_box())
     }
+    /// May build strongpoints: the "@" types of the counter legend, infantry, motorized
+    /// infantry, engineers and motorized engineers (RTL-14.23; no bicycle unit in this
+    /// roster). Road-construction battalions are not engineers (digest G.5 28).
+    pub fn is_sp_builder(&self) -> bool {
+        matches!(self.kind, Kind::Infantry | Kind::MotorizedInfantry | Kind::Engineer)
+    }
     /// AT for CAB (RTL-16.11/16.12).
     pub fn anti_tank(&self) -> bool {
         matches!(self.kind, Kind::AntiTank | Kind::Armor)
@@ -273,6 +279,20 @@ pub struct Strategic {
     pub initiative: BTreeMap<String, String>,
 }
 
+/// Strongpoint data (RTL-14, 2.24, S3.27).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrongpointData {
+    /// SP markers per side, completed and under construction together (RTL-2.24: unlike
+    /// other markers, the counter mix limits them). A side not listed has no limit.
+    #[serde(default)]
+    pub markers: BTreeMap<String, u32>,
+    /// Formations that start no strongpoint before the named turn (S3.27: the 202nd
+    /// Division builds none in 13AM and 13PM).
+    #[serde(default)]
+    pub no_build_before: BTreeMap<String, String>,
+}
+
 /// The scenario as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -289,6 +309,9 @@ pub struct RawScenario {
     pub formations: Vec<Formation>,
     pub units: Vec<UnitData>,
     pub victory: Victory,
+    /// Strongpoint markers and building restrictions (RTL-14); none by default.
+    #[serde(default)]
+    pub strongpoints: StrongpointData,
 }
 
 /// A side.
@@ -421,6 +444,16 @@ impl Scenario {
                 if !on(h) {
                     p.push(format!("supply source {h} is off the map"));
                 }
+            }
+        }
+        for side in raw.strongpoints.markers.keys() {
+            if !side_ok(side) {
+                p.push(format!("strongpoint markers of unknown side {side}"));
+            }
+        }
+        for (f, t) in &raw.strongpoints.no_build_before {
+            if !raw.formations.iter().any(|x| &x.id == f) || !raw.turns.contains(t) {
+                p.push(format!("strongpoints: no_build_before names formation {f} and turn {t}: both must exist (S3.27)"));
             }
         }
         let v = &raw.victory;

@@ -101,6 +101,23 @@ pub struct Attack {
     /// artillery unit not adjacent to the defending hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artillery_lead: Option<String>,
+    /// The defending hex passed its No Retreat check in the Enemy Reaction Phase (RTL-9.42b):
+    /// the marker lives only while the batch is resolved, so it is never in a saved state.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_retreat: bool,
+}
+
+/// A strongpoint marker on the map (RTL-14): completed, or under construction while its
+/// builder stays put (14.25).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strongpoint {
+    pub hex: HexId,
+    /// The side that built it. Its effects serve that side only (reading of RTL-14.1 and
+    /// the TEC's "enemy strongpoint" row): to the other side it is an enemy strongpoint.
+    pub side: String,
+    /// The unit building it while under construction; `None` once completed (14.25c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder: Option<String>,
 }
 
 /// An overrun waiting for its dice (RTL-8.67): the stack stands next to the defending
@@ -138,6 +155,14 @@ pub struct Active {
     /// Army units activated with it (RTL-7.44, 7.46).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army: Vec<String>,
+    /// Its Construction Phase is over (RTL-14.25): an Assault sequence split by the Army
+    /// activation rolls does not build twice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constructed: bool,
+    /// It has tried to activate Army units outside command range (RTL-7.45): once, at the
+    /// start of its Movement Phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tried: bool,
 }
 
 /// Where the turn stands (RTL-4.21).
@@ -195,6 +220,9 @@ pub struct State {
     /// Declared attacks waiting for their dice (RTL-10; DESIGN §2.5 batch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<Attack>,
+    /// Army units whose activation checks wait for their dice (RTL-7.45).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub army_attempts: Vec<String>,
     /// An overrun waiting for its dice (RTL-8.67).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrun: Option<Overrun>,
@@ -208,6 +236,13 @@ pub struct State {
     /// the artillery units that support the defence of any hex they are eligible for.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub defensive_fire: BTreeMap<String, Vec<String>>,
+    /// Strongpoints on the map, completed or under construction (RTL-14).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strongpoints: Vec<Strongpoint>,
+    /// Each side's standing No Retreat instruction (RTL-9.4, digest G.4): the hexes of its
+    /// strongpoints where it tries No Retreat whenever they are attacked.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub no_retreat: BTreeMap<String, Vec<HexId>>,
     /// Who last controlled each VP location (S1.22).
     pub control: BTreeMap<HexId, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -268,6 +303,15 @@ impl State {
     /// Whether `side` has a unit in `h`.
     pub fn occupied_by(&self, h: HexId, side: &str) -> bool {
         self.units_at(h).any(|u| u.side == side)
+    }
+    /// The strongpoint marker in a hex, completed or not (RTL-14.22: one a hex).
+    pub fn strongpoint(&self, h: HexId) -> Option<&Strongpoint> {
+        self.strongpoints.iter().find(|p| p.hex == h)
+    }
+    /// Whether `h` holds a completed strongpoint of `side` (only a completed one has
+    /// effects: RTL-6.21c, 8.64c, 10.61f5).
+    pub fn completed_sp(&self, h: HexId, side: &str) -> bool {
+        self.strongpoint(h).is_some_and(|p| p.side == side && p.builder.is_none())
     }
     /// The name of the current turn.
     pub fn turn_name(&self) -> String {

@@ -12,10 +12,14 @@ use crate::engine::Event;
 use crate::geo::hex::HexId;
 
 /// A hex a supply line or road may use (6.21, 6.24): no enemy unit; not in EZOC unless a
-/// friendly combat unit stands there.
+/// friendly combat unit stands there; no completed enemy strongpoint, even with friends in
+/// the hex: it must be removed first (6.21c, 14.11).
 fn open_hex(s: &State, h: HexId, side: &str) -> bool {
     let enemy = s.scenario.other(side);
-    s.scenario.terrain.contains_key(&h) && !s.occupied_by(h, &enemy) && (!in_ezoc(s, h, side) || s.occupied_by(h, side))
+    s.scenario.terrain.contains_key(&h)
+        && !s.occupied_by(h, &enemy)
+        && (!in_ezoc(s, h, side) || s.occupied_by(h, side))
+        && !super::strongpoints::enemy_sp(s, h, side)
 }
 
 /// Whether a line may cross the hexside (lakes; rivers without a bridge).

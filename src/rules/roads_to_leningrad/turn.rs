@@ -263,7 +263,7 @@ pub fn begin_os(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec
         ),
     ));
     s.played.push(marker.public_name());
-    s.active = Some(Active { side: side.to_string(), formation, os, army });
+    s.active = Some(Active { side: side.to_string(), formation, os, army, constructed: false, tried: false });
     Ok(ev)
 }
 
@@ -290,10 +290,12 @@ pub fn end_os(s: &mut State) -> Vec<Event> {
     }
 }
 
-/// The Reorganization Segment: disruption off units outside EZOC (3.75a; those in EZOC roll
-/// with the next turn's strategic dice), victory determination, the turn marker.
+/// The Reorganization Segment: the Construction Phase (strongpoints removed and completed,
+/// RTL-14.25c, 14.26a), disruption off units outside EZOC (3.75a; those in EZOC roll with
+/// the next turn's strategic dice), victory determination, the turn marker.
 fn end_turn(s: &mut State) -> Vec<Event> {
-    let mut ev = Vec::new();
+    // The Construction Phase comes first, while Disrupted markers are still on (C.1, 3.72f).
+    let mut ev = super::strongpoints::reorganize(s);
     let ids: Vec<String> = s.units.iter().filter(|u| u.disrupted && u.hex.is_some()).map(|u| u.id.clone()).collect();
     for id in ids {
         let Some(u) = s.unit(&id) else { continue };
@@ -331,7 +333,16 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     let mut w = s.clone();
     match s.phase.clone() {
         Phase::Cup { side: due } if due == side => {
-            if o.os.is_some() || o.am.is_some() || o.play.is_some() || !o.actions.is_empty() || o.defensive_artillery.is_some() {
+            if o.os.is_some()
+                || !o.army_attempts.is_empty()
+                || o.am.is_some()
+                || o.play.is_some()
+                || !o.actions.is_empty()
+                || o.defensive_artillery.is_some()
+                || o.no_retreat.is_some()
+                || !o.build.is_empty()
+                || !o.remove_strongpoints.is_empty()
+            {
                 return Err(vec![Violation::new("RTL-7.14", "this entry fills your cup; operations come later")]);
             }
             let n = s.cups.get(&side).map(Vec::len).unwrap_or(0);
@@ -358,7 +369,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(first_os(&mut w));
             Ok((w, ev))
         }
-        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() => {
+        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() && s.army_attempts.is_empty() => {
             if !o.cup_choice.is_empty() || o.cup.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "the cups are filled in the Initiative Phase")]);
             }
@@ -368,9 +379,42 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 Some(list) => super::artillery::set_defensive(&mut w, &side, list)?,
                 None => vec![],
             };
+            // So is No Retreat's (RTL-9.4); the owner's removals free markers for this
+            // entry's construction (14.26c, d).
+            if let Some(list) = &o.no_retreat {
+                ev.extend(super::no_retreat::set(&mut w, &side, list)?);
+            }
+            ev.extend(super::strongpoints::remove(&mut w, &side, &o.remove_strongpoints)?);
             // A case may start inside an OS already begun (its marker played).
             if w.active.is_none() {
                 ev.extend(begin_os(&mut w, &side, o)?);
+            }
+            // The Construction Phase opens an Assault sequence (RTL-14.25), once: the Army
+            // activation rolls may split the sequence over two entries.
+            match w.active.as_ref().map(|a| (a.os, a.constructed)) {
+                Some((Os::Assault, false)) => {
+                    ev.extend(super::strongpoints::construction(&mut w, &side, &o.build)?);
+                    if let Some(a) = w.active.as_mut() {
+                        a.constructed = true;
+                    }
+                }
+                Some((Os::Assault, true)) if !o.build.is_empty() => {
+                    return Err(vec![Violation::new("RTL-14.25", "this sequence's Construction Phase is over: build in its first entry")]);
+                }
+                Some((Os::Assault, true)) => {}
+                _ => super::strongpoints::refuse_outside_assault(&o.build)?,
+            }
+            // The Movement Phase opens with the Army activation attempts (RTL-7.45), whose
+            // rolls end the entry.
+            if !o.army_attempts.is_empty() {
+                ev.extend(super::army::attempt(&mut w, &side, &o.army_attempts)?);
+                if !o.actions.is_empty() {
+                    return Err(vec![Violation::new(
+                        "RTL-7.45",
+                        "the activation attempts end the entry: write the moves and attacks in your next entry, after their rolls",
+                    )]);
+                }
+                return Ok((w, ev));
             }
             let mut errs = Vec::new();
             let mut attacking = false;
@@ -392,8 +436,19 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                         combat::declare(&mut w, &side, x)
                     }
                 };
+                // 14.26b: a builder that moves, overruns or attacks gives up its strongpoint.
+                let (movers, what): (&[String], &str) = match a {
+                    Action::Move(m) => (std::slice::from_ref(&m.unit), "moves"),
+                    Action::Overrun(x) => (&x.units, "moves to overrun"),
+                    Action::Attack(x) => (&x.units, "attacks"),
+                };
                 match r {
-                    Ok(e) => ev.extend(e),
+                    Ok(e) => {
+                        ev.extend(e);
+                        for id in movers {
+                            ev.extend(super::strongpoints::abandon(&mut w, id, what));
+                        }
+                    }
                     Err(v) => errs.extend(v.into_iter().map(|mut v| {
                         v.message = format!("action {}: {}", i + 1, v.message);
                         v

@@ -5,7 +5,7 @@ use super::movement::{STACK_LIMIT, stack_points};
 use super::scenario::{Kind, Terrain, Water};
 use super::state::{Phase, State, Supply};
 use crate::render::{
-    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
+    Badge, Cell, Counter, HexMap, Kind as PicKind, LegendItem, Mark, MarkShape, Picture, PlaceKind, PlaceMark, Rgb, Side, SideStyle, Symbol,
 };
 
 /// The state, one fact per line.
@@ -45,6 +45,9 @@ pub fn describe(s: &State) -> String {
     if let Some(o) = &s.overrun {
         out.push(format!("overrun of {} from {} by {} (lead {}) waits for its dice", o.target, o.from, o.units.join(", "), o.lead));
     }
+    if !s.army_attempts.is_empty() {
+        out.push(format!("Army activation checks of {} wait for their dice", s.army_attempts.join(", ")));
+    }
     if let Some(g) = &s.group {
         out.push(format!(
             "overrun stack at {} may go on: {}{}",
@@ -82,6 +85,9 @@ pub fn describe(s: &State) -> String {
         if u.fired {
             st.push("Fired".into());
         }
+        if let Some(m) = activation_marker(s, u) {
+            st.push(m.into());
+        }
         out.push(format!(
             "unit {} ({} {}) at {at}: {}-{}-{} ER {}{}",
             u.id,
@@ -97,12 +103,30 @@ pub fn describe(s: &State) -> String {
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
+    for p in &s.strongpoints {
+        out.push(match &p.builder {
+            None => format!("strongpoint at {} ({})", p.hex, p.side),
+            Some(b) => format!("strongpoint under construction at {} ({}, built by {b})", p.hex, p.side),
+        });
+    }
+    for (side, l) in &s.no_retreat {
+        out.push(format!("{side} No Retreat (standing): {}", l.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")));
+    }
     out.push(format!("German VP from steps and actions: {}", s.vp));
     for l in &s.scenario.raw.victory.locations {
         let who = s.control.get(&l.hex).map(String::as_str).unwrap_or("nobody");
         out.push(format!("location {} {} controlled by {who}", l.hex, l.name));
     }
     out.join("\n")
+}
+
+/// An Army unit's activation marker (RTL-7.42–7.43): First Activation after its first
+/// activation or try when it has two a turn, Final Activation when it has none left.
+pub fn activation_marker(s: &State, u: &super::state::Unit) -> Option<&'static str> {
+    if u.formation != "army" || u.activations == 0 {
+        return None;
+    }
+    Some(if u.activations >= super::army::limit(s, &u.id) { "Final Activation" } else { "First Activation" })
 }
 
 /// A commented YAML skeleton of what `seat` may send now.
@@ -124,6 +148,9 @@ pub fn template(s: &State, seat: &str) -> String {
         // An overrun waits for its dice: the other side has nothing to decide (RTL-8.67).
         Phase::Os { .. } if s.overrun.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the overrun (RTL-8.67)\n");
+        }
+        Phase::Os { .. } if !s.army_attempts.is_empty() => {
+            t.push_str("# nothing to order: `umpire ack` rolls the Army activation checks (RTL-7.45)\n");
         }
         // After an overrun's roll the same Movement Phase goes on (no draw, no sequence).
         Phase::Os { .. } if s.attacks.is_empty() && s.active.as_ref().is_some_and(|a| a.side == side) => {
@@ -150,7 +177,12 @@ pub fn template(s: &State, seat: &str) -> String {
                     p.am.clone().unwrap_or_else(|| p.public_name())
                 ));
             }
-            t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\nactions:\n");
+            t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
+            t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
+            t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
+            t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
+            t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
+            t.push_str("actions:\n");
             t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
             t.push_str("  # - overrun: {units: [ID, ...], path: [\"HEX\", ...], hex: \"HEX\", lead: ID}   # Mobile only, the last action (RTL-8.6)\n");
             t.push_str("  # - attack: {hex: \"HEX\", units: [ID, ...], lead: ID, crt: assault, advance: true}\n");
@@ -183,6 +215,26 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
     }
     if s.pool.len() > 2 {
         return Err("more pools than sides".into());
+    }
+    // Strongpoints (RTL-14.22, 14.24, 2.24): one a hex, never in swamp, a builder standing in
+    // its own hex, no side above its markers.
+    for (i, p) in s.strongpoints.iter().enumerate() {
+        if s.strongpoints[..i].iter().any(|q| q.hex == p.hex) {
+            return Err(format!("two strongpoints in {}", p.hex));
+        }
+        if s.scenario.terrain.get(&p.hex).is_none_or(|t| *t == Terrain::Swamp) {
+            return Err(format!("a strongpoint stands in swamp or off the map at {}", p.hex));
+        }
+        if let Some(b) = &p.builder
+            && !s.unit(b).is_some_and(|u| u.hex == Some(p.hex) && u.side == p.side)
+        {
+            return Err(format!("the strongpoint under construction at {} has lost its builder {b}", p.hex));
+        }
+    }
+    for (side, &n) in &s.scenario.raw.strongpoints.markers {
+        if s.strongpoints.iter().filter(|p| &p.side == side).count() as u32 > n {
+            return Err(format!("the {side} side has more than its {n} strongpoint markers on the map"));
+        }
     }
     Ok(())
 }
@@ -227,7 +279,22 @@ pub fn picture(s: &State) -> Picture {
             let v = l.vp.values().max().copied().unwrap_or(0);
             (v.to_string(), s.control.get(&h).map(|x| colour(x).0).unwrap_or(Rgb::BLACK))
         });
-        cells.push(Cell { id: h.to_string(), axial: axial(h), fill: fill(s, h), place, vp, outline: None, marks: vec![] });
+        // The strongpoint marker (RTL-14), a lettered flag in its builder's colour (this map
+        // has no control flags): "SP" completed, "sp" under construction.
+        let marks = s
+            .strongpoint(h)
+            .map(|p| Mark {
+                shape: MarkShape::Control,
+                colour: colour(&p.side).0,
+                text: if p.builder.is_some() { "sp".into() } else { "SP".into() },
+                title: match &p.builder {
+                    None => format!("{} strongpoint", p.side),
+                    Some(b) => format!("{} strongpoint under construction by {b}", p.side),
+                },
+            })
+            .into_iter()
+            .collect();
+        cells.push(Cell { id: h.to_string(), axial: axial(h), fill: fill(s, h), place, vp, outline: None, marks });
     }
     let sides = s
         .scenario
@@ -254,6 +321,9 @@ pub fn picture(s: &State) -> Picture {
             let mut badges = Vec::new();
             if u.disrupted {
                 badges.push(Badge { text: "D".into(), colour: Rgb(180, 0, 0) });
+            }
+            if let Some(m) = activation_marker(s, u) {
+                badges.push(Badge { text: if m.starts_with("Final") { "FA".into() } else { "1A".into() }, colour: Rgb(60, 60, 160) });
             }
             match u.supply {
                 Supply::Emergency => badges.push(Badge { text: "E".into(), colour: Rgb(200, 120, 0) }),
