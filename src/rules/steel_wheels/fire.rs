@@ -286,6 +286,38 @@ pub fn cover_of(s: &State, fp: &Footprint) -> char {
     data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S')
 }
 
+/// SW-WPN-3: the cover that an HE round's effects (its hit on a figure, its fragments) meet.
+/// Above 70 mm light cover no longer reduces them, above 122 mm medium cover neither (both
+/// thresholds strict, as the original's "superiori a"); cover that no longer counts leaves the
+/// figure as in the open (S). Heavy cover always counts, and AP or I rounds meet the cover
+/// as it is.
+pub fn he_cover(cover: char, he: bool, cal_tenths: u32) -> char {
+    match cover {
+        'L' if he && cal_tenths > HE_IGNORES_L => 'S',
+        'M' if he && cal_tenths > HE_IGNORES_M => 'S',
+        c => c,
+    }
+}
+
+/// WPN-3: HE and the rounds that count as HE (grenades, magnetic mines, explosive, AA).
+pub fn is_he(ammo: &str) -> bool {
+    matches!(ammo, "HE" | "Bm" | "Mm" | "Ex" | "AA")
+}
+
+/// WPN-3 (TEXT): calibres, in tenths of a mm, above which HE ignores light and medium cover.
+const HE_IGNORES_L: u32 = 700;
+const HE_IGNORES_M: u32 = 1220;
+
+/// The cover letter for an event, saying when an HE round's calibre set it aside (WPN-3).
+pub fn cover_told(cover: char, met: char, cal_tenths: u32) -> String {
+    if cover == met {
+        cover.to_string()
+    } else {
+        let mm = if cal_tenths % 10 == 0 { format!("{}", cal_tenths / 10) } else { format!("{}.{}", cal_tenths / 10, cal_tenths % 10) };
+        format!("{cover}, which does not count against {mm} mm HE (SW-WPN-3)")
+    }
+}
+
 /// S < L < M < P (EFF-4).
 pub fn cover_rank(c: char) -> u8 {
     match c {
@@ -350,13 +382,16 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
                 0 => {
                     // HW-5: the aimed figure dies if its cover is lower than the letter.
                     let letter = word.chars().next().unwrap_or('S');
-                    let kills = word == "any" || cover_rank(p.cover) < cover_rank(letter);
+                    let he = !line.ap && d.weapons.get(&line.weapon).is_some_and(|w| w.ammo.iter().any(|a| is_he(a)));
+                    let cover = he_cover(p.cover, he, line.cal_tenths);
+                    let told = cover_told(p.cover, cover, line.cal_tenths);
+                    let kills = word == "any" || cover_rank(cover) < cover_rank(letter);
                     if kills && let Some(u) = s.unit_mut(&p.target) {
                         kill(u, 1);
-                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word} beats cover {}: one figure of {} dies", p.cover, t.id)));
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word} beats cover {told}: one figure of {} dies", t.id)));
                         push_ct(&mut ct, &t.id);
                     } else {
-                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word}, but cover {} protects {}", p.cover, t.id)));
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word}, but cover {told} protects {}", t.id)));
                     }
                 }
                 1 => {
@@ -587,4 +622,25 @@ fn escalates(u: &Unit, text: &str) -> bool {
 /// The heading from one point to another, for bots and pictures.
 pub fn bearing(a: Point, b: Point) -> Option<Heading> {
     Heading::between(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::he_cover;
+
+    /// WPN-3: the thresholds are strict ("superiori a"), HE only, and heavy cover always holds.
+    #[test]
+    fn he_cover_thresholds() {
+        assert_eq!(he_cover('L', true, 700), 'L');
+        assert_eq!(he_cover('L', true, 701), 'S');
+        assert_eq!(he_cover('L', true, 750), 'S');
+        assert_eq!(he_cover('M', true, 1050), 'M');
+        assert_eq!(he_cover('M', true, 1220), 'M');
+        assert_eq!(he_cover('M', true, 1221), 'S');
+        assert_eq!(he_cover('L', true, 1500), 'S');
+        assert_eq!(he_cover('P', true, 1500), 'P');
+        assert_eq!(he_cover('S', true, 1500), 'S');
+        assert_eq!(he_cover('L', false, 750), 'L');
+        assert_eq!(he_cover('M', false, 1500), 'M');
+    }
 }
