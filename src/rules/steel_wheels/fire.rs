@@ -11,7 +11,7 @@ use super::state::{State, Unit};
 use crate::dice::Dice;
 use crate::engine::{Event, Violation};
 use crate::geo::table::impact::{Face, Struck, struck_face};
-use crate::geo::table::{Arc, Footprint, Heading, Ignore, Point, Scene, Vector};
+use crate::geo::table::{Arc, AreaSight, Blocker, Footprint, Heading, Ignore, Point, Polygon, Scene, TerrainArea, Vector};
 
 /// Range bands (WPN-4): short D12, effective D10, long D8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,9 +70,29 @@ fn v(rule: &str, msg: String) -> Violation {
     Violation::new(rule, msg)
 }
 
-/// The sight scene: terrain areas, obstacles, and every model but the two ends (LOS-4/5).
-fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32) {
-    let areas = s.scenario.sight_areas();
+/// The table's sight areas followed by every burning or exploded model as an opaque area
+/// (LOS-6, WRECK-2): such a wreck hides every line that meets it, whatever else a check sets
+/// aside (a marker placed on it, say), where a cold wreck only blocks as a model (LOS-5).
+/// The second value names the wreck ("burning wreck of …") of each opaque area, by its index
+/// in the first.
+pub fn sight_areas(s: &State) -> (Vec<TerrainArea>, Vec<(usize, String)>) {
+    let mut areas = s.scenario.sight_areas();
+    let mut fires = Vec::new();
+    for u in s.units.iter().filter(|u| u.is_model() && (u.burning || u.exploded)) {
+        if let Ok(polygon) = Polygon::new(u.footprint().corners()) {
+            let how = if u.exploded { "exploded" } else { "burning" };
+            fires.push((areas.len(), format!("{how} wreck of {}", u.id)));
+            areas.push(TerrainArea { polygon, sight: AreaSight::Opaque });
+        }
+    }
+    (areas, fires)
+}
+
+/// The sight scene: terrain areas, burning wrecks (LOS-6), obstacles, and every model but the
+/// two ends (LOS-4/5).
+/// Also the burning wreck that hides a sample, if one does.
+fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32, Option<String>) {
+    let (areas, fires) = sight_areas(s);
     let linears: Vec<_> = s.scenario.linears.iter().map(|l| l.feature.clone()).collect();
     let from_fp = super::scenario::footprint(from.card(), from_at, from.heading);
     let to_fp = to.footprint();
@@ -93,7 +113,11 @@ fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32
         .collect();
     let scene = Scene { areas: &areas, linears: &linears, models: &models };
     let seen = scene.sight_samples(from_at, &to_fp, Ignore { models: &ignore_models, linears: &ignore_linears });
-    (seen.visible(), seen.total())
+    let fire = seen.lines.iter().find_map(|(_, r)| match r {
+        Err(Blocker::Opaque { area }) => fires.iter().find(|(i, _)| i == area).map(|(_, id)| id.clone()),
+        _ => None,
+    });
+    (seen.visible(), seen.total(), fire)
 }
 
 /// The E.22 row of the area `fp` is wholly on (TERR-1), `open` if none.
@@ -137,9 +161,20 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
             ),
         ));
     }
-    let (vis, total) = sight_samples(s, obs, at, t);
+    let (vis, total, fire) = sight_samples(s, obs, at, t);
     // OBS-2: a model showing less than 1/3 of itself, a squad less than half, is never spotted.
     let enough = if t.is_infantry() { 2 * vis >= total } else { 3 * vis >= total };
+    if (!enough || vis == 0)
+        && let Some(w) = fire
+    {
+        return Err(v(
+            "SW-LOS-6",
+            format!(
+                "{} cannot see {}: the {w} hides it (no sight passes over or through a fire; only {vis} of {total} sample points are clear)",
+                obs.id, t.id
+            ),
+        ));
+    }
     if !enough || vis == 0 {
         return Err(v("SW-OBS-2", format!("{} sees only {vis} of {total} sample points of {} (SW-LOS)", obs.id, t.id)));
     }
