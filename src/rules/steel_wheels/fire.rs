@@ -348,7 +348,8 @@ pub fn cover_told(cover: char, met: char, cal_tenths: u32) -> String {
     if cover == met {
         cover.to_string()
     } else {
-        let mm = if cal_tenths % 10 == 0 { format!("{}", cal_tenths / 10) } else { format!("{}.{}", cal_tenths / 10, cal_tenths % 10) };
+        let mm =
+            if cal_tenths.is_multiple_of(10) { format!("{}", cal_tenths / 10) } else { format!("{}.{}", cal_tenths / 10, cal_tenths % 10) };
         format!("{cover}, which does not count against {mm} mm HE (SW-WPN-3)")
     }
 }
