@@ -110,6 +110,12 @@ struct CaseUnit {
     acted: bool,
     #[serde(default)]
     destroyed: bool,
+    /// A wreck on fire (E.28 "burning"): it hides what lies beyond and over it (LOS-6).
+    #[serde(default)]
+    burning: bool,
+    /// An exploded wreck (E.28 "exploded", destroyed too): it hides like a fire (WRECK-2).
+    #[serde(default)]
+    exploded: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -148,6 +154,9 @@ impl CaseRuleset for SteelWheels {
                 u.mobility = cu.mobility;
                 u.acted = cu.acted;
                 u.destroyed = cu.destroyed;
+                u.burning = cu.burning;
+                u.exploded = cu.exploded;
+                u.destroyed = u.destroyed || cu.exploded;
             }
         }
         s.manoeuvred.extend(c.manoeuvred);

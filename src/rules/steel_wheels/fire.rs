@@ -11,7 +11,7 @@ use super::state::{State, Unit};
 use crate::dice::Dice;
 use crate::engine::{Event, Violation};
 use crate::geo::table::impact::{Face, Struck, struck_face};
-use crate::geo::table::{Arc, Footprint, Heading, Ignore, Point, Scene, Vector};
+use crate::geo::table::{Arc, AreaSight, Blocker, Footprint, Heading, Ignore, Point, Polygon, Scene, TerrainArea, Vector};
 
 /// Range bands (WPN-4): short D12, effective D10, long D8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,9 +70,29 @@ fn v(rule: &str, msg: String) -> Violation {
     Violation::new(rule, msg)
 }
 
-/// The sight scene: terrain areas, obstacles, and every model but the two ends (LOS-4/5).
-fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32) {
-    let areas = s.scenario.sight_areas();
+/// The table's sight areas followed by every burning or exploded model as an opaque area
+/// (LOS-6, WRECK-2): such a wreck hides every line that meets it, whatever else a check sets
+/// aside (a marker placed on it, say), where a cold wreck only blocks as a model (LOS-5).
+/// The second value names the wreck ("burning wreck of …") of each opaque area, by its index
+/// in the first.
+pub fn sight_areas(s: &State) -> (Vec<TerrainArea>, Vec<(usize, String)>) {
+    let mut areas = s.scenario.sight_areas();
+    let mut fires = Vec::new();
+    for u in s.units.iter().filter(|u| u.is_model() && (u.burning || u.exploded)) {
+        if let Ok(polygon) = Polygon::new(u.footprint().corners()) {
+            let how = if u.exploded { "exploded" } else { "burning" };
+            fires.push((areas.len(), format!("{how} wreck of {}", u.id)));
+            areas.push(TerrainArea { polygon, sight: AreaSight::Opaque });
+        }
+    }
+    (areas, fires)
+}
+
+/// The sight scene: terrain areas, burning wrecks (LOS-6), obstacles, and every model but the
+/// two ends (LOS-4/5).
+/// Also the burning wreck that hides a sample, if one does.
+fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32, Option<String>) {
+    let (areas, fires) = sight_areas(s);
     let linears: Vec<_> = s.scenario.linears.iter().map(|l| l.feature.clone()).collect();
     let from_fp = super::scenario::footprint(from.card(), from_at, from.heading);
     let to_fp = to.footprint();
@@ -93,7 +113,11 @@ fn sight_samples(s: &State, from: &Unit, from_at: Point, to: &Unit) -> (u32, u32
         .collect();
     let scene = Scene { areas: &areas, linears: &linears, models: &models };
     let seen = scene.sight_samples(from_at, &to_fp, Ignore { models: &ignore_models, linears: &ignore_linears });
-    (seen.visible(), seen.total())
+    let fire = seen.lines.iter().find_map(|(_, r)| match r {
+        Err(Blocker::Opaque { area }) => fires.iter().find(|(i, _)| i == area).map(|(_, id)| id.clone()),
+        _ => None,
+    });
+    (seen.visible(), seen.total(), fire)
 }
 
 /// The E.22 row of the area `fp` is wholly on (TERR-1), `open` if none.
@@ -137,9 +161,20 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
             ),
         ));
     }
-    let (vis, total) = sight_samples(s, obs, at, t);
+    let (vis, total, fire) = sight_samples(s, obs, at, t);
     // OBS-2: a model showing less than 1/3 of itself, a squad less than half, is never spotted.
     let enough = if t.is_infantry() { 2 * vis >= total } else { 3 * vis >= total };
+    if (!enough || vis == 0)
+        && let Some(w) = fire
+    {
+        return Err(v(
+            "SW-LOS-6",
+            format!(
+                "{} cannot see {}: the {w} hides it (no sight passes over or through a fire; only {vis} of {total} sample points are clear)",
+                obs.id, t.id
+            ),
+        ));
+    }
     if !enough || vis == 0 {
         return Err(v("SW-OBS-2", format!("{} sees only {vis} of {total} sample points of {} (SW-LOS)", obs.id, t.id)));
     }
@@ -286,6 +321,39 @@ pub fn cover_of(s: &State, fp: &Footprint) -> char {
     data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S')
 }
 
+/// SW-WPN-3: the cover that an HE round's effects (its hit on a figure, its fragments) meet.
+/// Above 70 mm light cover no longer reduces them, above 122 mm medium cover neither (both
+/// thresholds strict, as the original's "superiori a"); cover that no longer counts leaves the
+/// figure as in the open (S). Heavy cover always counts, and AP or I rounds meet the cover
+/// as it is.
+pub fn he_cover(cover: char, he: bool, cal_tenths: u32) -> char {
+    match cover {
+        'L' if he && cal_tenths > HE_IGNORES_L => 'S',
+        'M' if he && cal_tenths > HE_IGNORES_M => 'S',
+        c => c,
+    }
+}
+
+/// WPN-3: HE and the rounds that count as HE (grenades, magnetic mines, explosive, AA).
+pub fn is_he(ammo: &str) -> bool {
+    matches!(ammo, "HE" | "Bm" | "Mm" | "Ex" | "AA")
+}
+
+/// WPN-3 (TEXT): calibres, in tenths of a mm, above which HE ignores light and medium cover.
+const HE_IGNORES_L: u32 = 700;
+const HE_IGNORES_M: u32 = 1220;
+
+/// The cover letter for an event, saying when an HE round's calibre set it aside (WPN-3).
+pub fn cover_told(cover: char, met: char, cal_tenths: u32) -> String {
+    if cover == met {
+        cover.to_string()
+    } else {
+        let mm =
+            if cal_tenths.is_multiple_of(10) { format!("{}", cal_tenths / 10) } else { format!("{}.{}", cal_tenths / 10, cal_tenths % 10) };
+        format!("{cover}, which does not count against {mm} mm HE (SW-WPN-3)")
+    }
+}
+
 /// S < L < M < P (EFF-4).
 pub fn cover_rank(c: char) -> u8 {
     match c {
@@ -350,13 +418,16 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
                 0 => {
                     // HW-5: the aimed figure dies if its cover is lower than the letter.
                     let letter = word.chars().next().unwrap_or('S');
-                    let kills = word == "any" || cover_rank(p.cover) < cover_rank(letter);
+                    let he = !line.ap && d.weapons.get(&line.weapon).is_some_and(|w| w.ammo.iter().any(|a| is_he(a)));
+                    let cover = he_cover(p.cover, he, line.cal_tenths);
+                    let told = cover_told(p.cover, cover, line.cal_tenths);
+                    let kills = word == "any" || cover_rank(cover) < cover_rank(letter);
                     if kills && let Some(u) = s.unit_mut(&p.target) {
                         kill(u, 1);
-                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word} beats cover {}: one figure of {} dies", p.cover, t.id)));
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word} beats cover {told}: one figure of {} dies", t.id)));
                         push_ct(&mut ct, &t.id);
                     } else {
-                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word}, but cover {} protects {}", p.cover, t.id)));
+                        ev.push(Event::rule("SW-HW-5", format!("row {row}: {word}, but cover {told} protects {}", t.id)));
                     }
                 }
                 1 => {
@@ -587,4 +658,25 @@ fn escalates(u: &Unit, text: &str) -> bool {
 /// The heading from one point to another, for bots and pictures.
 pub fn bearing(a: Point, b: Point) -> Option<Heading> {
     Heading::between(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::he_cover;
+
+    /// WPN-3: the thresholds are strict ("superiori a"), HE only, and heavy cover always holds.
+    #[test]
+    fn he_cover_thresholds() {
+        assert_eq!(he_cover('L', true, 700), 'L');
+        assert_eq!(he_cover('L', true, 701), 'S');
+        assert_eq!(he_cover('L', true, 750), 'S');
+        assert_eq!(he_cover('M', true, 1050), 'M');
+        assert_eq!(he_cover('M', true, 1220), 'M');
+        assert_eq!(he_cover('M', true, 1221), 'S');
+        assert_eq!(he_cover('L', true, 1500), 'S');
+        assert_eq!(he_cover('P', true, 1500), 'P');
+        assert_eq!(he_cover('S', true, 1500), 'S');
+        assert_eq!(he_cover('L', false, 750), 'L');
+        assert_eq!(he_cover('M', false, 1500), 'M');
+    }
 }

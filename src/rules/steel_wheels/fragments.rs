@@ -61,7 +61,10 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
     let mut ev = Vec::new();
     let col = |name: &str, row: u32| d.tiro.get(name).and_then(|c| c.get(row as usize)).cloned().unwrap_or_else(|| "miss".into());
     if u.is_infantry() {
-        let cover = fire::cover_of(s, &u.footprint());
+        let area_cover = fire::cover_of(s, &u.footprint());
+        // WPN-3: a shell's fragments are HE, so its calibre may set the cover aside.
+        let cover = fire::he_cover(area_cover, true, cal);
+        let told = fire::cover_told(area_cover, cover, cal);
         let figures = u.figures - u32::from(hit_directly).min(u.figures);
         let mut dead = 0;
         for f in 1..=figures {
@@ -76,7 +79,7 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
         }
         ev.push(Event::rule(
             "SW-SPL-2",
-            format!("fragments of shot {n}: {dead} of {figures} figures of {} die, cover {cover} (at the end of the phase)", u.id),
+            format!("fragments of shot {n}: {dead} of {figures} figures of {} die, cover {told} (at the end of the phase)", u.id),
         ));
         return ev;
     }

@@ -29,7 +29,7 @@ use super::state::{Pending, Phase, State, Unit};
 use crate::dice::Dice;
 use crate::engine::hidden::{Concealed, HiddenActs, IdOrder};
 use crate::engine::{Event, Violation};
-use crate::geo::table::{Footprint, Heading, Ignore, Point, Scene, deviate, scatter_heading};
+use crate::geo::table::{Blocker, Footprint, Heading, Ignore, Point, Scene, deviate, scatter_heading};
 
 /// Markers placed on points besides the one at the observer (IFP-5).
 pub const MARKERS: usize = 4;
@@ -147,7 +147,7 @@ pub fn check_marker(s: &State, side: &str, obs: &Unit, p: Point) -> Result<(), V
             return bad("SW-IFP-6", format!("more than 5 cm inside {}", a.id));
         }
     }
-    let areas = s.scenario.sight_areas();
+    let (areas, fires) = fire::sight_areas(s);
     let linears: Vec<_> = s.scenario.linears.iter().map(|l| l.feature.clone()).collect();
     let models: Vec<Footprint> = s.units.iter().filter(|u| u.is_model()).map(|u| u.footprint()).collect();
     // A marker may sit on a model: that model does not hide its own point.
@@ -156,7 +156,20 @@ pub fn check_marker(s: &State, side: &str, obs: &Unit, p: Point) -> Result<(), V
     let ignore_linears: Vec<usize> = linears.iter().enumerate().filter(|(_, l)| l.within_footprint(&ofp, 10)).map(|(i, _)| i).collect();
     let scene = Scene { areas: &areas, linears: &linears, models: &models };
     if let Err(b) = scene.sight(obs.at, p, Ignore { models: &ignore_models, linears: &ignore_linears }) {
-        return bad("SW-IFP-6", format!("{} has no clear sight of it ({b})", obs.id));
+        let fire = match b {
+            Blocker::Opaque { area } => fires.iter().find(|(i, _)| *i == area).map(|(_, id)| id),
+            _ => None,
+        };
+        return match fire {
+            Some(id) => bad(
+                "SW-LOS-6",
+                format!(
+                    "{} cannot see it: the {id} hides it (no sight passes over or through a fire); pick a point in clear sight",
+                    obs.id
+                ),
+            ),
+            None => bad("SW-IFP-6", format!("{} has no clear sight of it ({b})", obs.id)),
+        };
     }
     for e in s.units.iter().filter(|e| e.side != side && e.alive()) {
         if e.footprint().within_point(p, 120) && !spotted(s, side, e) {

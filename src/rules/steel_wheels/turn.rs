@@ -54,7 +54,9 @@ fn next_manoeuvre(s: &mut State) -> Vec<Event> {
     let d = s.declarer.clone();
     let o = s.scenario.other(&d).to_string();
     if s.open_platoons(&d).is_empty() && s.open_platoons(&o).is_empty() {
-        return end_turn(s);
+        let mut ev = firing_markers(s);
+        ev.extend(end_turn(s));
+        return ev;
     }
     if s.open_platoons(&d).is_empty() {
         // AMB-4: nothing to declare is played as a token; the other platoon acts alone.
@@ -139,6 +141,27 @@ fn after_manoeuvre(s: &mut State) -> Vec<Event> {
     s.manoeuvre += 1;
     s.declarer = s.scenario.other(&s.declarer).to_string();
     next_manoeuvre(s)
+}
+
+/// ST-1, at the end of the manoeuvre phase: a unit keeps its Firing marker only while some
+/// live enemy that is not panicked can spot it (E.23, the marker itself still counting, so the
+/// farthest column); when every such spotter was destroyed, panicked or lost sight of it, the
+/// marker comes off. Earlier in the phase the marker stays whatever befalls the spotters.
+fn firing_markers(s: &mut State) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let firing: Vec<String> = s.units.iter().filter(|u| u.fired && u.alive()).map(|u| u.id.clone()).collect();
+    for id in firing {
+        let Some(u) = s.unit(&id) else { continue };
+        let seen = s.units.iter().any(|e| e.side != u.side && e.alive() && !e.panic && super::fire::spots(s, e, e.at, u).is_ok());
+        if !seen && let Some(m) = s.unit_mut(&id) {
+            m.fired = false;
+            ev.push(Event::rule(
+                "SW-ST-1",
+                format!("{id} loses its Firing marker: no enemy able to spot it is left on its feet (destroyed, panicked or out of sight)"),
+            ));
+        }
+    }
+    ev
 }
 
 /// Phase 5 and the victory check at the turn limit (SW-DUR: the fixed length of this
