@@ -13,7 +13,8 @@
 //! the declaration, on the same dice. A unit makes one breakthrough or counter-attack per
 //! activation (`State::broke`). Which front hex is attacked, when several hold the enemy,
 //! is settled by the default target policy: the one with the fewest strength points, then
-//! the lowest hex id.
+//! the lowest hex id. The hex advanced into must be empty, so two defending stacks never
+//! advance into the same hex.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -70,7 +71,8 @@ pub fn counter_attacks(s: &mut State, side: &str, from: &[HexId], held: &[HexId]
         if p == CounterAttack::Advance
             && let Some(&to) = from.iter().find(|a| {
                 a.is_adjacent(d)
-                    && !s.units_at(**a).any(|u| u.side == side)
+                    // An empty hex ("libero"): a second defending stack never joins the first.
+                    && s.units_at(**a).next().is_none()
                     && !super::reinforce::closed(s, &owner, **a)
                     && super::melee::enterable(s, kind, d, **a)
             })
