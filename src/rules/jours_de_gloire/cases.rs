@@ -75,6 +75,9 @@ struct CaseState {
     /// Standing refusal policies (JDG 8.8), by side.
     #[serde(default)]
     refusal: BTreeMap<String, super::refusal::Refusal>,
+    /// Standing counter-attack policies (JDG 8.7.2), by side.
+    #[serde(default)]
+    counter_attack: BTreeMap<String, super::counter::CounterAttack>,
 }
 
 #[derive(Deserialize)]
@@ -145,6 +148,7 @@ impl CaseRuleset for JoursDeGloire {
         }
         s.holder.extend(c.holder);
         s.refusal = c.refusal;
+        s.counter = c.counter_attack;
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);

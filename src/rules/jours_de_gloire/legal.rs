@@ -49,7 +49,14 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 2 => Some(super::refusal::Refusal::TwoHexes),
                 _ => None,
             };
-            Some(Orders { assign, drop, refuse, ..Orders::default() })
+            // And a counter-attack policy (JDG 8.7.2).
+            let counter_attack = match ch.roll(6) {
+                0 => Some(super::counter::CounterAttack::Never),
+                1 => Some(super::counter::CounterAttack::Hold),
+                2 => Some(super::counter::CounterAttack::Advance),
+                _ => None,
+            };
+            Some(Orders { assign, drop, refuse, counter_attack, ..Orders::default() })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and

@@ -34,9 +34,9 @@
 //! cohesion tie, and the one-vertex turn of the advance, are given in advance in the combat
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
-//! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`). Not built:
-//! reaction fire (8.3.3), breakthrough and counter-attack (8.7.2: the flags are reported),
-//! rout moves instead of a CT.
+//! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`); a counter-attack
+//! (8.7.2, `counter`) comes last, at once. Not built: reaction fire (8.3.3), breakthrough
+//! (8.7.2: the flag is reported), rout moves instead of a CT.
 
 use std::collections::BTreeMap;
 
@@ -114,7 +114,7 @@ fn fronts(a: HexId, v: u8, d: HexId) -> bool {
 }
 
 /// Whether a stack of `kind` in `a` could enter `d` (8.2): terrain and hexside allow it.
-fn enterable(s: &State, kind: Kind, a: HexId, d: HexId) -> bool {
+pub(super) fn enterable(s: &State, kind: Kind, a: HexId, d: HexId) -> bool {
     let terrain_ok = s.scenario.terrain_of.get(&d).and_then(|t| s.scenario.terrain.get(t)).and_then(|c| c.for_kind(kind)).is_some();
     terrain_ok && side_cost(s, kind, a, d).is_some() && s.scenario.feature(a, d) != Some(Feature::River)
 }
@@ -341,6 +341,19 @@ fn terrain_drm(s: &State, from: &[HexId], at: &[HexId]) -> i32 {
 /// (`charge`) has had its engagement test before moving, has no cavalry-melee DRM but its
 /// own, and pursues instead of advancing (JDG 9.2, 9.5).
 pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Option<&ChargeMods>) -> (Vec<Event>, Vec<HexId>) {
+    fight(s, side, c, dice, charge, false)
+}
+
+/// One combat as `combat`; `automatic` for a counter-attack or breakthrough melee, which
+/// takes no engagement test (JDG 8.7.2).
+pub fn fight(
+    s: &mut State,
+    side: &str,
+    c: &Combat,
+    dice: &mut Dice,
+    charge: Option<&ChargeMods>,
+    automatic: bool,
+) -> (Vec<Event>, Vec<HexId>) {
     let mut ev = Vec::new();
     // 8.8: cavalry refuses before the attacker's ETs; the melee against it is void.
     let mut c = c.clone();
@@ -364,7 +377,7 @@ pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Op
             ev.push(Event::rule("JDG 8.2", format!("nothing in {a} may melee any more")));
             continue;
         };
-        if charge.is_none() && status_of(s, &top.id) == Status::SO {
+        if charge.is_none() && !automatic && status_of(s, &top.id) == Status::SO {
             let die = dice.roll(10);
             let e = i32::from(s.face(&top).engagement);
             let ok = die as i32 <= e;
@@ -508,12 +521,14 @@ pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Op
     let cavalry_defends = defenders.iter().any(|u| u.kind == Kind::Cavalry);
     for f in row.flags.iter().filter(|f| **f != MeleeFlag::Pursuit || cavalry_defends) {
         let what = match f {
-            MeleeFlag::Breakthrough => "a breakthrough (JDG 8.7.2)",
-            MeleeFlag::CounterAttack => "a counter-attack (JDG 8.7.2)",
-            MeleeFlag::Pursuit => "a pursuit by defending cavalry (JDG 9.5.1)",
+            MeleeFlag::Breakthrough => "a breakthrough (JDG 8.7.2): not built, nothing follows",
+            MeleeFlag::CounterAttack if charge.is_some() => "a counter-attack (JDG 8.7.2): not built after a charge, nothing follows",
+            MeleeFlag::CounterAttack => "a counter-attack by the defender (JDG 8.7.2)",
+            MeleeFlag::Pursuit => "a pursuit by defending cavalry (JDG 9.5.1): not built, nothing follows",
         };
-        ev.push(Event::rule("JDG 8.7.2", format!("the result allows {what}: not built, nothing follows")));
+        ev.push(Event::rule("JDG 8.7.2", format!("the result allows {what}")));
     }
+    let counter = charge.is_none() && row.flags.contains(&MeleeFlag::CounterAttack);
     let att_loses = row.attacker.contains(&MeleeEffect::FallBack);
     let def_loses = row.defender.contains(&MeleeEffect::FallBack);
     // 8.5: every unit of the hexes, effects left to right; the attacker's cell first.
@@ -530,6 +545,10 @@ pub fn combat(s: &mut State, side: &str, c: &Combat, dice: &mut Dice, charge: Op
     let emptied: Vec<HexId> = at.iter().copied().filter(|d| !s.units_at(*d).any(|e| e.side != side)).collect();
     if !emptied.is_empty() && !att_loses && charge.is_none() {
         ev.extend(advance(s, side, c, &from, &emptied));
+    }
+    // 8.7.2: the counter-attack is resolved at once, before the declaration goes on.
+    if counter {
+        ev.extend(super::counter::counter_attacks(s, side, &from, &held, dice));
     }
     (ev, dropped)
 }

@@ -13,8 +13,8 @@
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
 //! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
 //! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
-//! JDG 8.8). Not built: a charge combined with a melee, breakthrough, counter-attack,
-//! counter-battery and reaction fire,
+//! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2). Not built: a
+//! charge combined with a melee, breakthrough, counter-battery and reaction fire,
 //! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
@@ -27,6 +27,7 @@
 pub mod cases;
 pub mod charge;
 pub mod command;
+pub mod counter;
 pub mod disorder;
 pub mod fire;
 pub mod initiative;
@@ -103,6 +104,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         column: 0,
         refusal: std::collections::BTreeMap::new(),
         refused: vec![],
+        counter: std::collections::BTreeMap::new(),
+        broke: vec![],
         activated: vec![],
         holder,
         outcome: None,

@@ -28,6 +28,10 @@ pub struct Orders {
     /// phase-A or activation entry: `never`, `one_hex` or `two_hexes`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refuse: Option<super::refusal::Refusal>,
+    /// The seat's standing counter-attack policy from this entry on (JDG 8.7.2), in a
+    /// phase-A or activation entry: `never`, `hold` or `advance`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_attack: Option<super::counter::CounterAttack>,
     /// Phase B, by the strategic-initiative winner (JDG 3): the marker that acts first,
     /// `formation/n` (kept out of the cup; its actions follow in `actions`), or `decline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

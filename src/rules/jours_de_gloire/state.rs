@@ -272,6 +272,13 @@ pub struct State {
     /// Cavalry units that refused a melee in the current activation (JDG 8.8.1: once).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<String>,
+    /// Each side's standing counter-attack policy (JDG 8.7.2); none: never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counter: BTreeMap<String, super::counter::CounterAttack>,
+    /// Units that made a breakthrough or counter-attack in the current activation (JDG
+    /// 8.7.2: one each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub broke: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,

@@ -86,6 +86,7 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.meleed.clear();
     s.column = 0;
     s.refused.clear();
+    s.broke.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -225,9 +226,15 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         w.refusal.insert(side.clone(), p);
         Event::rule(super::refusal::RULE, format!("the {side} player's standing refusal policy is now {p:?}"))
     });
+    // 8.7.2: the counter-attack policy likewise.
+    let counter = o.counter_attack.map(|p| {
+        w.counter.insert(side.clone(), p);
+        Event::rule(super::counter::RULE, format!("the {side} player's standing counter-attack policy is now {p:?}"))
+    });
     let r = run_phase(s, w, &side, o);
     r.map(|(w, mut ev)| {
         ev.extend(policy);
+        ev.extend(counter);
         (w, ev)
     })
 }
