@@ -41,7 +41,8 @@ pub struct RuleCase {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<CaseEntry>,
     /// Forced die results in the game's numbering (a d6 shows 1..=6), used in order
-    /// whenever a pending roll is resolved or a private draw is settled.
+    /// whenever a pending roll is resolved or a private draw is settled. Every die the case
+    /// rolls must be listed: a case that rolls more fails.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dice: Vec<u32>,
     /// What the replay knows of hidden values (DESIGN §2.6): `omniscient` (the default) or
@@ -174,21 +175,39 @@ pub trait CaseRuleset: Ruleset {
     fn case_faces(dice: &[u32]) -> Vec<u32>;
 }
 
-/// Run `roll` on dice yielding the remaining forced faces (`faces` is reversed: the next face
-/// is last) and consume only the faces it used: a resolution may roll several dice (a combat
-/// of The First World War rolls one per side), a draw one.
-fn with_forced<T>(faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice, roll: impl FnOnce(&mut Dice) -> T) -> T {
-    let in_order: Vec<u32> = faces.iter().rev().copied().collect();
+/// A case's forced dice as the run consumes them.
+struct CaseDice {
+    /// The faces still to give, reversed: the next face is last.
+    faces: Vec<u32>,
+    /// Rolls made after the faces ran out, from the forced dice's fallback stream. A case
+    /// must list every die it rolls: one that passes on fallback rolls would pass whatever
+    /// those rolls decided, so the run fails it.
+    beyond: u64,
+}
+
+impl CaseDice {
+    fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+}
+
+/// Run `roll` on dice yielding the remaining forced faces and consume only the faces it used:
+/// a resolution may roll several dice (a combat of The First World War rolls one per side), a
+/// draw one. Rolls past the last face are counted in `beyond`.
+fn with_forced<T>(faces: &mut CaseDice, forced: &mut dyn FnMut(Vec<u32>) -> Dice, roll: impl FnOnce(&mut Dice) -> T) -> T {
+    let in_order: Vec<u32> = faces.faces.iter().rev().copied().collect();
     let mut dice = forced(in_order);
     let before = dice.forced_remaining();
     let out = roll(&mut dice);
     let used = before - dice.forced_remaining();
-    faces.truncate(faces.len() - used.min(faces.len()));
+    faces.beyond += dice.rolls().saturating_sub(used as u64);
+    let left = faces.faces.len() - used.min(faces.faces.len());
+    faces.faces.truncate(left);
     out
 }
 
 /// Resolve the pending roll with the remaining forced faces.
-fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut Vec<u32>, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Vec<Event> {
+fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut CaseDice, forced: &mut dyn FnMut(Vec<u32>) -> Dice) -> Vec<Event> {
     with_forced(faces, forced, |dice| R::resolve(state, dice))
 }
 
@@ -197,7 +216,7 @@ fn resolve_forced<R: CaseRuleset>(state: &mut R::State, faces: &mut Vec<u32>, fo
 fn settle_owed<R: CaseRuleset>(
     state: &mut R::State,
     owed: &mut Vec<(String, String)>,
-    faces: &mut Vec<u32>,
+    faces: &mut CaseDice,
     knowledge: CaseKnowledge,
     forced: &mut dyn FnMut(Vec<u32>) -> Dice,
 ) -> Vec<Event> {
@@ -254,6 +273,7 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
     }
     let mut faces = R::case_faces(&case.dice);
     faces.reverse();
+    let mut faces = CaseDice { faces, beyond: 0 };
     let mut events: Vec<Event> = Vec::new();
     let mut rejected: Option<Vec<Violation>> = None;
     let mut owed: Vec<(String, String)> = Vec::new();
@@ -325,6 +345,12 @@ pub fn run_case<R: CaseRuleset>(case: &RuleCase, forced: &mut dyn FnMut(Vec<u32>
         R::check_invariants(&state).map_err(|e| format!("invariant broken after the last roll: {e}"))?;
     }
     let mut problems = Vec::new();
+    if faces.beyond > 0 {
+        problems.push(format!(
+            "the case rolled {} die/dice more than its `dice` list holds: list every die it rolls (unlisted rolls came from a fallback stream, so the case would pass whatever they showed)",
+            faces.beyond
+        ));
+    }
     if !case.expect.violations.is_empty() {
         match &rejected {
             None => problems.push("expected the last entry to be refused, but it was accepted".to_string()),
@@ -460,6 +486,29 @@ expect:
   state: ['chits chit@1=4']
 ");
         assert!(public.is_ok(), "{public:?}");
+    }
+
+    /// A case whose rolls outrun its `dice` list fails, whatever the fallback stream showed:
+    /// it would otherwise pass on dice nobody chose.
+    #[test]
+    fn a_case_that_rolls_more_dice_than_it_lists_fails() {
+        let body = |dice: &str, chit: &str| {
+            format!(
+                "
+dice: {dice}
+entries:
+  - {{seat: h, orders: {{}}, commit: [{{id: number@1, value: '9'}}]}}
+  - {{seat: h, orders: {{step: 1, draw: true}}}}
+  - {{seat: s, orders: {{guess: 3}}}}
+expect:
+  events: ['h draws chit@1']
+  state: ['chits chit@1={chit}']
+"
+            )
+        };
+        assert!(run(&body("[5]", "5")).is_ok());
+        let short = run(&body("[]", "")).expect_err("the draw rolled a die the case does not list");
+        assert!(short.contains("rolled 1 die/dice more than its `dice` list holds"), "{short}");
     }
 
     #[test]
