@@ -54,7 +54,7 @@ pub fn path_for(log: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct CachedEntry {
     game: Option<Hash>,
     seq: u64,
@@ -69,12 +69,12 @@ struct CachedEntry {
 }
 
 /// Rules states by ruleset (a ruleset without an entry here is simply not cached).
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 enum CachedState {
     GlorysEnd(crate::rules::glorys_end::State),
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct CacheFile {
     version: String,
     head_seq: u64,
@@ -122,38 +122,85 @@ struct SeatChainOut {
     revealed: u64,
 }
 
-fn snapshot(game: &Game) -> Option<CacheFile> {
+/// [`CacheFile`] as written: borrowed from the game, field for field, so that writing a
+/// cache copies nothing (issue 20: it cloned every entry's body and every step first).
+#[derive(Serialize)]
+struct CacheFileOut<'a> {
+    version: &'a str,
+    head_seq: u64,
+    head_hash: Hash,
+    entries: Vec<CachedEntryOut<'a>>,
+    chains: Vec<(&'a str, SeatChainOut)>,
+    last_hash: Hash,
+    last_seq: u64,
+    all_joined: bool,
+    unsettled: Vec<UnsettledOut>,
+    latest: Vec<(&'a str, RevealedOut)>,
+    state: CachedStateOut<'a>,
+    pending: &'a Option<PendingDice>,
+    ending: &'a Option<Ending>,
+    draw_offer: &'a Option<(u64, String, Hash)>,
+    commitments: Vec<(&'a (String, String), &'a CommitRecord)>,
+    steps: &'a [StepRecord],
+    amendment: &'a Option<OpenAmendment>,
+    amendments: &'a [AmendmentRecord],
+}
+
+/// [`CachedEntry`] as written.
+#[derive(Serialize)]
+struct CachedEntryOut<'a> {
+    game: Option<Hash>,
+    seq: u64,
+    prev: Option<Hash>,
+    seat: &'a str,
+    reveal: Option<Hash>,
+    dice_from: &'a Option<String>,
+    time: &'a str,
+    body: &'a Body,
+    sig: String,
+    hash: Hash,
+}
+
+/// [`CachedState`] as written.
+#[derive(Serialize)]
+enum CachedStateOut<'a> {
+    GlorysEnd(&'a crate::rules::glorys_end::State),
+}
+
+fn snapshot(game: &Game) -> Option<CacheFileOut<'_>> {
     // Hidden-information progress (values learnt, private draws owed or settled unknown) is
     // not in the cache format: such a game is simply not cached, and replays from genesis.
+    // Nor is an entry that shed its parsed orders (a verify's game; never written here).
     if game.knowledge.mode() != crate::engine::hidden::Mode::Public
         || !game.knowledge.values().is_empty()
         || !game.draws.is_empty()
         || !game.unsettled.is_empty()
+        || game.entries.iter().any(|e| e.orders_shed)
     {
         return None;
     }
     #[allow(unreachable_patterns)]
     let state = match &game.state {
-        AnyState::GlorysEnd(s) => CachedState::GlorysEnd(s.clone()),
+        AnyState::GlorysEnd(s) => CachedStateOut::GlorysEnd(s),
         _ => return None,
     };
     let head = game.entries.last()?;
-    Some(CacheFile {
-        version: VERSION.to_string(),
+    Some(CacheFileOut {
+        version: VERSION,
         head_seq: head.seq(),
         head_hash: head.hash,
         entries: game
             .entries
             .iter()
-            .map(|e| CachedEntry {
+            .map(|e| CachedEntryOut {
                 game: e.draft.game,
                 seq: e.draft.seq,
                 prev: e.draft.prev,
-                seat: e.draft.seat.clone(),
+                seat: &e.draft.seat,
                 reveal: e.draft.reveal,
-                dice_from: e.draft.dice_from.clone(),
-                time: e.draft.time.clone(),
-                body: e.draft.body.clone(),
+                dice_from: &e.draft.dice_from,
+                time: &e.draft.time,
+                body: &e.draft.body,
                 sig: hex::encode(e.sig),
                 hash: e.hash,
             })
@@ -162,7 +209,7 @@ fn snapshot(game: &Game) -> Option<CacheFile> {
             .protocol
             .chains
             .iter()
-            .map(|(s, c)| (s.clone(), SeatChainOut { anchor: c.anchor, last: c.last, revealed: c.revealed }))
+            .map(|(s, c)| (s.as_str(), SeatChainOut { anchor: c.anchor, last: c.last, revealed: c.revealed }))
             .collect(),
         last_hash: game.protocol.last_hash,
         last_seq: game.protocol.last_seq,
@@ -177,16 +224,16 @@ fn snapshot(game: &Game) -> Option<CacheFile> {
             .protocol
             .latest
             .iter()
-            .map(|(side, r)| (side.clone(), RevealedOut { seq: r.seq, hash: r.hash, seat: r.seat.clone(), reveal: r.reveal }))
+            .map(|(side, r)| (side.as_str(), RevealedOut { seq: r.seq, hash: r.hash, seat: r.seat.clone(), reveal: r.reveal }))
             .collect(),
         state,
-        pending: game.pending.clone(),
-        ending: game.ending.clone(),
-        draw_offer: game.draw_offer.clone(),
-        commitments: game.commitments.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        steps: game.steps.clone(),
-        amendment: game.amendment.clone(),
-        amendments: game.amendments.clone(),
+        pending: &game.pending,
+        ending: &game.ending,
+        draw_offer: &game.draw_offer,
+        commitments: game.commitments.iter().collect(),
+        steps: &game.steps,
+        amendment: &game.amendment,
+        amendments: &game.amendments,
     })
 }
 
@@ -246,7 +293,7 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
             time: ce.time,
             body: ce.body,
         };
-        entries.push(Entry { draft, sig, bytes: bytes.to_vec(), hash: ce.hash });
+        entries.push(Entry::from_parts(draft, sig, bytes.to_vec(), ce.hash));
     }
     // A fresh game from the genesis (so every field has its genesis value), then the
     // cached progress over it.

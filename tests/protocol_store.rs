@@ -25,10 +25,11 @@ fn notes(path: &Path) -> Vec<String> {
 
 fn append_many(path: &Path, writer: &str, count: u64) {
     for n in 0..count {
-        let mut l = LockedLog::open(path).unwrap();
-        let before = l.entries().len();
+        let (mut l, entries) = LockedLog::open(path).unwrap();
+        let before = entries.len();
+        assert_eq!(l.len(), before);
         l.append(&[entry(writer, n)]).unwrap();
-        assert_eq!(l.entries().len(), before + 1);
+        assert_eq!(l.len(), before + 1);
     }
 }
 
@@ -101,7 +102,7 @@ fn child_crash() {
     if parts[0] != "crash" {
         return;
     }
-    let mut l = LockedLog::open(Path::new(parts[1])).unwrap();
+    let (mut l, _) = LockedLog::open(Path::new(parts[1])).unwrap();
     l.set_crash_point(Some(match parts[2] {
         "after-temp-write" => CrashPoint::AfterTempWrite,
         _ => CrashPoint::AfterRename,

@@ -117,7 +117,7 @@ fn human_decides(side: &Side, seed: u64) -> Option<u64> {
     assert_ne!(body.kind, Kind::Ack, "the human is asked only for decisions");
     let e = bot::sign_body(&game, side.seat, &mut players, body, TIME.into()).unwrap();
     let e = bot::apply_signed(&mut game, &mut players, e).unwrap();
-    let mut locked = store::LockedLog::open(&side.dir.join("game.log")).unwrap();
+    let (mut locked, _) = store::LockedLog::open(&side.dir.join("game.log")).unwrap();
     locked.append(std::slice::from_ref(&e)).unwrap();
     Some(e.seq())
 }
@@ -215,13 +215,13 @@ fn advance_until(alice: &Side, bob: &Side, want: &dyn Fn(&Game, &Entry, &Game, &
         let before = game.clone();
         let e = bot::apply_signed(&mut game, &mut players, e).unwrap();
         let author = if seat == "german" { alice } else { bob };
-        let mut l = store::LockedLog::open(&author.dir.join("game.log")).unwrap();
+        let (mut l, _) = store::LockedLog::open(&author.dir.join("game.log")).unwrap();
         l.append(std::slice::from_ref(&e)).unwrap();
         if want(&before, &e, &game, &mut players) {
             return (e, author.clone());
         }
         let other = if seat == "german" { bob } else { alice };
-        let mut l = store::LockedLog::open(&other.dir.join("game.log")).unwrap();
+        let (mut l, _) = store::LockedLog::open(&other.dir.join("game.log")).unwrap();
         l.append(std::slice::from_ref(&e)).unwrap();
     }
     panic!("no such position in 400 entries");

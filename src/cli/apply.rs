@@ -36,24 +36,13 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // The lock is held from reading the log to appending: concurrent applies serialise.
     // The cache next to the log (`crate::cache`) spares the replay from genesis when it
     // matches the log's first entries byte for byte; otherwise it is ignored.
-    let mut cached = None;
-    let mut locked = store::LockedLog::open_with(&a.log, |bytes| {
-        Ok(match crate::cache::parse_with_cache(&a.log, bytes)? {
-            crate::cache::Parsed::Cached(r) => {
-                let entries = r.game.entries.clone();
-                cached = Some(*r);
-                entries
-            }
-            crate::cache::Parsed::Fresh(entries) => entries,
-        })
-    })?;
+    let (mut locked, parsed) = store::LockedLog::open_with(&a.log, |bytes, _| crate::cache::parse_with_cache(&a.log, bytes))?;
     if let Some(p) = crash_point_from_env() {
         locked.set_crash_point(Some(p));
     }
-    let from_cache = cached.as_ref().map(|r: &crate::cache::Restored| r.cached);
-    let mut game = match cached {
-        Some(r) => r.game,
-        None => common::replay_entries(locked.entries(), &a.log)?,
+    let (mut game, from_cache) = match parsed {
+        crate::cache::Parsed::Cached(r) => (r.game, Some(r.cached)),
+        crate::cache::Parsed::Fresh(entries) => (common::replay_entries(&entries, &a.log)?, None),
     };
     let mut received = Vec::new();
     for path in &a.entries {

@@ -190,11 +190,11 @@ pub fn sign_as_author(game: &Game, seat: &str, key: &SecretKey, body: Body, dice
 /// Lock a log and replay it: the lock is held until the returned [`LockedLog`] is dropped,
 /// so nothing can change the log between reading it and appending to it.
 pub fn lock_game(path: &Path) -> Result<(LockedLog, Game), CliError> {
-    let mut locked = LockedLog::open(path)?;
+    let (mut locked, entries) = LockedLog::open(path)?;
     if let Some(p) = crash_point_from_env() {
         locked.set_crash_point(Some(p));
     }
-    let game = replay_entries(locked.entries(), path)?;
+    let game = replay_entries(&entries, path)?;
     Ok((locked, game))
 }
 

@@ -148,7 +148,7 @@ pub fn run(a: DemoArgs) -> Result<i32, CliError> {
 }
 
 fn append(log: &std::path::Path, e: &crate::log::Entry) -> Result<(), CliError> {
-    let mut locked = store::LockedLog::open(log)?;
+    let (mut locked, _) = store::LockedLog::open(log)?;
     locked.append(std::slice::from_ref(e))?;
     Ok(())
 }

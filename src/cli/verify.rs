@@ -467,23 +467,26 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     }
     let parts = store::split_log(bytes);
     let first = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
-    let mut game = match Game::from_genesis(&first) {
-        Ok(g) => g,
-        Err(e) => {
-            // No keys to check against: parse the rest for `parse_log`'s errors, then fail.
-            let mut entries = vec![first];
-            for (i, b) in parts.iter().enumerate().skip(1) {
-                entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
-            }
-            return Ok(LogReplay { replayed: Err((None, e)), all: Some(entries) });
-        }
+    // The keys, for the signatures, come from the genesis entry alone; the game itself (the
+    // scenario read and set up, the longest step before any entry can be replayed) is made
+    // on this thread while the helper already parses and checks the first chunks.
+    let genesis = match crate::log::protocol::ProtocolState::from_genesis(&first) {
+        Ok(p) => p.genesis,
+        Err(e) => return no_game(&parts, first, e.into(), parse_err),
     };
-    let genesis = game.genesis().clone();
-    drop(first);
-    // Room for every entry at once: growing by doubling would copy them and, at the peak,
-    // hold up to half as many again unused.
-    game.entries.reserve_exact(parts.len().saturating_sub(game.entries.len()));
-    game.steps.reserve_exact(parts.len().saturating_sub(game.steps.len()));
+    let mut first = Some(first);
+    let mut game: Option<Game> = None;
+    let made = |game: &mut Option<Game>, first: &mut Option<Entry>| -> Result<(), GameError> {
+        if let Some(entry) = first.take() {
+            let mut g = Game::from_genesis(&entry)?;
+            // Room for every entry at once: growing by doubling would copy them and, at the
+            // peak, hold up to half as many again unused.
+            g.entries.reserve_exact(parts.len().saturating_sub(g.entries.len()));
+            g.steps.reserve_exact(parts.len().saturating_sub(g.steps.len()));
+            *game = Some(g);
+        }
+        Ok(())
+    };
     // The first entry the straight replay refuses and every one after it (the game holds
     // those before); none if it refuses nothing. Otherwise the log is replayed again with
     // rollback, for exactly `Game::replay`'s partial game and error.
@@ -500,29 +503,46 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         Ok((es, pre))
     };
     // The rules on one chunk, in log order.
-    let mut take = |msg: Result<(Vec<Entry>, Presigned), StoreError>| -> Result<(), StoreError> {
-        let (chunk, pre) = msg?;
+    let mut take = |msg: Result<(Vec<Entry>, Presigned), StoreError>| -> Result<(), Stop> {
+        made(&mut game, &mut first).map_err(Stop::Genesis)?;
+        let game = game.as_mut().expect("made above");
+        let (chunk, pre) = msg.map_err(Stop::Store)?;
         game.protocol.presigned = Some(std::sync::Arc::new(pre));
         for e in chunk {
             if !rest.is_empty() {
                 rest.push(e);
-            } else if let Err(refused) = game.apply_owned_or_spoil(e) {
-                rest.push(refused.0);
+                continue;
+            }
+            let hash = e.hash;
+            match game.apply_owned_or_spoil(e) {
+                // Applied: its orders' parsed tree is no longer needed (issue 20's memory).
+                Ok(()) => {
+                    if let Some(kept) = game.entries.iter_mut().rev().find(|k| k.hash == hash) {
+                        kept.shed_orders();
+                    }
+                }
+                Err(refused) => rest.push(refused.0),
             }
         }
         Ok(())
     };
-    match pipeline {
-        Pipeline::OneThread => {
-            for (c, chunk) in after_genesis.chunks(CHUNK).enumerate() {
-                take(prepare(c, chunk))?;
-            }
-        }
+    let run = match pipeline {
+        Pipeline::OneThread => after_genesis.chunks(CHUNK).enumerate().try_for_each(|(c, chunk)| take(prepare(c, chunk))),
         Pipeline::TwoThreads => {
             let chunks: Vec<&[&[u8]]> = after_genesis.chunks(CHUNK).collect();
-            super::ahead::prepare_ahead(chunks.len(), |c| prepare(c, chunks[c]), |m| m.is_err(), take)?;
+            super::ahead::prepare_ahead(chunks.len(), |c| prepare(c, chunks[c]), |m| m.is_err(), take)
         }
-    }
+    };
+    // A log of the genesis alone made no chunk.
+    let run = run.and_then(|()| made(&mut game, &mut first).map_err(Stop::Genesis));
+    let mut game = match run {
+        Ok(()) => game.expect("made above"),
+        Err(Stop::Store(e)) => return Err(e),
+        Err(Stop::Genesis(e)) => {
+            let genesis_entry = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
+            return no_game(&parts, genesis_entry, e, parse_err);
+        }
+    };
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
     Ok(if rest.is_empty() {
@@ -537,6 +557,29 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
         LogReplay { replayed, all: Some(all) }
     })
+}
+
+/// Why [`replay_log_with`] stopped before the end of the log.
+enum Stop {
+    /// An entry does not parse.
+    Store(StoreError),
+    /// The genesis does not make a game.
+    Genesis(GameError),
+}
+
+/// A log whose genesis makes no game: no keys to check against, so the rest is only
+/// parsed, for `parse_log`'s errors; then the genesis's error.
+fn no_game(
+    parts: &[&[u8]],
+    first: Entry,
+    error: GameError,
+    parse_err: impl Fn(usize, crate::log::entry::EntryError) -> StoreError,
+) -> Result<LogReplay, StoreError> {
+    let mut entries = vec![first];
+    for (i, b) in parts.iter().enumerate().skip(1) {
+        entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
+    }
+    Ok(LogReplay { replayed: Err((None, error)), all: Some(entries) })
 }
 
 /// A log replayed by [`replay_log`]: the replay's result, and the log's entries.

@@ -63,8 +63,20 @@ impl serde::Serialize for Hash {
 
 impl<'de> serde::Deserialize<'de> for Hash {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        // A visitor of its own: the text is read where it lies, not copied into a String
+        // first (a cache holds thousands of hashes; issue 20).
+        struct HexVisitor;
+        impl serde::de::Visitor<'_> for HexVisitor {
+            type Value = Hash;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                // As `String`'s own, so that errors read as they did.
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Hash, E> {
+                s.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(HexVisitor)
     }
 }
 

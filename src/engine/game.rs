@@ -878,6 +878,8 @@ impl Game {
                 }
             }
             Kind::Orders => {
+                // Read again from the bytes if the entry shed them (a long audit's replay).
+                let orders = entry.orders();
                 if self.ending.is_some() && !self.state.expect().awaits.iter().any(|a| a.seat == seat) {
                     return Err(out_of_turn("the rules ended the game; send the openings still owed with `umpire ack`".into()));
                 }
@@ -885,13 +887,13 @@ impl Game {
                 if !exp.awaits.iter().any(|a| a.seat == seat) {
                     // A leading roll can hand the next decision to the other side (a command
                     // roll of 6): the entry it opened then carries no orders of its own.
-                    if lead_rolled && body.orders.as_ref().is_none_or(empty_orders) {
+                    if lead_rolled && orders.as_deref().is_none_or(empty_orders) {
                         events.push(Event::say(format!("{seat} has nothing more to order after the leading roll")));
-                    } else if (answered_dice || settled_draws) && body.orders.as_ref().is_some_and(|o| self.state.files_out_of_turn(o)) {
+                    } else if (answered_dice || settled_draws) && orders.as_deref().is_some_and(|o| self.state.files_out_of_turn(o)) {
                         // Orders the ruleset lets any seat file in an entry it owes anyway
                         // (Glory's End standing instructions, docs/glorys-end/rules.md): the
                         // entry that reveals the dice may carry them though nothing else is due.
-                        let orders = body.orders.as_ref().expect("checked above");
+                        let orders = orders.as_deref().expect("checked above");
                         let evs = self.state.apply_maybe_in_place(&seat, orders, in_place).map_err(|error| GameError::Orders {
                             seq,
                             seat: seat.clone(),
@@ -902,7 +904,7 @@ impl Game {
                         return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
                     }
                 } else {
-                    let orders = body.orders.as_ref().ok_or_else(|| GameError::Orders {
+                    let orders = orders.as_deref().ok_or_else(|| GameError::Orders {
                         seq,
                         seat: seat.clone(),
                         error: OrdersError::Parse("no `orders` in the body".into()),

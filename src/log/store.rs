@@ -139,6 +139,22 @@ pub fn join_log(entries: &[Entry]) -> Vec<u8> {
     out
 }
 
+/// Log text of entries given as their bytes: what [`join_log`] writes for the entries parsed
+/// from `parts`.
+fn join_parts(parts: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(parts.iter().map(|p| p.len() + 4).sum());
+    for p in parts {
+        out.extend_from_slice(b"---\n");
+        // An entry's bytes are its text with CRLF read as LF (`Entry::parse`).
+        if p.contains(&b'\r') {
+            out.extend_from_slice(&super::entry::crlf_to_lf(p));
+        } else {
+            out.extend_from_slice(p);
+        }
+    }
+    out
+}
+
 /// Parse log text (the whole file) into entries.
 pub fn parse_log(path: &Path, bytes: &[u8]) -> Result<Vec<Entry>, StoreError> {
     if bytes.is_empty() {
@@ -312,20 +328,30 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
 pub struct LockedLog {
     path: PathBuf,
     lock: std::fs::File,
-    entries: Vec<Entry>,
+    /// The log as [`join_log`] writes its entries (each after a `---\n` line), as read or
+    /// last written under the lock: an append extends it, so no entry is copied or joined
+    /// again (issue 20: a long game's `apply` cloned every entry for this).
+    text: Vec<u8>,
+    /// Entries in `text`.
+    count: usize,
     /// Size of the file as read (or last written) under the lock.
     size: u64,
     crash: Option<CrashPoint>,
 }
 
 impl LockedLog {
-    /// Lock `path` (blocking) and read it.
-    pub fn open(path: &Path) -> Result<LockedLog, StoreError> {
-        Self::open_with(path, |bytes| parse_log(path, bytes))
+    /// Lock `path` (blocking) and read its entries.
+    pub fn open(path: &Path) -> Result<(LockedLog, Vec<Entry>), StoreError> {
+        Self::open_with(path, |bytes, _| parse_log(path, bytes))
     }
-    /// Lock `path` (blocking) and read it, turning its bytes into entries with `parse`
-    /// (which must give what [`parse_log`] gives; e.g. from a cache, see `crate::cache`).
-    pub fn open_with<F: FnMut(&[u8]) -> Result<Vec<Entry>, StoreError>>(path: &Path, mut parse: F) -> Result<LockedLog, StoreError> {
+    /// Lock `path` (blocking) and read it, turning its bytes (and the same split into
+    /// entries, [`split_log`]) into what the caller wants with `read` (e.g. a game restored
+    /// from a cache, see `crate::cache`); whatever it makes must stand for every entry of
+    /// the file, as [`parse_log`] would read them.
+    pub fn open_with<T, F: FnMut(&[u8], &[&[u8]]) -> Result<T, StoreError>>(
+        path: &Path,
+        mut read: F,
+    ) -> Result<(LockedLog, T), StoreError> {
         loop {
             let mut f = open_regular(path).map_err(io(path))?;
             f.lock().map_err(io(path))?;
@@ -338,13 +364,21 @@ impl LockedLog {
                 Err(e) => return Err(io(path)(e)),
             }
             let bytes = read_all(path, &mut f)?;
-            let entries = parse(&bytes)?;
-            return Ok(LockedLog { path: path.to_path_buf(), lock: f, entries, size: bytes.len() as u64, crash: None });
+            let parts = split_log(&bytes);
+            let out = read(&bytes, &parts)?;
+            let (text, count) = (join_parts(&parts), parts.len());
+            drop(parts);
+            let size = bytes.len() as u64;
+            return Ok((LockedLog { path: path.to_path_buf(), lock: f, text, count, size, crash: None }, out));
         }
     }
-    /// The entries as read under the lock.
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// How many entries the log holds (as read, or last written, under the lock).
+    pub fn len(&self) -> usize {
+        self.count
+    }
+    /// Whether the log holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
     /// Make the next writes abort the process at `point` (crash tests); `None` disarms.
     pub fn set_crash_point(&mut self, point: Option<CrashPoint>) {
@@ -353,17 +387,23 @@ impl LockedLog {
     /// Append entries: write the whole new log to a temporary file in the same directory,
     /// fsync, rename over, fsync the directory. A crash leaves the old or the new log.
     pub fn append(&mut self, new: &[Entry]) -> Result<(), StoreError> {
-        // The new text is the old entries then the new ones; no copy of the old entries.
-        let mut bytes = join_log(&self.entries);
+        let mut bytes = std::mem::take(&mut self.text);
+        let old = bytes.len();
         bytes.extend(join_log(new));
-        self.write(bytes)?;
-        self.entries.extend_from_slice(new);
+        if let Err(e) = self.write(&bytes) {
+            bytes.truncate(old);
+            self.text = bytes;
+            return Err(e);
+        }
+        self.text = bytes;
+        self.count += new.len();
         sync_dir(&parent_dir(&self.path))
     }
     /// Replace the whole log (used by amendments that truncate); same atomicity.
     pub fn replace(&mut self, all: &[Entry]) -> Result<(), StoreError> {
-        self.write(join_log(all))?;
-        self.entries = all.to_vec();
+        let bytes = join_log(all);
+        self.write(&bytes)?;
+        (self.text, self.count) = (bytes, all.len());
         sync_dir(&parent_dir(&self.path))
     }
     /// The path.
@@ -371,7 +411,7 @@ impl LockedLog {
         &self.path
     }
 
-    fn write(&mut self, bytes: Vec<u8>) -> Result<(), StoreError> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), StoreError> {
         let path = self.path.clone();
         let locked = self.lock.metadata().map_err(io(&path))?;
         let unchanged = match std::fs::metadata(&path) {
@@ -380,10 +420,10 @@ impl LockedLog {
         };
         if !unchanged {
             let found = read_log(&path).map(|v| v.len()).unwrap_or(0);
-            return Err(StoreError::Changed { path, expected: self.entries.len(), found });
+            return Err(StoreError::Changed { path, expected: self.count, found });
         }
         remove_stale_temps(&path);
-        let (tmp, tmp_file) = write_temp(&path, &bytes, Some(&locked))?;
+        let (tmp, tmp_file) = write_temp(&path, bytes, Some(&locked))?;
         // Lock the new file before it becomes the log, so the path is never unlocked.
         if let Err(e) = tmp_file.lock() {
             let _ = std::fs::remove_file(&tmp);
@@ -476,23 +516,44 @@ mod tests {
         let p = dir.path().join("game.log");
         create_log(&p, &[entry(1)]).unwrap();
         {
-            let mut l = LockedLog::open(&p).unwrap();
-            assert_eq!(l.entries().len(), 1);
+            let (mut l, entries) = LockedLog::open(&p).unwrap();
+            assert_eq!((entries.len(), l.len()), (1, 1));
             l.append(&[entry(2)]).unwrap();
             l.append(&[entry(3), entry(4)]).unwrap();
-            assert_eq!(l.entries().len(), 4);
+            assert_eq!(l.len(), 4);
             assert_eq!(read_log(&p).unwrap().len(), 4);
             l.replace(&[entry(1), entry(2)]).unwrap();
             assert_eq!(read_log(&p).unwrap(), vec![entry(1), entry(2)]);
             assert_eq!(l.path(), p.as_path());
         }
         // Someone writing without the lock is detected.
-        let mut l = LockedLog::open(&p).unwrap();
+        let (mut l, _) = LockedLog::open(&p).unwrap();
         std::fs::write(&p, join_log(&[entry(7)])).unwrap();
         assert!(matches!(l.append(&[entry(3)]), Err(StoreError::Changed { expected: 2, found: 1, .. })));
         assert_eq!(read_log(&p).unwrap(), vec![entry(7)]);
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
+    fn an_append_writes_the_log_as_read_then_the_new_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("game.log");
+        // A copy with CRLF line ends: appending writes it out with LF, as before (the
+        // entries' bytes are read with CRLF as LF), and the new entry after it.
+        let crlf = String::from_utf8(join_log(&[entry(1), entry(2)])).unwrap().replace('\n', "\r\n");
+        std::fs::write(&p, &crlf).unwrap();
+        let (mut l, entries) = LockedLog::open(&p).unwrap();
+        assert_eq!(entries, vec![entry(1), entry(2)]);
+        l.append(&[entry(3)]).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), join_log(&[entry(1), entry(2), entry(3)]));
+        // A caller that reads the log its own way gets the same text to append to.
+        drop(l);
+        let (mut l, n) = LockedLog::open_with(&p, |_, parts| Ok(parts.len())).unwrap();
+        assert_eq!((n, l.len()), (3, 3));
+        l.append(&[entry(4)]).unwrap();
+        assert_eq!(read_log(&p).unwrap(), vec![entry(1), entry(2), entry(3), entry(4)]);
+        assert_eq!(l.len(), 4);
     }
 
     #[cfg(unix)]
@@ -503,7 +564,7 @@ mod tests {
         let p = dir.path().join("game.log");
         create_log(&p, &[entry(1)]).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
-        LockedLog::open(&p).unwrap().append(&[entry(2)]).unwrap();
+        LockedLog::open(&p).unwrap().0.append(&[entry(2)]).unwrap();
         assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
     }
 }

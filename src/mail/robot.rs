@@ -234,8 +234,8 @@ fn game_err(log: &Path, err: GameError) -> RobotError {
 /// Lock and replay a log from its genesis. Not through `crate::cache`: a robot signs on
 /// what it replays, so it trusts nothing but the log itself.
 fn open_game(log: &Path) -> Result<(LockedLog, Game), RobotError> {
-    let locked = LockedLog::open(log)?;
-    let game = Game::replay(locked.entries()).map_err(|(_, e)| game_err(log, e))?;
+    let (locked, entries) = LockedLog::open(log)?;
+    let game = Game::replay(&entries).map_err(|(_, e)| game_err(log, e))?;
     Ok((locked, game))
 }
 

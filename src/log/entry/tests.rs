@@ -163,6 +163,44 @@ fn awkward_strings_round_trip() {
 }
 
 #[test]
+fn shed_orders_come_back_from_the_bytes() {
+    let e = orders_draft().try_sign(&alice()).unwrap();
+    let mut shed = e.clone();
+    shed.shed_orders();
+    // The parsed tree is gone; the orders read through `orders()` are the signed ones.
+    assert!(shed.draft.body.orders.is_none() && shed.orders_shed);
+    assert_eq!(shed.orders().as_deref(), e.draft.body.orders.as_ref());
+    assert!(matches!(e.orders(), Some(std::borrow::Cow::Borrowed(_))));
+    // The same entry either way, both ways round; a different entry is not.
+    assert_eq!(shed, e);
+    assert_eq!(e, shed);
+    let mut other = orders_draft();
+    other.body.orders = Some(yaml_serde::from_str("moves: [{unit: A1, to: '0204'}]\n").unwrap());
+    let mut other = other.try_sign(&alice()).unwrap();
+    other.shed_orders();
+    assert_ne!(other, shed);
+    assert_ne!(other, e);
+    // An entry without orders sheds nothing and stays as it was.
+    let mut ack = {
+        let mut d = orders_draft();
+        d.body = Body::new(Kind::Ack);
+        d.try_sign(&alice()).unwrap()
+    };
+    let before = ack.clone();
+    ack.shed_orders();
+    assert!(!ack.orders_shed && ack.orders().is_none());
+    assert_eq!(ack, before);
+}
+
+#[test]
+fn crlf_copies_only_when_there_is_a_cr() {
+    assert_eq!(crlf_to_lf(b"a\nb\n"), b"a\nb\n");
+    assert_eq!(crlf_to_lf(b"a\r\nb\r\n"), b"a\nb\n");
+    // A CR not before an LF stays (the parse refuses it later).
+    assert_eq!(crlf_to_lf(b"a\rb\r\n"), b"a\rb\n");
+}
+
+#[test]
 fn crlf_is_accepted() {
     let e = orders_draft().sign(&alice());
     let crlf = String::from_utf8(e.bytes.clone()).unwrap().replace('\n', "\r\n");
