@@ -25,6 +25,7 @@ pub mod opportunity;
 pub mod orders;
 pub mod scenario;
 pub mod state;
+pub mod transport;
 pub mod turn;
 pub mod view;
 
@@ -72,6 +73,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
                 burning: false,
                 exploded: false,
                 eliminated: false,
+                aboard: None,
+                boarded: 0,
+                unloaded: false,
             }
         })
         .collect();
