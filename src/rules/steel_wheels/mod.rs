@@ -7,7 +7,8 @@
 //! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
 //! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
 //! commitments (`indirect`), infantry assault and close combat (`assault`), opportunity fire
-//! on a simple Move (`opportunity`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! on a simple Move (`opportunity`), embarking, dismounting and passengers (`transport`),
+//! and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved

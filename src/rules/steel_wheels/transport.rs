@@ -242,7 +242,7 @@ pub fn unload(s: &mut State, t: &Unit, list: &[Unload], start: Option<&Footprint
     let still = start.is_none();
     let mut from = vec![s.unit(&t.id).map(|x| x.footprint()).unwrap_or_else(|| t.footprint())];
     if let Some(fp) = start {
-        from.push(fp.clone());
+        from.push(*fp);
     }
     // EMB-4 rule 3: of the squads set down together, half (rounded up) may use the 16 cm band.
     let far_allowed = if still { list.len().div_ceil(2) } else { 0 };
