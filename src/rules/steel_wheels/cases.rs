@@ -118,6 +118,9 @@ struct CaseUnit {
     /// An exploded wreck (E.28 "exploded", destroyed too): it hides like a fire (WRECK-2).
     #[serde(default)]
     exploded: bool,
+    /// MOR-1: marked NoFire (a failed SF test this turn).
+    #[serde(default)]
+    no_fire: bool,
     /// EMB-3: riding in this vehicle (its `at` is then ignored).
     #[serde(default)]
     aboard: Option<String>,
@@ -169,6 +172,7 @@ impl CaseRuleset for SteelWheels {
                 u.exploded = cu.exploded;
                 u.destroyed = u.destroyed || cu.exploded;
                 u.aboard = cu.aboard;
+                u.no_fire = cu.no_fire;
                 u.boarded = cu.boarded;
                 u.unloaded = cu.unloaded;
             }

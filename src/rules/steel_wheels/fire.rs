@@ -233,6 +233,15 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     if firer.panic {
         return Err(vec![v("SW-PAN-1", format!("{} is panicked: recovery is its only action", firer.id))]);
     }
+    if firer.no_fire {
+        return Err(vec![v(
+            "SW-MOR-1",
+            format!(
+                "{} failed its SF test this turn (NoFire): it may not fire until the manoeuvre phase ends; it may still move",
+                firer.id
+            ),
+        )]);
+    }
     let (vis, total) = spots(s, firer, at, t).map_err(|e| vec![e])?;
     // FIRE-1: more than half of the target visible.
     if 2 * vis <= total {
@@ -407,6 +416,8 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     let Some(firer) = s.unit(&p.firer).cloned() else { return ev };
     let ad = s.ad(&firer.side);
     let mut ct: Vec<String> = Vec::new();
+    // HW-7: a heavy-weapon hit, whatever it does, calls for the target's SF test.
+    let mut struck = false;
     for line in &p.heavy {
         for shot in 1..=line.shots {
             let Some(t) = s.unit(&p.target).cloned() else { break };
@@ -432,6 +443,7 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
                 ev.push(Event::rule("SW-HW-3", format!("row {row} on TIRO ({colname}): miss")));
                 continue;
             }
+            struck = true;
             match kind {
                 0 => {
                     // HW-5: the aimed figure dies if its cover is lower than the letter.
@@ -552,6 +564,38 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     // The CTs the action triggered, in the order the units were first affected (G.1).
     for id in ct {
         ev.extend(courage(s, &id, dice, "SW-TEST-CT"));
+    }
+    if struck {
+        ev.extend(skip_fire(s, &p.target, dice));
+    }
+    ev
+}
+
+/// TEST-SF (HW-7): a unit struck by a heavy weapon before it has fired this turn tests D6 +
+/// AD + CV against a D10 (a tie passes); failing, it is marked NoFire until the end of the
+/// manoeuvre phase (MOR-1). It comes after the action's CTs. No roll is made when its outcome
+/// could change nothing: for a unit that has acted this turn (it cannot act again), one the
+/// CT panicked, one already NoFire, or one out of the fight.
+pub fn skip_fire(s: &mut State, id: &str, dice: &mut Dice) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    if !u.alive() || u.panic || u.acted || u.no_fire {
+        return vec![];
+    }
+    let ad = s.ad(&u.side);
+    let a = face(dice.roll(6));
+    let b = face(dice.roll(10));
+    let score = a + ad + u.cv();
+    let mut ev = vec![Event::roll(format!("{id} SF: D6"), "d6", a), Event::roll(format!("{id} SF: opposing D10"), "d10", b)];
+    if score >= b {
+        ev.push(Event::rule("SW-TEST-SF", format!("{id} passes its SF test ({a}+{ad}+{} = {score} against {b}; a tie passes)", u.cv())));
+    } else {
+        if let Some(m) = s.unit_mut(id) {
+            m.no_fire = true;
+        }
+        ev.push(Event::rule(
+            "SW-TEST-SF",
+            format!("{id} fails its SF test ({score} against {b}): NoFire, it takes cover and will not fire this turn (SW-MOR-1)"),
+        ));
     }
     ev
 }

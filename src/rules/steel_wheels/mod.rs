@@ -4,7 +4,8 @@
 //! Built: the representative charts and roster as versioned data (`data`), a representative
 //! battle (`scenario`), the manoeuvre sequence with tokens, IT and free order (`turn`),
 //! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
-//! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
+//! sight and direct fire with penetration, damage, escalation, CTs and the skip-fire test
+//! (`fire`), panic
 //! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
 //! commitments (`indirect`), infantry assault and close combat (`assault`), opportunity fire
 //! on a simple Move (`opportunity`), embarking, dismounting and passengers (`transport`),
@@ -75,6 +76,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
                 exploded: false,
                 eliminated: false,
                 aboard: None,
+                no_fire: false,
                 boarded: 0,
                 unloaded: false,
             }

@@ -159,6 +159,9 @@ pub fn not_ready(s: &State, u: &Unit) -> Option<String> {
     if u.panic {
         return Some(format!("{} is panicked: recovery is its only action (PAN-1)", u.id));
     }
+    if u.no_fire {
+        return Some(format!("{} is marked NoFire this turn (MOR-1)", u.id));
+    }
     if super::assault::as_defender(s, &u.id).is_some() {
         return Some(format!("{} is held in a melee (ASL-4)", u.id));
     }

@@ -50,6 +50,10 @@ pub struct Unit {
     /// EMB-1/2, a transport: figures it took aboard this turn (at most 15; it stays still).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub boarded: u32,
+    /// MOR-1: the NoFire marker of a failed SF test (TEST-SF, HW-7): no fire until the end of
+    /// this turn's manoeuvre phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_fire: bool,
     /// EMB-4, a transport: passengers got off it this turn, so it moves at most Short.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unloaded: bool,

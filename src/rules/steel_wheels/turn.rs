@@ -23,6 +23,7 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
         u.acted = false;
         u.boarded = 0;
         u.unloaded = false;
+        u.no_fire = false;
     }
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     let (na, nb) = (s.live_platoons(&a), s.live_platoons(&b));
@@ -58,6 +59,11 @@ fn next_manoeuvre(s: &mut State) -> Vec<Event> {
     let o = s.scenario.other(&d).to_string();
     if s.open_platoons(&d).is_empty() && s.open_platoons(&o).is_empty() {
         let mut ev = firing_markers(s);
+        // MOR-1: NoFire markers come off at the end of the manoeuvre phase.
+        for u in s.units.iter_mut().filter(|u| u.no_fire) {
+            u.no_fire = false;
+            ev.push(Event::rule("SW-MOR-1", format!("{}'s NoFire marker comes off: the manoeuvre phase is over", u.id)));
+        }
         ev.extend(end_turn(s));
         return ev;
     }

@@ -19,6 +19,7 @@ pub fn describe(s: &State) -> String {
             (u.fired, "fired"),
             (u.acted, "acted"),
             (u.panic, "PANIC"),
+            (u.no_fire, "NoFire"),
             (u.destroyed, "destroyed"),
             (u.eliminated, "eliminated"),
             (u.burning, "burning"),
