@@ -80,7 +80,7 @@ pub fn in_contact(a: &Unit, b: &Unit) -> bool {
 
 fn standing(s: &State, m: &Melee) -> bool {
     match (s.unit(&m.attacker), s.unit(&m.defender)) {
-        (Some(a), Some(d)) => a.alive() && d.alive() && in_contact(a, d),
+        (Some(a), Some(d)) => a.alive() && d.alive() && a.on_table() && d.on_table() && in_contact(a, d),
         _ => false,
     }
 }
@@ -171,6 +171,9 @@ pub fn plan(s: &State, u: &Unit, target: &str) -> Result<Plan, Vec<Violation>> {
     let Some(t) = s.unit(target) else { return Err(vec![v("SW-OBS-1", &u.id, format!("there is no unit {target}"))]) };
     if t.side == u.side || !t.alive() {
         return Err(vec![v("SW-OBS-1", &u.id, format!("{target} is not an enemy on the table"))]);
+    }
+    if let Some(veh) = &t.aboard {
+        return Err(vec![v("SW-EMB-5", &u.id, format!("{target} rides in {veh}: it is not on the table to be assaulted"))]);
     }
     if t.is_vehicle() {
         errs.push(v("SW-ASL-5", &u.id, format!("{target} is a vehicle: assaults on vehicles (ASL-5/6) are not built")));

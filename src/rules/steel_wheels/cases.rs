@@ -14,6 +14,8 @@
 //!   plans:                       # fire plans already made (IFP-5), committed earlier
 //!     - {battery: us-b1, planned: 1, markers: [[..], [..], [..], [..]], real: 2, ordered: true}
 //!   barrage: us                  # phase 4 (IF-1) of `turn` for that side
+//!   # a unit may give `aboard: us-ht` (EMB-3: its `at` is then ignored); a transport
+//!   # `boarded: 3` (men taken aboard this turn) and `unloaded: true` (EMB-4)
 //!   melees:                      # standing after an assault (ASL-4); units may give `leaders: 0`
 //!     - {attacker: us-r1, defender: de-g1, engaged: 2}
 //! ```
@@ -116,6 +118,18 @@ struct CaseUnit {
     /// An exploded wreck (E.28 "exploded", destroyed too): it hides like a fire (WRECK-2).
     #[serde(default)]
     exploded: bool,
+    /// MOR-1: marked NoFire (a failed SF test this turn).
+    #[serde(default)]
+    no_fire: bool,
+    /// EMB-3: riding in this vehicle (its `at` is then ignored).
+    #[serde(default)]
+    aboard: Option<String>,
+    /// EMB-1: men a transport took aboard this turn.
+    #[serde(default)]
+    boarded: u32,
+    /// EMB-4: a transport whose passengers got off this turn.
+    #[serde(default)]
+    unloaded: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -157,6 +171,10 @@ impl CaseRuleset for SteelWheels {
                 u.burning = cu.burning;
                 u.exploded = cu.exploded;
                 u.destroyed = u.destroyed || cu.exploded;
+                u.aboard = cu.aboard;
+                u.no_fire = cu.no_fire;
+                u.boarded = cu.boarded;
+                u.unloaded = cu.unloaded;
             }
         }
         s.manoeuvred.extend(c.manoeuvred);

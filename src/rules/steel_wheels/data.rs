@@ -148,6 +148,9 @@ pub struct Card {
     pub movement: Option<Vec<yaml_serde::Value>>,
     #[serde(default)]
     pub crew: Option<Crew>,
+    /// Men it carries besides its crew (EMB-1); 0 for a vehicle that is no transport.
+    #[serde(default)]
+    pub capacity: u32,
     #[serde(default)]
     pub model_mm: Option<Vec<u32>>,
     #[serde(default)]

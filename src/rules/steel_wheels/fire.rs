@@ -131,6 +131,11 @@ fn terrain_of(s: &State, fp: &Footprint) -> (String, Option<String>) {
 /// SW-OBS-1..3: can `obs` (standing at `at`) spot `t`? `Ok` with the visible samples, or why not.
 pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), Violation> {
     let d = data::data();
+    // EMB-3: a squad riding in a vehicle stands nowhere on the table: it neither sees nor is seen.
+    if let Some(v) = obs.aboard.as_ref().or(t.aboard.as_ref()) {
+        let who = if obs.aboard.is_some() { &obs.id } else { &t.id };
+        return Err(Violation::new("SW-EMB-3", format!("{who} rides in {v}: it is not on the table")));
+    }
     let ofp = super::scenario::footprint(obs.card(), at, obs.heading);
     let tfp = t.footprint();
     let (tkind, tarea) = terrain_of(s, &tfp);
@@ -214,8 +219,28 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     if t.side == firer.side || !t.alive() {
         return Err(vec![v("SW-OBS-1", format!("{target_id} is not an enemy on the table"))]);
     }
+    // EMB-5: passengers are hit through their vehicle, never aimed at on their own.
+    if let Some(veh) = &t.aboard {
+        return Err(vec![v(
+            "SW-EMB-5",
+            format!(
+                "{target_id} rides in {veh}: fire at {veh} (heavy hits count its passengers as crew; light fire reaches them in an open-topped vehicle)"
+            ),
+        )]);
+    }
+    // EMB-5: light weapons reach the passengers of an armoured vehicle, behind its cover.
+    let exposed = t.is_vehicle() && t.armoured() && !s.passengers(&t.id).is_empty();
     if firer.panic {
         return Err(vec![v("SW-PAN-1", format!("{} is panicked: recovery is its only action", firer.id))]);
+    }
+    if firer.no_fire {
+        return Err(vec![v(
+            "SW-MOR-1",
+            format!(
+                "{} failed its SF test this turn (NoFire): it may not fire until the manoeuvre phase ends; it may still move",
+                firer.id
+            ),
+        )]);
     }
     let (vis, total) = spots(s, firer, at, t).map_err(|e| vec![e])?;
     // FIRE-1: more than half of the target visible.
@@ -266,8 +291,9 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
         };
         let shots = per * line.n;
         if w.class == "light" {
-            // WPN-1: light weapons never fire at armoured units.
-            if t.armoured() {
+            // WPN-1: light weapons never fire at armoured units, but EMB-5 lets them
+            // reach the passengers an armoured vehicle carries.
+            if t.armoured() && !exposed {
                 continue;
             }
             match light.iter_mut().find(|g| g.band == band) {
@@ -301,7 +327,8 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
         return Err(vec![v("SW-WPN-1", msg)]);
     }
     let (kind, _) = terrain_of(s, &tfp);
-    let cover = data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S');
+    let cover =
+        if exposed { super::transport::passenger_cover(t) } else { data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S') };
     Ok(Plan { firer: firer.id.clone(), target: target_id.to_string(), from: at, heavy, light, target_moving: t.moving, cover })
 }
 
@@ -389,6 +416,8 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     let Some(firer) = s.unit(&p.firer).cloned() else { return ev };
     let ad = s.ad(&firer.side);
     let mut ct: Vec<String> = Vec::new();
+    // HW-7: a heavy-weapon hit, whatever it does, calls for the target's SF test.
+    let mut struck = false;
     for line in &p.heavy {
         for shot in 1..=line.shots {
             let Some(t) = s.unit(&p.target).cloned() else { break };
@@ -414,6 +443,7 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
                 ev.push(Event::rule("SW-HW-3", format!("row {row} on TIRO ({colname}): miss")));
                 continue;
             }
+            struck = true;
             match kind {
                 0 => {
                     // HW-5: the aimed figure dies if its cover is lower than the letter.
@@ -519,12 +549,53 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
             _ => "MP",
         };
         let lost = d.light_inf.get(group).and_then(|m| m.get(&row)).map(|r| r[col]).unwrap_or(0);
+        if t.is_vehicle() && t.armoured() {
+            // EMB-5: the passengers take the losses, not the armoured vehicle's crew.
+            let n = kill_passengers(s, &t.id, lost);
+            ev.push(Event::rule(
+                "SW-EMB-5",
+                format!("row {row}, {} shots, passengers' cover {group}: {n} passenger(s) in {} lost", g.shots, t.id),
+            ));
+            continue;
+        }
         let n = s.unit_mut(&p.target).map(|u| kill(u, lost)).unwrap_or(0);
         ev.push(Event::rule("SW-LW-2", format!("row {row}, {} shots, cover {group}: {n} figure(s) of {} lost", g.shots, t.id)));
     }
     // The CTs the action triggered, in the order the units were first affected (G.1).
     for id in ct {
         ev.extend(courage(s, &id, dice, "SW-TEST-CT"));
+    }
+    if struck {
+        ev.extend(skip_fire(s, &p.target, dice));
+    }
+    ev
+}
+
+/// TEST-SF (HW-7): a unit struck by a heavy weapon before it has fired this turn tests D6 +
+/// AD + CV against a D10 (a tie passes); failing, it is marked NoFire until the end of the
+/// manoeuvre phase (MOR-1). It comes after the action's CTs. No roll is made when its outcome
+/// could change nothing: for a unit that has acted this turn (it cannot act again), one the
+/// CT panicked, one already NoFire, or one out of the fight.
+pub fn skip_fire(s: &mut State, id: &str, dice: &mut Dice) -> Vec<Event> {
+    let Some(u) = s.unit(id).cloned() else { return vec![] };
+    if !u.alive() || u.panic || u.acted || u.no_fire {
+        return vec![];
+    }
+    let ad = s.ad(&u.side);
+    let a = face(dice.roll(6));
+    let b = face(dice.roll(10));
+    let score = a + ad + u.cv();
+    let mut ev = vec![Event::roll(format!("{id} SF: D6"), "d6", a), Event::roll(format!("{id} SF: opposing D10"), "d10", b)];
+    if score >= b {
+        ev.push(Event::rule("SW-TEST-SF", format!("{id} passes its SF test ({a}+{ad}+{} = {score} against {b}; a tie passes)", u.cv())));
+    } else {
+        if let Some(m) = s.unit_mut(id) {
+            m.no_fire = true;
+        }
+        ev.push(Event::rule(
+            "SW-TEST-SF",
+            format!("{id} fails its SF test ({score} against {b}): NoFire, it takes cover and will not fire this turn (SW-MOR-1)"),
+        ));
     }
     ev
 }
@@ -584,7 +655,11 @@ pub fn apply_effects(s: &mut State, id: &str, col: &str, roll: u32, ct: &mut Vec
         row += 1;
     }
     let text = rows[row].clone();
+    // EMB-5: passengers count as crew when a heavy weapon hits their vehicle.
+    let riders: Vec<String> = s.passengers(id).iter().map(|p| p.id.clone()).collect();
+    let aboard: u32 = s.passengers(id).iter().map(|p| p.figures).sum();
     let Some(m) = s.unit_mut(id) else { return ev };
+    let pool = m.figures + aboard;
     let mut crew_dead = 0;
     for part in text.split(" + ").map(str::trim) {
         match part {
@@ -622,8 +697,8 @@ pub fn apply_effects(s: &mut State, id: &str, col: &str, roll: u32, ct: &mut Vec
                 m.exploded = true;
                 m.destroyed = true;
             }
-            "all dead" => crew_dead += m.figures,
-            "half dead" => crew_dead += m.figures.div_ceil(2),
+            "all dead" => crew_dead += pool,
+            "half dead" => crew_dead += pool.div_ceil(2),
             other => {
                 if let Some(n) = other.strip_suffix(" dead").and_then(|n| n.parse::<u32>().ok()) {
                     crew_dead += n;
@@ -631,12 +706,73 @@ pub fn apply_effects(s: &mut State, id: &str, col: &str, roll: u32, ct: &mut Vec
             }
         }
     }
-    let dead = kill(m, crew_dead);
+    // WRECK-2: an explosion kills everyone aboard.
+    if m.exploded {
+        crew_dead = pool;
+    }
+    let dead = if riders.is_empty() { kill(m, crew_dead) } else { kill_aboard(s, id, crew_dead) };
+    let Some(m) = s.unit_mut(id) else { return ev };
     if m.figures == 0 && !m.is_infantry() {
         m.destroyed = m.destroyed || m.is_vehicle() || m.card().kind == "artillery";
     }
-    ev.push(Event::rule("SW-DAM-1", format!("row {row}: {text} ({dead} of the crew dead)")));
+    let destroyed = m.destroyed;
+    if riders.is_empty() {
+        ev.push(Event::rule("SW-DAM-1", format!("row {row}: {text} ({dead} of the crew dead)")));
+    } else {
+        ev.push(Event::rule("SW-DAM-1", format!("row {row}: {text} ({dead} of the crew and passengers dead, EMB-5)")));
+        // The vehicle's CT is its passengers' too.
+        if text.split(" + ").any(|x| x.trim() == "CT") {
+            for r in &riders {
+                if s.unit(r).is_some_and(|p| p.alive()) {
+                    push_ct(ct, r);
+                }
+            }
+        }
+        if destroyed {
+            ev.extend(super::transport::bail_out(s, id));
+        }
+    }
     ev
+}
+
+/// AMB-30: `n` deaths among the crew and passengers of vehicle `id`: the crew's soldiers,
+/// then the passengers' soldiers (by squad id), then the crew's leaders, then the
+/// passengers' leaders. Returns the deaths.
+fn kill_aboard(s: &mut State, id: &str, n: u32) -> u32 {
+    let mut left = n;
+    let mut take = |u: &mut Unit, leaders_too: bool| {
+        let can = if leaders_too { u.figures } else { u.figures - u.leaders.min(u.figures) };
+        let k = left.min(can);
+        left -= kill(u, k);
+    };
+    let riders: Vec<String> = s.passengers(id).iter().map(|p| p.id.clone()).collect();
+    for pass in [false, true] {
+        if let Some(m) = s.unit_mut(id) {
+            take(m, pass);
+        }
+        for r in &riders {
+            if let Some(p) = s.unit_mut(r) {
+                take(p, pass);
+            }
+        }
+    }
+    n - left
+}
+
+/// EMB-5: `n` figures lost among the passengers of vehicle `id` (soldiers first, by squad
+/// id), as light fire kills them. Returns the losses.
+pub fn kill_passengers(s: &mut State, id: &str, n: u32) -> u32 {
+    let riders: Vec<String> = s.passengers(id).iter().map(|p| p.id.clone()).collect();
+    let mut left = n;
+    for pass in [false, true] {
+        for r in &riders {
+            if let Some(p) = s.unit_mut(r) {
+                let can = if pass { p.figures } else { p.figures - p.leaders.min(p.figures) };
+                left -= kill(p, left.min(can));
+            }
+        }
+    }
+    n - left
 }
 
 /// Whether an effects result concerns a part already destroyed or compromised (DAM-4).

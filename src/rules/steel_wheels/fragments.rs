@@ -33,7 +33,7 @@ pub fn burst(s: &mut State, at: Point, radius_mm: u32, cal: u32, direct: &[Strin
     let mut reached: Vec<Unit> = s
         .units
         .iter()
-        .filter(|u| !u.eliminated && !u.destroyed && u.figures > 0 && u.footprint().within_point(at, radius_mm))
+        .filter(|u| u.on_table() && !u.destroyed && u.figures > 0 && u.footprint().within_point(at, radius_mm))
         .filter(|u| u.is_infantry() || !direct.contains(&u.id))
         .cloned()
         .collect();

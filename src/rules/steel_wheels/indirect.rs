@@ -104,10 +104,13 @@ fn xy(p: Point) -> String {
 /// alive: leaders are the last of a unit's figures to die, AMB-12).
 fn observer<'a>(s: &'a State, b: &Battery) -> Result<&'a Unit, Violation> {
     match s.unit(&b.observer) {
-        Some(u) if u.alive() && !u.panic && u.leaders > 0 => Ok(u),
+        Some(u) if u.alive() && u.on_table() && !u.panic && u.leaders > 0 => Ok(u),
         _ => Err(Violation::new(
             "SW-IFP-2",
-            format!("{} cannot order the fire of {}: its officer is lost, or it is panicked or gone", b.observer, b.id),
+            format!(
+                "{} cannot order the fire of {}: its officer is lost, or it is panicked, gone or riding in a vehicle (EMB-3: it sees nothing from there)",
+                b.observer, b.id
+            ),
         )),
     }
 }
@@ -171,7 +174,7 @@ pub fn check_marker(s: &State, side: &str, obs: &Unit, p: Point) -> Result<(), V
             None => bad("SW-IFP-6", format!("{} has no clear sight of it ({b})", obs.id)),
         };
     }
-    for e in s.units.iter().filter(|e| e.side != side && e.alive()) {
+    for e in s.units.iter().filter(|e| e.side != side && e.alive() && e.on_table()) {
         if e.footprint().within_point(p, 120) && !spotted(s, side, e) {
             return bad("SW-IFP-6", format!("within 12 cm of {}, which {side} has not spotted", e.id));
         }
@@ -511,7 +514,7 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
                 ev.push(Event::rule("SW-IMP-1", format!("shot {n} lands off the table")));
                 continue;
             }
-            let mut hit: Vec<Unit> = s.units.iter().filter(|u| !u.eliminated && u.footprint().contains(at)).cloned().collect();
+            let mut hit: Vec<Unit> = s.units.iter().filter(|u| u.on_table() && u.footprint().contains(at)).cloned().collect();
             hit.sort_by(|a, b| a.id.cmp(&b.id));
             let mut inside = false;
             for u in &hit {
@@ -603,7 +606,7 @@ pub fn bot_request(s: &State, side: &str, ch: &mut Dice) -> Orders {
     }
     let Some(b) = can_request(s, side).first().map(|b| (*b).clone()) else { return none };
     let Ok(obs) = observer(s, &b) else { return none };
-    let enemies: Vec<&Unit> = s.units.iter().filter(|e| e.side != side && e.alive()).collect();
+    let enemies: Vec<&Unit> = s.units.iter().filter(|e| e.side != side && e.alive() && e.on_table()).collect();
     if enemies.is_empty() {
         return none;
     }

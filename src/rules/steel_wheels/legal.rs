@@ -3,8 +3,9 @@
 //! in contact takes its CT; each SLU fires at a spotted enemy when it can, else moves a short step toward the
 //! objective or the nearest enemy, else holds. Every candidate is checked by the rules.
 
-use super::orders::{Action, Fire, Move, OppFire, Orders};
+use super::orders::{Action, Fire, Move, OppFire, Orders, Place, Unload};
 use super::state::{Phase, State};
+use super::transport;
 use super::turn;
 use crate::dice::Dice;
 use crate::geo::table::{Heading, Point};
@@ -41,7 +42,13 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             if u.panic {
                 return try_one(Action { unit: id.clone(), recover: true, ..Action::default() });
             }
-            let mut enemies: Vec<_> = s.units.iter().filter(|e| e.side != side && e.alive()).collect();
+            if let Some(o) = transport_orders(s, &id, ch, &try_one) {
+                return Some(o);
+            }
+            if u.aboard.is_some() {
+                return try_one(Action { unit: id, ..Action::default() });
+            }
+            let mut enemies: Vec<_> = s.units.iter().filter(|e| e.side != side && e.alive() && e.on_table()).collect();
             enemies.sort_by_key(|e| e.at.distance_sq(u.at));
             let fire_first = ch.roll(2) == 0;
             // An assault on an enemy squad or gun within reach, more often than not (ASL-1).
@@ -112,6 +119,68 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     }
 }
 
+/// EMB: a passenger gets off one time in two; a transport sets all its passengers down one
+/// time in three (standing still, behind and beside it); a squad by a friendly transport
+/// with room boards it one time in two, and now and then walks toward one, so that the
+/// soak boards and unloads.
+fn transport_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action) -> Option<Orders>) -> Option<Orders> {
+    let u = s.unit(id)?;
+    if let Some(vid) = &u.aboard {
+        if ch.roll(2) != 0 {
+            return None;
+        }
+        let t = s.unit(vid)?;
+        return transport::spots_around(t, u, 20).into_iter().find_map(|p| {
+            try_one(Action { unit: id.to_string(), dismount: Some(Place { at: [p.x, p.y], heading: None }), ..Action::default() })
+        });
+    }
+    if u.is_vehicle() {
+        let riders = s.passengers(id);
+        if riders.is_empty() || ch.roll(3) != 0 {
+            return None;
+        }
+        let spots = transport::spots_around(u, riders[0], 20);
+        let list: Vec<Unload> =
+            riders.iter().zip(spots.iter()).map(|(p, q)| Unload { unit: p.id.clone(), at: [q.x, q.y], heading: None }).collect();
+        return try_one(Action { unit: id.to_string(), unload: list, ..Action::default() });
+    }
+    if !u.is_infantry() || ch.roll(2) != 0 {
+        return None;
+    }
+    let mut transports: Vec<_> = s
+        .units
+        .iter()
+        .filter(|t| t.side == u.side && t.is_vehicle() && t.alive() && t.on_table())
+        .filter(|t| transport::carried(s, &t.id) + u.figures <= t.card().capacity)
+        .collect();
+    transports.sort_by_key(|t| t.at.distance_sq(u.at));
+    let t = transports.first()?;
+    let mut spots = transport::spots_around(t, u, 20);
+    spots.sort_by_key(|p| p.distance_sq(u.at));
+    for p in spots {
+        let dist = p.distance_mm(u.at);
+        let movement = (dist >= 20).then(|| Move { path: vec![[p.x, p.y]], heading: Some(t.heading.tenths()) });
+        if dist <= 160
+            && let Some(o) = try_one(Action { unit: id.to_string(), movement, embark: Some(t.id.clone()), ..Action::default() })
+        {
+            return Some(o);
+        }
+    }
+    // Too far: now and then walk toward the transport.
+    let p = spots.first()?;
+    let h = Heading::between(u.at, *p)?;
+    let len = (p.distance_mm(u.at) as i32).min(160);
+    if ch.roll(2) != 0 || len < 20 {
+        return None;
+    }
+    let to = u.at.offset(len, h);
+    try_one(Action {
+        unit: id.to_string(),
+        movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
+        ..Action::default()
+    })
+}
+
 /// A straight step toward the objective or the nearest enemy, a random fraction of the
 /// allowance (`div` 2 for the Short speed of complex actions).
 fn step(s: &State, id: &str, ch: &mut Dice, div: u32) -> Option<Move> {
@@ -119,7 +188,7 @@ fn step(s: &State, id: &str, ch: &mut Dice, div: u32) -> Option<Move> {
     let goal: Point = if ch.roll(2) == 0 {
         s.scenario.objectives.first().and_then(|o| s.scenario.area(o)).map(|a| a.polygon.centroid())?
     } else {
-        s.units.iter().filter(|e| e.side != u.side && e.alive()).min_by_key(|e| e.at.distance_sq(u.at))?.at
+        s.units.iter().filter(|e| e.side != u.side && e.alive() && e.on_table()).min_by_key(|e| e.at.distance_sq(u.at))?.at
     };
     let want = Heading::between(u.at, goal)?;
     // Vehicles keep within the free 15° or pay one costed turn; a little jitter.

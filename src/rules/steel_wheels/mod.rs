@@ -4,10 +4,12 @@
 //! Built: the representative charts and roster as versioned data (`data`), a representative
 //! battle (`scenario`), the manoeuvre sequence with tokens, IT and free order (`turn`),
 //! movement on the integer table geometry (`movement`, `src/geo/table/`), spotting, line of
-//! sight and direct fire with penetration, damage, escalation and CTs (`fire`), panic
+//! sight and direct fire with penetration, damage, escalation, CTs and the skip-fire test
+//! (`fire`), panic
 //! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
 //! commitments (`indirect`), infantry assault and close combat (`assault`), opportunity fire
-//! on a simple Move (`opportunity`), and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! on a simple Move (`opportunity`), embarking, dismounting and passengers (`transport`),
+//! and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
@@ -25,6 +27,7 @@ pub mod opportunity;
 pub mod orders;
 pub mod scenario;
 pub mod state;
+pub mod transport;
 pub mod turn;
 pub mod view;
 
@@ -72,6 +75,10 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
                 burning: false,
                 exploded: false,
                 eliminated: false,
+                aboard: None,
+                no_fire: false,
+                boarded: 0,
+                unloaded: false,
             }
         })
         .collect();

@@ -223,7 +223,7 @@ pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
         return Some(v("SW-MOV-2", u, format!("{} would end off the table", u.id)));
     }
     for o in &s.units {
-        if o.id != u.id && !o.eliminated && o.footprint().overlaps(fp) {
+        if o.id != u.id && o.on_table() && o.footprint().overlaps(fp) {
             return Some(v("SW-MOV-2", u, format!("{} would end on {}", u.id, o.id)));
         }
     }

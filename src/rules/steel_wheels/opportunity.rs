@@ -77,6 +77,10 @@ pub struct Window {
     /// ST-1: the mover's status once the move is made.
     pub moving: bool,
     pub shooters: Vec<Shooter>,
+    /// EMB-2: the move boards this transport once it is made (an embarking squad makes the
+    /// simple Move action, so it draws opportunity fire like any other).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embark: Option<String>,
 }
 
 /// One shooter's fire, checked: the mover stands at `sample` when it is fired on.
@@ -142,6 +146,9 @@ pub fn not_ready(s: &State, u: &Unit) -> Option<String> {
     if u.acted {
         return Some(format!("{} has manoeuvred this turn", u.id));
     }
+    if let Some(v) = &u.aboard {
+        return Some(format!("{} rides in {v}: passengers do not fire (EMB-5)", u.id));
+    }
     let in_queue = match &s.phase {
         super::state::Phase::Act { queue, .. } => queue.iter().filter_map(|id| s.unit(id)).any(|q| q.platoon == u.platoon),
         _ => false,
@@ -151,6 +158,9 @@ pub fn not_ready(s: &State, u: &Unit) -> Option<String> {
     }
     if u.panic {
         return Some(format!("{} is panicked: recovery is its only action (PAN-1)", u.id));
+    }
+    if u.no_fire {
+        return Some(format!("{} is marked NoFire this turn (MOR-1)", u.id));
     }
     if super::assault::as_defender(s, &u.id).is_some() {
         return Some(format!("{} is held in a melee (ASL-4)", u.id));
@@ -233,6 +243,7 @@ pub fn window(s: &State, mover: &Unit, path: &Path, moved: &Moved) -> Option<Win
         length_mm: moved.length_mm,
         moving: mover.is_vehicle() || moved.length_mm > 40,
         shooters,
+        embark: None,
     })
 }
 
@@ -356,10 +367,14 @@ pub fn complete(s: &mut State, win: &Window) -> Vec<Event> {
     m.heading = win.heading;
     m.moving = win.moving;
     m.fired = false;
-    vec![Event::rule(
+    let mut ev = vec![Event::rule(
         "SW-MOV-1",
         format!("{} moves {} mm to ({}, {}) heading {}", win.mover, win.length_mm, win.to.x, win.to.y, win.heading.tenths()),
-    )]
+    )];
+    if let Some(vid) = &win.embark {
+        ev.extend(super::transport::board(s, &win.mover, vid));
+    }
+    ev
 }
 
 /// Whether the fire stopped the mover where it stands (the move is truncated there).

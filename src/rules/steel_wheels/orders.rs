@@ -81,6 +81,41 @@ pub struct Action {
     /// ASL-4: the CT of a squad that was assaulted and is still in contact, its only action.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub melee: bool,
+    /// EMB-1..3: the squad boards this friendly transport, a simple Move (Tactical, `move`
+    /// optional) ending with its base within 8 cm of the vehicle's sides or rear; no fire.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embark: Option<String>,
+    /// EMB-4 (C.4 "Appiedare"): a passenger gets off by itself, its base set down here,
+    /// within 8 cm of its vehicle's sides or rear; alone, no fire.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dismount: Option<Place>,
+    /// EMB-4: a transport sets its passengers down (with a Short `move` and Moving shots,
+    /// or standing still with Stationary shots). Standing still, half of them (rounded up)
+    /// may go within 16 cm of its sides or rear, the others within 8 cm; moving, all within
+    /// 8 cm of where it starts or ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unload: Vec<Unload>,
+}
+
+/// Where a dismounting squad's base is set down (EMB-4), mm and tenths of a degree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    pub at: Xy,
+    /// Default: the vehicle's heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<u16>,
+}
+
+/// One passenger a transport sets down (EMB-4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Unload {
+    pub unit: String,
+    pub at: Xy,
+    /// Default: the vehicle's heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<u16>,
 }
 
 /// A move: waypoints after the start, in mm, and the final heading (tenths of a degree).

@@ -43,6 +43,24 @@ pub struct Unit {
     pub exploded: bool,
     /// Dispersed (PAN-4) or wiped out: off the table.
     pub eliminated: bool,
+    /// EMB-3: the vehicle this squad rides in. While aboard it has no place of its own on
+    /// the table (its `at` is stale and read by nothing); it reappears where it dismounts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<String>,
+    /// EMB-1/2, a transport: figures it took aboard this turn (at most 15; it stays still).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub boarded: u32,
+    /// MOR-1: the NoFire marker of a failed SF test (TEST-SF, HW-7): no fire until the end of
+    /// this turn's manoeuvre phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_fire: bool,
+    /// EMB-4, a transport: passengers got off it this turn, so it moves at most Short.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unloaded: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -57,6 +75,11 @@ impl Unit {
         !self.destroyed && !self.eliminated && self.figures > 0
     }
     /// A model that blocks sight (LOS-5, WRECK-1): a vehicle or gun, wrecks included.
+    /// Standing on the table as a base or model: not eliminated and not riding in a
+    /// vehicle (EMB-3). Only such units are seen, fired on, obstruct or are drawn.
+    pub fn on_table(&self) -> bool {
+        !self.eliminated && self.aboard.is_none()
+    }
     pub fn is_model(&self) -> bool {
         !self.eliminated && self.card().kind != "infantry"
     }
@@ -190,6 +213,10 @@ pub struct State {
 }
 
 impl State {
+    /// EMB-5: the squads riding in `vehicle` with figures left, in unit-id order.
+    pub fn passengers(&self, vehicle: &str) -> Vec<&Unit> {
+        self.units.iter().filter(|u| u.aboard.as_deref() == Some(vehicle) && !u.eliminated && u.figures > 0).collect()
+    }
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         self.units.iter().find(|u| u.id == id)
     }

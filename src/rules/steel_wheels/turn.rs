@@ -9,6 +9,7 @@ use super::movement::{self, Speed};
 use super::opportunity;
 use super::orders::{Action, Orders};
 use super::state::{Pending, Phase, State};
+use super::transport;
 use crate::dice::Dice;
 use crate::engine::{Event, Outcome, Violation};
 
@@ -20,6 +21,9 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
     s.asked.clear();
     for u in s.units.iter_mut() {
         u.acted = false;
+        u.boarded = 0;
+        u.unloaded = false;
+        u.no_fire = false;
     }
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     let (na, nb) = (s.live_platoons(&a), s.live_platoons(&b));
@@ -55,6 +59,11 @@ fn next_manoeuvre(s: &mut State) -> Vec<Event> {
     let o = s.scenario.other(&d).to_string();
     if s.open_platoons(&d).is_empty() && s.open_platoons(&o).is_empty() {
         let mut ev = firing_markers(s);
+        // MOR-1: NoFire markers come off at the end of the manoeuvre phase.
+        for u in s.units.iter_mut().filter(|u| u.no_fire) {
+            u.no_fire = false;
+            ev.push(Event::rule("SW-MOR-1", format!("{}'s NoFire marker comes off: the manoeuvre phase is over", u.id)));
+        }
         ev.extend(end_turn(s));
         return ev;
     }
@@ -207,7 +216,7 @@ pub fn losses(s: &State, side: &str) -> u32 {
 /// the element, no non-panicked enemy within 20 cm.
 pub fn held(s: &State, side: &str) -> usize {
     let near = |who: &str, r: u32, poly: &crate::geo::table::Polygon| {
-        s.units.iter().filter(|u| u.side == who && u.alive() && !u.panic).any(|u| {
+        s.units.iter().filter(|u| u.side == who && u.alive() && u.on_table() && !u.panic).any(|u| {
             let fp = u.footprint();
             poly.contains_footprint(&fp)
                 || fp.corners().iter().any(|c| poly.contains(*c))
@@ -274,7 +283,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
     let melee = assault::as_defender(s, &u.id).cloned();
     if let Some(m) = melee {
         // ASL-4: after a melee the assaulted squad can only take its CT, even if panicked.
-        if !a.melee || a.movement.is_some() || a.fire.is_some() || a.recover || a.assault.is_some() {
+        if !a.melee || a.movement.is_some() || a.fire.is_some() || a.recover || a.assault.is_some() || transport_parts(a) {
             return Err(vec![
                 Violation::new(
                     "SW-ASL-4",
@@ -289,7 +298,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
     } else if a.melee {
         return Err(vec![Violation::new("SW-ASL-4", format!("{} is in no melee as the assaulted squad", u.id)).unit(u.id.clone())]);
     } else if u.panic {
-        if a.movement.is_some() || a.fire.is_some() || !a.recover {
+        if a.movement.is_some() || a.fire.is_some() || !a.recover || transport_parts(a) {
             return Err(vec![
                 Violation::new("SW-PAN-1", format!("{} is panicked: recovery is its only action (recover: true)", u.id)).unit(u.id.clone()),
             ]);
@@ -298,8 +307,82 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         pending = true;
     } else if a.recover {
         return Err(vec![Violation::new("SW-PAN-2", format!("{} is not panicked", u.id)).unit(u.id.clone())]);
+    } else if u.aboard.is_some() {
+        // EMB-3: a passenger has no place on the table; it holds, or gets off by itself.
+        let alone =
+            a.movement.is_none() && a.fire.is_none() && !a.fire_first && a.assault.is_none() && a.embark.is_none() && a.unload.is_empty();
+        if !alone {
+            return Err(vec![
+                Violation::new(
+                    "SW-EMB-3",
+                    format!(
+                        "{} rides in {}: it holds (no orders) or gets off (dismount: {{at: [x, y]}}), nothing else",
+                        u.id,
+                        u.aboard.clone().unwrap_or_default()
+                    ),
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
+        match &a.dismount {
+            Some(place) => ev.extend(transport::dismount(s, &u, place)?),
+            None => ev.push(Event::rule("SW-ACT", format!("{} holds aboard {}", u.id, u.aboard.clone().unwrap_or_default()))),
+        }
+    } else if a.dismount.is_some() {
+        return Err(vec![Violation::new("SW-EMB-4", format!("{} is not aboard a vehicle", u.id)).unit(u.id.clone())]);
+    } else if let Some(vid) = &a.embark {
+        if a.fire.is_some() || a.fire_first || a.assault.is_some() || !a.unload.is_empty() {
+            return Err(vec![
+                Violation::new("SW-EMB-2", format!("{} boards {vid}: boarding is a Move alone, and the squad does not fire", u.id))
+                    .unit(u.id.clone()),
+            ]);
+        }
+        let moved = match &a.movement {
+            Some(m) => Some(movement::check(s, &u, m, Speed::Tactical)?),
+            None => None,
+        };
+        let fp = match &moved {
+            Some(mv) => super::scenario::footprint(u.card(), mv.to, mv.heading),
+            None => u.footprint(),
+        };
+        transport::check_board(s, &u, vid, &fp)?;
+        // OPP-2: boarding is the simple Move action, open to opportunity fire.
+        let announce = match (&moved, &a.movement) {
+            (Some(mv), Some(m)) => {
+                let pts: Vec<_> = std::iter::once(u.at).chain(m.path.iter().filter_map(|&xy| super::scenario::point(xy))).collect();
+                crate::geo::table::Path::new(pts).ok().and_then(|path| opportunity::window(s, &u, &path, mv))
+            }
+            _ => None,
+        };
+        if let Some(mut win) = announce {
+            win.embark = Some(vid.clone());
+            ev.push(Event::rule(
+                "SW-OPP-3",
+                format!(
+                    "{} announces a move of {} mm to ({}, {}) to board {vid}: {} may fire on it ({})",
+                    u.id,
+                    win.length_mm,
+                    win.to.x,
+                    win.to.y,
+                    win.side,
+                    win.shooters.iter().map(|x| x.unit.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+            s.window = Some(win);
+            pending = true;
+        } else {
+            if let (Some(mv), Some(m)) = (&moved, s.unit_mut(&u.id)) {
+                m.at = mv.to;
+                m.heading = mv.heading;
+                ev.push(Event::rule(
+                    "SW-MOV-1",
+                    format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+                ));
+            }
+            ev.extend(transport::board(s, &u.id, vid));
+        }
     } else if let Some(target) = &a.assault {
-        if a.movement.is_some() || a.fire.is_some() || a.fire_first {
+        if a.movement.is_some() || a.fire.is_some() || a.fire_first || !a.unload.is_empty() {
             return Err(vec![
                 Violation::new(
                     "SW-ASL-0",
@@ -327,7 +410,22 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 Violation::new("SW-ACT-2", format!("{} has lost half its crew: no complex actions", u.id)).unit(u.id.clone()),
             ]);
         }
-        let speed = if complex { Speed::Short } else { Speed::Tactical };
+        if !a.unload.is_empty() && !u.is_vehicle() {
+            return Err(vec![Violation::new("SW-EMB-4", format!("{} is no transport: it has nobody to unload", u.id)).unit(u.id.clone())]);
+        }
+        // EMB-2: a transport that took men aboard this turn stands still.
+        if a.movement.is_some() && u.boarded > 0 {
+            return Err(vec![
+                Violation::new(
+                    "SW-EMB-2",
+                    format!("{} took men aboard this turn: it stands still in that manoeuvre (it may fire, Stationary)", u.id),
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
+        // EMB-4 rule 1: a transport moving in the manoeuvre it unloads moves Short.
+        let unloading = !a.unload.is_empty() || u.unloaded;
+        let speed = if complex || (unloading && u.is_vehicle()) { Speed::Short } else { Speed::Tactical };
         let moved = match &a.movement {
             Some(m) => Some(movement::check(s, &u, m, speed)?),
             None => None,
@@ -355,7 +453,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         // OPP-1/2: a simple Move that some enemy unit may fire on is announced, not made;
         // the entry ends and the enemy fires or passes (G.1 "Move and opportunity fire").
         let announce = match (&plan, &moved, &a.movement) {
-            (None, Some(mv), Some(m)) => {
+            (None, Some(mv), Some(m)) if a.unload.is_empty() => {
                 let pts: Vec<_> = std::iter::once(u.at).chain(m.path.iter().filter_map(|&xy| super::scenario::point(xy))).collect();
                 crate::geo::table::Path::new(pts).ok().and_then(|path| opportunity::window(s, &u, &path, mv))
             }
@@ -394,6 +492,10 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                     format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
                 ));
             }
+            if !a.unload.is_empty() {
+                let start = moved.as_ref().map(|_| u.footprint());
+                ev.extend(transport::unload(s, &u, &a.unload, start.as_ref())?);
+            }
             if let Some(p) = plan {
                 ev.push(Event::rule(
                     "SW-FIRE-1",
@@ -407,7 +509,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 ));
                 s.pending = Some(Pending::Fire(p));
                 pending = true;
-            } else if moved.is_none() {
+            } else if moved.is_none() && a.unload.is_empty() {
                 ev.push(Event::rule("SW-ACT", format!("{} holds", u.id)));
             }
         }
@@ -425,6 +527,11 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         ev.extend(skip_dead(s));
     }
     Ok((ev, pending))
+}
+
+/// Whether an action names any part of boarding or getting off (EMB).
+fn transport_parts(a: &Action) -> bool {
+    a.embark.is_some() || a.dismount.is_some() || !a.unload.is_empty()
 }
 
 /// After dice: PAN-2..4 recovery, one CT per leader alive; all failing disperses foot units

@@ -19,6 +19,7 @@ pub fn describe(s: &State) -> String {
             (u.fired, "fired"),
             (u.acted, "acted"),
             (u.panic, "PANIC"),
+            (u.no_fire, "NoFire"),
             (u.destroyed, "destroyed"),
             (u.eliminated, "eliminated"),
             (u.burning, "burning"),
@@ -30,6 +31,15 @@ pub fn describe(s: &State) -> String {
         }
         if u.mobility > 0 {
             flags.push(format!("mobility -{}", u.mobility));
+        }
+        let riders = s.passengers(&u.id);
+        if !riders.is_empty() {
+            flags.push(format!("carries {}", riders.iter().map(|p| format!("{} ({})", p.id, p.figures)).collect::<Vec<_>>().join(", ")));
+        }
+        if let Some(v) = &u.aboard {
+            // EMB-3: no place of its own while carried.
+            out.push(format!("{} {} {} aboard {v} figures {} {}", u.id, u.side, u.card, u.figures, flags.join(" ")));
+            continue;
         }
         out.push(format!(
             "{} {} {} at ({}, {}) heading {} figures {} {}",
@@ -86,7 +96,7 @@ pub fn picture(s: &State) -> Picture {
     }
     let d = data::data();
     let mut pieces = Vec::new();
-    for u in s.units.iter().filter(|u| !u.eliminated) {
+    for u in s.units.iter().filter(|u| u.on_table()) {
         let c = u.card();
         let fp = u.footprint();
         let (len, wid) = match fp {
@@ -100,8 +110,15 @@ pub fn picture(s: &State) -> Picture {
         } else {
             side_colour(s, &u.side)
         };
+        // EMB-3: a passenger is not drawn; its vehicle's label says it carries it.
+        let riders = s.passengers(&u.id);
+        let label = if riders.is_empty() {
+            u.id.clone()
+        } else {
+            format!("{} [{}]", u.id, riders.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", "))
+        };
         pieces.push(Piece {
-            label: u.id.clone(),
+            label,
             x_mm: u.at.x,
             y_mm: u.at.y,
             w_mm: wid,
@@ -179,6 +196,12 @@ pub fn template(s: &State, seat: &str) -> String {
             out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
             out.push("    # assault: {target: <enemy squad or gun>}   # alone: fire, CT, contact, close combat (SW-ASL)".into());
             out.push("    # melee: true        # the only action of a squad assaulted and still in contact (SW-ASL-4)".into());
+            out.push(
+                "    # embark: <transport id>   # a squad boards (optional move, no fire; within 8 cm of its sides or rear, SW-EMB-2)"
+                    .into(),
+            );
+            out.push("    # dismount: {at: [x, y]}   # a passenger gets off, within 8 cm of its vehicle's sides or rear (SW-EMB-4)".into());
+            out.push("    # unload: [{unit: <passenger>, at: [x, y]}]   # a transport sets passengers down (16 cm standing still, half of them; 8 cm with a Short move)".into());
         }
         Phase::Request { .. } => {
             let b: Vec<&str> = super::indirect::can_request(s, side).iter().map(|b| b.id.as_str()).collect();
@@ -203,16 +226,27 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         if u.figures > u.crew_size() || u.leaders > u.figures.max(u.leaders.min(u.figures)) {
             return Err(format!("{}: {} figures of {}", u.id, u.figures, u.crew_size()));
         }
-        if !u.eliminated && !table.contains_footprint(&u.footprint()) {
+        if u.on_table() && !table.contains_footprint(&u.footprint()) {
             return Err(format!("{} is off the table", u.id));
         }
         if u.mobility > 4 {
             return Err(format!("{}: mobility {}", u.id, u.mobility));
         }
     }
+    for u in s.units.iter().filter(|u| u.aboard.is_some() && !u.eliminated) {
+        let v = u.aboard.as_deref().unwrap_or_default();
+        match s.unit(v) {
+            Some(t) if t.side == u.side && t.is_vehicle() && u.is_infantry() => {}
+            _ => return Err(format!("{} rides in {v}, which cannot carry it", u.id)),
+        }
+        let n = super::transport::carried(s, v);
+        if n > s.unit(v).map(|t| t.card().capacity).unwrap_or(0) {
+            return Err(format!("{v} carries {n} men, over its capacity"));
+        }
+    }
     for (i, a) in s.units.iter().enumerate() {
         for b in s.units.iter().skip(i + 1) {
-            if !a.eliminated && !b.eliminated && a.footprint().overlaps(&b.footprint()) {
+            if a.on_table() && b.on_table() && a.footprint().overlaps(&b.footprint()) {
                 return Err(format!("{} and {} overlap", a.id, b.id));
             }
         }
