@@ -13,21 +13,29 @@ use crate::engine::{Event, Outcome};
 
 /// VP gained when a unit of `nation`, `size`, `kind` is eliminated (per-SL awards excluded).
 fn elimination_vp(state: &State, nation: &str, size: Size, kind: Kind) -> Vec<(SideId, i32)> {
-    if matches!(kind, Kind::Fortress | Kind::SiegeGun) {
-        return vec![];
-    }
+    elimination_vp_iter(state, nation, size, kind).collect()
+}
+
+/// [`elimination_vp`] without a `Vec`: the ledger check after every entry asks for each unit
+/// that lost something (issue 20).
+fn elimination_vp_iter<'a>(state: &'a State, nation: &'a str, size: Size, kind: Kind) -> impl Iterator<Item = (SideId, i32)> + 'a {
+    let counts = !matches!(kind, Kind::Fortress | Kind::SiegeGun);
     state
         .elim_vp
         .iter()
-        .filter(|e| e.victims.iter().any(|v| v == nation))
-        .filter(|e| matches!((e.per, size), (Per::Corps, Size::Corps) | (Per::Division, Size::Division)))
+        .filter(move |e| counts && e.victims.iter().any(|v| v == nation))
+        .filter(move |e| matches!((e.per, size), (Per::Corps, Size::Corps) | (Per::Division, Size::Division)))
         .map(|e| (e.scorer, e.value))
-        .collect()
 }
 
 /// VP per SL lost by a unit of `nation` (e.g. British SL, GE-16.4).
 fn sl_vp(state: &State, nation: &str) -> Vec<(SideId, i32)> {
-    state.elim_vp.iter().filter(|e| e.per == Per::Sl && e.victims.iter().any(|v| v == nation)).map(|e| (e.scorer, e.value)).collect()
+    sl_vp_iter(state, nation).collect()
+}
+
+/// [`sl_vp`] without a `Vec`.
+fn sl_vp_iter<'a>(state: &'a State, nation: &'a str) -> impl Iterator<Item = (SideId, i32)> + 'a {
+    state.elim_vp.iter().filter(move |e| e.per == Per::Sl && e.victims.iter().any(|v| v == nation)).map(|e| (e.scorer, e.value))
 }
 
 fn add(state: &mut State, side: SideId, pts: i32) {
@@ -92,10 +100,10 @@ pub fn recompute_ledger(state: &State) -> (i32, i32) {
         if lost_sl == 0 && eliminations == 0 {
             continue;
         }
-        for (side, pts) in sl_vp(state, &u.nation) {
+        for (side, pts) in sl_vp_iter(state, &u.nation) {
             add(side, pts * lost_sl);
         }
-        for (side, pts) in elimination_vp(state, &u.nation, u.size, u.kind) {
+        for (side, pts) in elimination_vp_iter(state, &u.nation, u.size, u.kind) {
             add(side, pts * eliminations);
         }
     }
