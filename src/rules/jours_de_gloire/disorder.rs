@@ -180,6 +180,8 @@ fn put(s: &mut State, id: &str, end: HexId) {
         x.hex = Some(end);
         // 4.2: a square that falls back or retreats is no more.
         x.square = false;
+        // 10.4: a unit that leaves its town, village or castle is no longer stopped there.
+        x.sheltered = false;
         s.units.insert(0, x);
     }
 }

@@ -601,14 +601,16 @@ fn apply(s: &mut State, dice: &mut Dice, hexes: &[HexId], enemy: &[HexId], fx: &
 }
 
 /// A cohesion test from a melee result (8.5): a failure is one disorder; a routed unit
-/// would make a rout move instead (10.4, not built: it stays, and an event says so).
+/// makes a rout move instead (10.4).
 fn ct(s: &mut State, id: &str, enemy: &[HexId], dice: &mut Dice) -> Vec<Event> {
     let Some(u) = s.unit(id) else { return vec![] };
     if u.hex.is_none() {
         return vec![];
     }
     if u.routed {
-        return vec![Event::rule("JDG 10.4", format!("{id} is routed: no test; its rout move is not built, it stays"))];
+        let mut ev = vec![Event::rule("JDG 10.4", format!("{id} is routed: no test, a rout move instead"))];
+        ev.extend(super::rout::rout_move(s, id, false));
+        return ev;
     }
     let die = dice.roll(10);
     let (failed, mut ev) = cohesion_test(s, id, die);

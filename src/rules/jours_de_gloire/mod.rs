@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A sixth slice (issue 23).
+//! `jours-de-gloire`. An eighth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -13,9 +13,10 @@
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
 //! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
 //! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
-//! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2). Not built: a
-//! charge combined with a melee, breakthrough, counter-battery and reaction fire,
-//! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2); rout moves in
+//! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4). Not built: a
+//! charge combined with a melee, breakthrough, counter-battery and reaction fire;
+//! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; the first
@@ -38,6 +39,7 @@ pub mod orders;
 pub mod rally;
 pub mod refusal;
 pub mod reinforce;
+pub mod rout;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -73,6 +75,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             arrives: if u.hex.is_none() { sc.schedule_of(&u.id).map(|r| r.turn) } else { None },
             marker: false,
             or_turn: None,
+            sheltered: false,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -105,6 +108,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         refusal: std::collections::BTreeMap::new(),
         refused: vec![],
         counter: std::collections::BTreeMap::new(),
+        rout: std::collections::BTreeMap::new(),
         broke: vec![],
         activated: vec![],
         holder,
