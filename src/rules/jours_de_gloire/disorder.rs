@@ -229,6 +229,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
     };
     let list: Vec<String> = path.iter().map(|h| h.to_string()).collect();
     let end = *path.last().unwrap_or(&origin);
+    super::rout::note_passed(s, id, origin, &path);
     // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
     put(s, id, end);
     s.trail.extend(path.iter().map(|h| (id.to_string(), *h)));

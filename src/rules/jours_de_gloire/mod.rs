@@ -109,6 +109,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         refused: vec![],
         counter: std::collections::BTreeMap::new(),
         rout: std::collections::BTreeMap::new(),
+        passed: vec![],
+        phase_e: false,
         broke: vec![],
         activated: vec![],
         holder,
@@ -180,6 +182,7 @@ impl Ruleset for JoursDeGloire {
             .or_else(|| melee::pending(s))
             .or_else(|| charge::pending(s))
             .or_else(|| rally::pending(s))
+            .or_else(|| rout::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         let ev = if s.leader.is_some() {
@@ -193,8 +196,15 @@ impl Ruleset for JoursDeGloire {
         } else {
             rally::resolve(s, dice)
         };
-        s.trail.clear();
         let mut ev = ev;
+        // 10.5: the units passed through test (or rout-move) once the resolution is over;
+        // a phase E that waited for them goes on.
+        ev.extend(rout::pass_tests(s, dice));
+        if s.phase_e {
+            s.phase_e = false;
+            ev.extend(turn::after_phase_e(s));
+        }
+        s.trail.clear();
         ev.extend(reinforce::sweep(s));
         ev
     }

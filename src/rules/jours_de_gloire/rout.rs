@@ -34,11 +34,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::disorder::eliminate;
+use super::disorder::{cohesion_test, disorder, eliminate};
 use super::movement::{side_cost, stack_problem, zoc_sources};
 use super::scenario::{Edge, Feature, Kind, RoutDirection, Terrain};
 use super::state::State;
 use super::turn::note_holder;
+use crate::dice::Dice;
 use crate::engine::Event;
 use crate::geo::hex::HexId;
 use crate::geo::hexline::traces;
@@ -364,6 +365,7 @@ pub fn rout_move(s: &mut State, id: &str, partner: bool) -> Vec<Event> {
     let swerve = if way.columns > 0 { format!(", swerving {} column(s)", way.columns) } else { String::new() };
     let mut ev = vec![Event::rule(RULE, format!("{id} makes its rout move toward {toward}{swerve}: {}", list.join(" → ")))];
     s.trail.extend(way.path.iter().skip(1).map(|h| (id.to_string(), *h)));
+    note_passed(s, id, start, way.path.get(1..).unwrap_or(&[]));
     if let Some(why) = way.dies {
         // It dies where its move ends (the last map hex of the way).
         if let Some(x) = s.unit_mut(id) {
@@ -405,6 +407,10 @@ pub fn phase_e(s: &mut State) -> Vec<Event> {
         let mut ids: Vec<String> = s.units.iter().filter(|u| u.side == side && u.routed && u.hex.is_some()).map(|u| u.id.clone()).collect();
         ids.sort();
         for id in ids {
+            // 10.5: a routed unit passed through this phase makes its move when tested.
+            if s.passed.iter().any(|p| p.unit == id) {
+                continue;
+            }
             let Some(u) = s.unit(&id) else { continue };
             let Some(h) = u.hex.filter(|_| u.routed) else { continue };
             if u.sheltered && policy(s, &side) == RoutPolicy::Stop {
@@ -414,5 +420,91 @@ pub fn phase_e(s: &mut State) -> Vec<Event> {
             ev.extend(rout_move(s, &id, partners.contains(&id)));
         }
     }
+    ev
+}
+
+/// A unit a retreat or rout move passed through (JDG 10.5), waiting for its test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Passed {
+    pub unit: String,
+    /// The routed unit that passed through it.
+    pub by: String,
+    /// The hex it came from: a unit routed by the test retreats away from it.
+    pub from: HexId,
+}
+
+/// The rule of passing through.
+pub const PASS: &str = "JDG 10.5";
+
+/// Queue the friends of routed unit `id` in the hexes its move from `origin` along `path`
+/// (the hexes entered, its end last) passed through: every hex but the end (10.5; a routed
+/// unit may stay with no friend but another routed unit, and only where it must, so every
+/// friend it passes counts). Its stack-mates in `origin` are not passed.
+pub fn note_passed(s: &mut State, id: &str, origin: HexId, path: &[HexId]) {
+    let Some(side) = s.unit(id).map(|u| u.side.clone()) else { return };
+    let mut prev = origin;
+    for h in path.iter().take(path.len().saturating_sub(1)) {
+        let friends: Vec<String> = s.units_at(*h).filter(|x| x.side == side && x.id != id).map(|x| x.id.clone()).collect();
+        for f in friends {
+            s.passed.push(Passed { unit: f, by: id.to_string(), from: prev });
+        }
+        prev = *h;
+    }
+}
+
+/// What the tests of the units passed through wait for.
+pub fn pending(s: &State) -> Option<String> {
+    if s.passed.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = s.passed.iter().map(|p| p.unit.as_str()).collect();
+    Some(format!("JDG 10.5: cohesion tests of {}, passed through by routed units", names.join(", ")))
+}
+
+/// The tests of the units passed through (JDG 10.5), in the order they were passed, once
+/// the passing unit's move is over: a CT each (a failure is a disorder; a unit it routs
+/// retreats away from the hex the routed unit came from), a rout move instead for a routed
+/// unit. A rout move that passes back through the routed unit that caused it does not
+/// move that unit again: it stays.
+pub fn pass_tests(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let mut ev = Vec::new();
+    // Who caused each rout move made here.
+    let mut caused: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    let mut guard = 0;
+    while !s.passed.is_empty() && guard < 256 {
+        guard += 1;
+        let p = s.passed.remove(0);
+        let Some(u) = s.unit(&p.unit).cloned() else { continue };
+        if u.hex.is_none() {
+            continue;
+        }
+        if u.routed {
+            if caused.get(&p.by) == Some(&p.unit) {
+                ev.push(Event::rule(
+                    PASS,
+                    format!("{} is passed through by {}, whose rout move it caused: it makes no other rout move", p.unit, p.by),
+                ));
+                continue;
+            }
+            if caused.contains_key(&p.unit) {
+                continue;
+            }
+            caused.insert(p.unit.clone(), p.by.clone());
+            ev.push(Event::rule(
+                PASS,
+                format!("{} was passed through by {}: routed, it makes a rout move instead of a test", p.unit, p.by),
+            ));
+            ev.extend(rout_move(s, &p.unit, false));
+            continue;
+        }
+        ev.push(Event::rule(PASS, format!("{} was passed through by {}: it takes a cohesion test", p.unit, p.by)));
+        let die = dice.roll(10);
+        let (failed, e) = cohesion_test(s, &p.unit, die);
+        ev.extend(e);
+        if failed {
+            ev.extend(disorder(s, &p.unit, false, &[p.from]));
+        }
+    }
+    s.passed.clear();
     ev
 }

@@ -283,6 +283,13 @@ pub struct State {
     /// run on; a side not listed stops.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rout: BTreeMap<String, super::rout::RoutPolicy>,
+    /// Units a retreat or rout move passed through, waiting for their cohesion test or
+    /// rout move (JDG 10.5), in the order they were passed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<super::rout::Passed>,
+    /// Phase E waits for the dice of those tests before the turn ends (JDG 10.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub phase_e: bool,
     /// Units that made a breakthrough or counter-attack in the current activation (JDG
     /// 8.7.2: one each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -418,9 +418,20 @@ pub fn vp(s: &State, side: &str) -> u32 {
 /// Phases E and F (JDG 1.E, 1.F, 13): rout moves and demoralisation, automatic victory,
 /// then the next turn or the end-of-game count.
 fn end_turn(s: &mut State) -> Vec<Event> {
-    // Phase E: the rout moves (10.4), then demoralisation (11.2).
+    // Phase E: the rout moves (10.4); the units they passed through test with the next
+    // dice (10.5): the turn then waits for them (`JoursDeGloire::resolve`).
     let mut ev = super::rout::phase_e(s);
-    ev.extend(super::rally::check_demoralisation(s));
+    if !s.passed.is_empty() {
+        s.phase_e = true;
+        return ev;
+    }
+    ev.extend(after_phase_e(s));
+    ev
+}
+
+/// The rest of phase E (demoralisation, JDG 11.2) and phase F.
+pub fn after_phase_e(s: &mut State) -> Vec<Event> {
+    let mut ev = super::rally::check_demoralisation(s);
     if s.scenario.victory.automatic_all_vp && !s.scenario.vp.is_empty() {
         for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {
             if s.scenario.vp.keys().all(|h| s.holder.get(h) == Some(&side)) {
