@@ -350,7 +350,9 @@ fn melee_candidate(s: &State, side: &str, formation: &str) -> Option<MeleeOrder>
             continue;
         }
         taken.extend(at.iter().copied());
-        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None });
+        // Every other melee asks for the breakthrough melee a `BT` result allows (8.7.2).
+        let breakthrough = combats.len().is_multiple_of(2);
+        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None, breakthrough });
     }
     (!combats.is_empty()).then_some(MeleeOrder { combats })
 }

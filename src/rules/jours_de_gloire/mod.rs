@@ -14,8 +14,9 @@
 //! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
 //! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
 //! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2); rout moves in
-//! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4). Not built: a
-//! charge combined with a melee, breakthrough, counter-battery and reaction fire;
+//! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4), with the tests
+//! of the units they pass through (JDG 10.5); the breakthrough (`melee`, JDG 8.7.2). Not
+//! built: a charge combined with a melee, counter-battery and reaction fire;
 //! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!

@@ -426,6 +426,7 @@ pub fn phase_e(s: &mut State) -> Vec<Event> {
 /// A unit a retreat or rout move passed through (JDG 10.5), waiting for its test.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Passed {
+    /// The unit passed through.
     pub unit: String,
     /// The routed unit that passed through it.
     pub by: String,

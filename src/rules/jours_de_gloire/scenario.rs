@@ -230,9 +230,13 @@ pub enum RoutDirection {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Edge {
+    /// The top of the map (row numbers fall toward it).
     North,
+    /// The bottom of the map.
     South,
+    /// The right-hand edge (column numbers fall toward it).
     East,
+    /// The left-hand edge.
     West,
 }
 
