@@ -19,10 +19,13 @@
 //!                                   #   marker of every other formation)
 //!   holder: {"0506": french}        # VP hexes taken before the case
 //!   demoralised: [boudet]           # formations demoralised at the last phase E
+//!   rout: {french: run}             # standing rout policies (JDG 10.4)
+//!   winner: austrian                # this turn's strategic-initiative winner (with `activate`)
 //!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
 //!                                   #   `units`, reinforcements not named are gone
 //! ```
-//! A listed unit may carry `marker: true` (a Reinforcement marker, JDG 5.2.1).
+//! A listed unit may carry `marker: true` (a Reinforcement marker, JDG 5.2.1) or
+//! `sheltered: true` (it stopped its rout in a town, village or castle, JDG 10.4).
 //! Without `activate` or `draw` the case starts in phase A of its turn, the first side due.
 
 use std::collections::BTreeMap;
@@ -78,6 +81,12 @@ struct CaseState {
     /// Standing counter-attack policies (JDG 8.7.2), by side.
     #[serde(default)]
     counter_attack: BTreeMap<String, super::counter::CounterAttack>,
+    /// Standing rout policies (JDG 10.4), by side.
+    #[serde(default)]
+    rout: BTreeMap<String, super::rout::RoutPolicy>,
+    /// The side that won this turn's strategic initiative (JDG 3), for a case in phase D.
+    #[serde(default)]
+    winner: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +105,9 @@ struct CaseUnit {
     /// Under a Reinforcement marker (JDG 5.2.1).
     #[serde(default)]
     marker: bool,
+    /// Stopped its rout in a town, village or castle (JDG 10.4).
+    #[serde(default)]
+    sheltered: bool,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -137,6 +149,7 @@ impl CaseRuleset for JoursDeGloire {
                 u.routed = cu.routed;
                 u.square = cu.square;
                 u.marker = cu.marker;
+                u.sheltered = cu.sheltered;
                 u.arrives = None;
             }
             // Units list bottom first as given: re-sort so artillery tops its stack.
@@ -149,6 +162,7 @@ impl CaseRuleset for JoursDeGloire {
         s.holder.extend(c.holder);
         s.refusal = c.refusal;
         s.counter = c.counter_attack;
+        s.rout = c.rout;
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);
@@ -168,6 +182,7 @@ impl CaseRuleset for JoursDeGloire {
             s.cup.sort();
             s.phase = Phase::Activation { am: Am { formation: f, n: c.marker.unwrap_or(1) }, side };
             s.tested = c.tested.into_iter().collect();
+            s.initiative = c.winner.clone();
         } else if let Some(side) = c.draw {
             s.cup = match c.cup {
                 Some(list) => list.iter().map(|x| parse_am(x)).collect::<Result<Vec<_>, _>>()?,

@@ -337,7 +337,14 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             .flat_map(|d| s.units_at(*d).filter(|u| u.side != side).map(|u| (u.id.clone(), *d, u.kind)).collect::<Vec<_>>())
             .collect();
         let mods = ChargeMods { bonus, vs_square: square, pursuit: n };
-        let c = Combat { from: vec![at_hex], at: targets.clone(), turn: Default::default(), advance_from: None, advance_facing: None };
+        let c = Combat {
+            from: vec![at_hex],
+            at: targets.clone(),
+            turn: Default::default(),
+            advance_from: None,
+            advance_facing: None,
+            breakthrough: false,
+        };
         let (e, _) = combat(s, &side, &c, dice, Some(&mods));
         ev.extend(e);
         for (id, h, _) in &before {

@@ -115,7 +115,14 @@ pub fn counter_attacks(s: &mut State, side: &str, from: &[HexId], held: &[HexId]
             RULE,
             format!("counter-attack ({owner} standing policy): {} from {at} against {target}, no engagement test", ids.join(", ")),
         ));
-        let c = Combat { from: vec![at], at: vec![target], turn: Default::default(), advance_from: None, advance_facing: None };
+        let c = Combat {
+            from: vec![at],
+            at: vec![target],
+            turn: Default::default(),
+            advance_from: None,
+            advance_facing: None,
+            breakthrough: false,
+        };
         let (e, _) = fight(s, &owner, &c, dice, None, true);
         ev.extend(e);
     }

@@ -180,6 +180,8 @@ fn put(s: &mut State, id: &str, end: HexId) {
         x.hex = Some(end);
         // 4.2: a square that falls back or retreats is no more.
         x.square = false;
+        // 10.4: a unit that leaves its town, village or castle is no longer stopped there.
+        x.sheltered = false;
         s.units.insert(0, x);
     }
 }
@@ -227,6 +229,7 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
     };
     let list: Vec<String> = path.iter().map(|h| h.to_string()).collect();
     let end = *path.last().unwrap_or(&origin);
+    super::rout::note_passed(s, id, origin, &path);
     // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
     put(s, id, end);
     s.trail.extend(path.iter().map(|h| (id.to_string(), *h)));

@@ -240,8 +240,9 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
                     continue;
                 }
                 if u.routed {
-                    // 10.2: a CT of a routed unit is replaced by a rout move (10.4), not built.
-                    ev.push(Event::rule("JDG 10.4", format!("{id} is routed: no test; its rout move is not built, it stays")));
+                    // 10.2: a CT of a routed unit is replaced by a rout move (10.4).
+                    ev.push(Event::rule("JDG 10.4", format!("{id} is routed: no test, a rout move instead")));
+                    ev.extend(super::rout::rout_move(s, &id, false));
                     continue;
                 }
                 let die = dice.roll(10);

@@ -56,7 +56,13 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 2 => Some(super::counter::CounterAttack::Advance),
                 _ => None,
             };
-            Some(Orders { assign, drop, refuse, counter_attack, ..Orders::default() })
+            // And a rout policy (JDG 10.4).
+            let rout = match ch.roll(6) {
+                0 => Some(super::rout::RoutPolicy::Stop),
+                1 => Some(super::rout::RoutPolicy::Run),
+                _ => None,
+            };
+            Some(Orders { assign, drop, refuse, counter_attack, rout, ..Orders::default() })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and
@@ -344,7 +350,9 @@ fn melee_candidate(s: &State, side: &str, formation: &str) -> Option<MeleeOrder>
             continue;
         }
         taken.extend(at.iter().copied());
-        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None });
+        // Every other melee asks for the breakthrough melee a `BT` result allows (8.7.2).
+        let breakthrough = combats.len().is_multiple_of(2);
+        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None, breakthrough });
     }
     (!combats.is_empty()).then_some(MeleeOrder { combats })
 }

@@ -35,8 +35,9 @@
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
 //! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`); a counter-attack
-//! (8.7.2, `counter`) comes last, at once. Not built: reaction fire (8.3.3), breakthrough
-//! (8.7.2: the flag is reported), rout moves instead of a CT.
+//! (8.7.2, `counter`) comes last, at once, and so does a breakthrough melee (8.7.2), when
+//! the declaration asked for one (`breakthrough: true`). A routed unit's CT is a rout move
+//! (`rout`). Not built: reaction fire (8.3.3).
 
 use std::collections::BTreeMap;
 
@@ -75,6 +76,11 @@ pub struct Combat {
     /// The vertex the advancing unit faces, at most one from its own (JDG 8.7.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub advance_facing: Option<u8>,
+    /// On a breakthrough result (`BT`), the stack that advances makes the second melee,
+    /// automatic, against every enemy in its front hexes (JDG 8.7.2). Chosen with the
+    /// declaration, before any die; default: no second melee.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub breakthrough: bool,
 }
 
 /// The declared melees waiting for their dice.
@@ -521,7 +527,8 @@ pub fn fight(
     let cavalry_defends = defenders.iter().any(|u| u.kind == Kind::Cavalry);
     for f in row.flags.iter().filter(|f| **f != MeleeFlag::Pursuit || cavalry_defends) {
         let what = match f {
-            MeleeFlag::Breakthrough => "a breakthrough (JDG 8.7.2): not built, nothing follows",
+            MeleeFlag::Breakthrough if charge.is_some() => "a breakthrough (JDG 8.7.2): not built after a charge, nothing follows",
+            MeleeFlag::Breakthrough => "a breakthrough by the attacker (JDG 8.7.2)",
             MeleeFlag::CounterAttack if charge.is_some() => "a counter-attack (JDG 8.7.2): not built after a charge, nothing follows",
             MeleeFlag::CounterAttack => "a counter-attack by the defender (JDG 8.7.2)",
             MeleeFlag::Pursuit => "a pursuit by defending cavalry (JDG 9.5.1): not built, nothing follows",
@@ -529,6 +536,7 @@ pub fn fight(
         ev.push(Event::rule("JDG 8.7.2", format!("the result allows {what}")));
     }
     let counter = charge.is_none() && row.flags.contains(&MeleeFlag::CounterAttack);
+    let bt = charge.is_none() && row.flags.contains(&MeleeFlag::Breakthrough);
     let att_loses = row.attacker.contains(&MeleeEffect::FallBack);
     let def_loses = row.defender.contains(&MeleeEffect::FallBack);
     // 8.5: every unit of the hexes, effects left to right; the attacker's cell first.
@@ -544,13 +552,54 @@ pub fn fight(
     }
     let emptied: Vec<HexId> = at.iter().copied().filter(|d| !s.units_at(*d).any(|e| e.side != side)).collect();
     if !emptied.is_empty() && !att_loses && charge.is_none() {
-        ev.extend(advance(s, side, c, &from, &emptied));
+        if bt {
+            // 8.7.2: the breakthrough's advance is made without turning.
+            let straight = Combat { advance_facing: None, ..c.clone() };
+            ev.extend(advance(s, side, &straight, &from, &emptied));
+        } else {
+            ev.extend(advance(s, side, c, &from, &emptied));
+        }
+    }
+    // 8.7.2: the breakthrough melee is resolved at once, before the declaration goes on.
+    if bt {
+        ev.extend(breakthrough(s, side, c, &emptied, dice));
     }
     // 8.7.2: the counter-attack is resolved at once, before the declaration goes on.
     if counter {
         ev.extend(super::counter::counter_attacks(s, side, &from, &held, dice));
     }
     (ev, dropped)
+}
+
+/// The breakthrough melee (JDG 8.7.2) after a `BT` result: when the declaration asked for
+/// it, the units that advanced into the first emptied hex, each once per activation
+/// (`State::broke`), attack every enemy in their front hexes with no engagement test.
+fn breakthrough(s: &mut State, side: &str, c: &Combat, emptied: &[HexId], dice: &mut Dice) -> Vec<Event> {
+    const RULE: &str = "JDG 8.7.2";
+    let Some(&to) = emptied.first() else {
+        return vec![Event::rule(RULE, "the defender holds its hex: nobody advances, no breakthrough melee")];
+    };
+    if !c.breakthrough {
+        return vec![Event::rule(RULE, "the declaration asked for no breakthrough melee: nothing follows the advance")];
+    }
+    let ids: Vec<String> = fighters(s, to).filter(|u| u.side == side && !s.broke.contains(&u.id)).map(|u| u.id.clone()).collect();
+    let Some(facing) = fighters(s, to).find(|u| ids.contains(&u.id)).map(|u| u.facing) else {
+        return vec![Event::rule(RULE, format!("nothing in {to} may make a breakthrough melee (none advanced, or done already)"))];
+    };
+    let targets = obliged(s, side, to, facing);
+    if targets.is_empty() {
+        return vec![Event::rule(RULE, format!("no enemy in a front hex of {to}: no breakthrough melee"))];
+    }
+    s.broke.extend(ids.iter().cloned());
+    let list: Vec<String> = targets.iter().map(|h| h.to_string()).collect();
+    let mut ev = vec![Event::rule(
+        RULE,
+        format!("breakthrough melee: {} from {to} against {}, no engagement test", ids.join(", "), list.join(" and ")),
+    )];
+    let b = Combat { from: vec![to], at: targets, turn: BTreeMap::new(), advance_from: None, advance_facing: None, breakthrough: true };
+    let (e, _) = fight(s, side, &b, dice, None, true);
+    ev.extend(e);
+    ev
 }
 
 /// Apply one side's cell to every unit of `hexes` (8.5), `enemy` the hexes it falls back
@@ -601,14 +650,16 @@ fn apply(s: &mut State, dice: &mut Dice, hexes: &[HexId], enemy: &[HexId], fx: &
 }
 
 /// A cohesion test from a melee result (8.5): a failure is one disorder; a routed unit
-/// would make a rout move instead (10.4, not built: it stays, and an event says so).
+/// makes a rout move instead (10.4).
 fn ct(s: &mut State, id: &str, enemy: &[HexId], dice: &mut Dice) -> Vec<Event> {
     let Some(u) = s.unit(id) else { return vec![] };
     if u.hex.is_none() {
         return vec![];
     }
     if u.routed {
-        return vec![Event::rule("JDG 10.4", format!("{id} is routed: no test; its rout move is not built, it stays"))];
+        let mut ev = vec![Event::rule("JDG 10.4", format!("{id} is routed: no test, a rout move instead"))];
+        ev.extend(super::rout::rout_move(s, id, false));
+        return ev;
     }
     let die = dice.roll(10);
     let (failed, mut ev) = cohesion_test(s, id, die);

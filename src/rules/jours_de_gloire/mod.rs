@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A sixth slice (issue 23).
+//! `jours-de-gloire`. An eighth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -13,9 +13,11 @@
 //! counter-charge (`charge`, JDG 9) and squares (`movement`, JDG 4.2); the strategic
 //! initiative of phase B and the leader-initiative test (`initiative`, JDG 3, 2.4.3);
 //! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
-//! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2). Not built: a
-//! charge combined with a melee, breakthrough, counter-battery and reaction fire,
-//! rout moves; `docs/jours-de-gloire/rules.md` lists every checklist item with its case
+//! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2); rout moves in
+//! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4), with the tests
+//! of the units they pass through (JDG 10.5); the breakthrough (`melee`, JDG 8.7.2). Not
+//! built: a charge combined with a melee, counter-battery and reaction fire;
+//! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
 //! Turn flow by mail: phase A, each seat in turn commits its groups' orders; the first
@@ -38,6 +40,7 @@ pub mod orders;
 pub mod rally;
 pub mod refusal;
 pub mod reinforce;
+pub mod rout;
 pub mod scenario;
 pub mod state;
 pub mod turn;
@@ -73,6 +76,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             arrives: if u.hex.is_none() { sc.schedule_of(&u.id).map(|r| r.turn) } else { None },
             marker: false,
             or_turn: None,
+            sheltered: false,
         })
         .collect();
     let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
@@ -105,6 +109,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         refusal: std::collections::BTreeMap::new(),
         refused: vec![],
         counter: std::collections::BTreeMap::new(),
+        rout: std::collections::BTreeMap::new(),
+        passed: vec![],
+        phase_e: false,
         broke: vec![],
         activated: vec![],
         holder,
@@ -176,6 +183,7 @@ impl Ruleset for JoursDeGloire {
             .or_else(|| melee::pending(s))
             .or_else(|| charge::pending(s))
             .or_else(|| rally::pending(s))
+            .or_else(|| rout::pending(s))
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         let ev = if s.leader.is_some() {
@@ -189,8 +197,15 @@ impl Ruleset for JoursDeGloire {
         } else {
             rally::resolve(s, dice)
         };
-        s.trail.clear();
         let mut ev = ev;
+        // 10.5: the units passed through test (or rout-move) once the resolution is over;
+        // a phase E that waited for them goes on.
+        ev.extend(rout::pass_tests(s, dice));
+        if s.phase_e {
+            s.phase_e = false;
+            ev.extend(turn::after_phase_e(s));
+        }
+        s.trail.clear();
         ev.extend(reinforce::sweep(s));
         ev
     }

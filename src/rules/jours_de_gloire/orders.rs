@@ -32,6 +32,11 @@ pub struct Orders {
     /// phase-A or activation entry: `never`, `hold` or `advance`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter_attack: Option<super::counter::CounterAttack>,
+    /// The seat's standing rout policy from this entry on (JDG 10.4), in a phase-A or
+    /// activation entry: `stop` (in the first town, village or castle a rout move enters,
+    /// and stay there) or `run`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rout: Option<super::rout::RoutPolicy>,
     /// Phase B, by the strategic-initiative winner (JDG 3): the marker that acts first,
     /// `formation/n` (kept out of the cup; its actions follow in `actions`), or `decline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -167,6 +167,7 @@ fn settle(s: &mut State, side: &str, tries: &[RallyTry], mut dice: Option<&mut D
             ok
         };
         if ok && let Some(x) = s.unit_mut(&u.id) {
+            x.sheltered = false;
             if x.routed {
                 x.routed = false;
             } else {

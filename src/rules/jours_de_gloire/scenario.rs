@@ -215,6 +215,31 @@ pub struct Reinforcement {
     pub units: Vec<String>,
 }
 
+/// A rout direction a scenario gives a side (JDG 10.4): a map edge, or a hex the routers
+/// head for (a rout move that reaches it ends there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutDirection {
+    /// Straight toward that edge of the map (its perpendicular).
+    Edge(Edge),
+    /// Straight toward that hex.
+    Hex(HexId),
+}
+
+/// A map edge; north is the top of the map (rows count southward, columns westward).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// The top of the map (row numbers fall toward it).
+    North,
+    /// The bottom of the map.
+    South,
+    /// The right-hand edge (column numbers fall toward it).
+    East,
+    /// The left-hand edge.
+    West,
+}
+
 /// A hexside feature between two adjacent hexes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -289,6 +314,11 @@ pub struct RawScenario {
     /// The reinforcement schedule (JDG 5.2), one entry per arriving formation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reinforcements: Vec<Reinforcement>,
+    /// The rout directions of each side (JDG 10.4), by side id, in the order the default
+    /// policy tries them; every side has at least one.
+    #[serde(with = "yaml_serde::with::singleton_map_recursive")]
+    #[schemars(with = "BTreeMap<String, Vec<RoutDirection>>")]
+    pub rout: BTreeMap<String, Vec<RoutDirection>>,
 }
 
 /// A checked scenario: every reference resolves, every unit stands on the map, the two
@@ -324,6 +354,8 @@ pub struct Scenario {
     /// Every unit without a set-up hex is in exactly one schedule, of its own formation,
     /// entering by a map hex.
     pub reinforcements: Vec<Reinforcement>,
+    /// Every side's rout directions (JDG 10.4), at least one each, in the scenario's order.
+    pub rout: BTreeMap<String, Vec<RoutDirection>>,
 }
 
 /// One effect of a Melee Table cell (E.8); a cell's effects apply left to right (JDG 8.5).
@@ -593,6 +625,16 @@ impl Scenario {
         if raw.turns == 0 {
             p.push("a battle lasts one turn at least".into());
         }
+        for s in &raw.sides {
+            if raw.rout.get(&s.id).is_none_or(|d| d.is_empty()) {
+                p.push(format!("side {} has no rout direction (JDG 10.4: `rout: {{{}: [{{edge: south}}]}}`)", s.id, s.id));
+            }
+        }
+        for side in raw.rout.keys() {
+            if !raw.sides.iter().any(|s| &s.id == side) {
+                p.push(format!("rout directions for {side}: no such side"));
+            }
+        }
         if !p.is_empty() {
             return Err(ScenarioError { problems: p });
         }
@@ -626,6 +668,7 @@ impl Scenario {
             formations: raw.formations,
             units: raw.units,
             reinforcements: raw.reinforcements,
+            rout: raw.rout,
         })
     }
 

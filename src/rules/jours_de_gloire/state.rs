@@ -44,6 +44,10 @@ pub struct Unit {
     /// 5.2.1): OR for that turn only, the turn held here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub or_turn: Option<u8>,
+    /// Stopped its rout move in a town, village or castle (JDG 10.4): it stays there in
+    /// later phases E while its owner's policy is `stop`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sheltered: bool,
 }
 
 impl Unit {
@@ -275,6 +279,17 @@ pub struct State {
     /// Each side's standing counter-attack policy (JDG 8.7.2); none: never.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counter: BTreeMap<String, super::counter::CounterAttack>,
+    /// Each side's standing rout policy (JDG 10.4): stop in a town, village or castle, or
+    /// run on; a side not listed stops.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rout: BTreeMap<String, super::rout::RoutPolicy>,
+    /// Units a retreat or rout move passed through, waiting for their cohesion test or
+    /// rout move (JDG 10.5), in the order they were passed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<super::rout::Passed>,
+    /// Phase E waits for the dice of those tests before the turn ends (JDG 10.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub phase_e: bool,
     /// Units that made a breakthrough or counter-attack in the current activation (JDG
     /// 8.7.2: one each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

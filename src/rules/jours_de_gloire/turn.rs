@@ -1,7 +1,7 @@
 //! The sequence of play (JDG 1): phase A orders, B the strategic initiative (JDG 3,
 //! `initiative`), C the cup, D the activations, F the end of the turn with its victory check
-//! (JDG 13). Phase E checks demoralisation (JDG 11.2) but makes no rout moves (JDG 10.4,
-//! not built).
+//! (JDG 13). Phase E makes the rout moves (JDG 10.4, `rout`), then checks demoralisation
+//! (JDG 11.2).
 
 use super::command::{self, groups_of};
 use super::initiative;
@@ -231,10 +231,16 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         w.counter.insert(side.clone(), p);
         Event::rule(super::counter::RULE, format!("the {side} player's standing counter-attack policy is now {p:?}"))
     });
+    // 10.4: the rout policy likewise.
+    let rout = o.rout.map(|p| {
+        w.rout.insert(side.clone(), p);
+        Event::rule(super::rout::RULE, format!("the {side} player's standing rout policy is now {p:?}"))
+    });
     let r = run_phase(s, w, &side, o);
     r.map(|(w, mut ev)| {
         ev.extend(policy);
         ev.extend(counter);
+        ev.extend(rout);
         (w, ev)
     })
 }
@@ -409,10 +415,22 @@ pub fn vp(s: &State, side: &str) -> u32 {
     s.scenario.vp.iter().filter(|(h, _)| s.holder.get(h).is_some_and(|x| x == side)).map(|(_, v)| u32::from(*v)).sum()
 }
 
-/// Phase F (JDG 1.F, 13): automatic victory, then the next turn or the end-of-game count.
-/// (Phase E has nothing to do while no unit can rout.)
+/// Phases E and F (JDG 1.E, 1.F, 13): rout moves and demoralisation, automatic victory,
+/// then the next turn or the end-of-game count.
 fn end_turn(s: &mut State) -> Vec<Event> {
-    // Phase E: demoralisation (11.2); the rout moves (10.4) are not built.
+    // Phase E: the rout moves (10.4); the units they passed through test with the next
+    // dice (10.5): the turn then waits for them (`JoursDeGloire::resolve`).
+    let mut ev = super::rout::phase_e(s);
+    if !s.passed.is_empty() {
+        s.phase_e = true;
+        return ev;
+    }
+    ev.extend(after_phase_e(s));
+    ev
+}
+
+/// The rest of phase E (demoralisation, JDG 11.2) and phase F.
+pub fn after_phase_e(s: &mut State) -> Vec<Event> {
     let mut ev = super::rally::check_demoralisation(s);
     if s.scenario.victory.automatic_all_vp && !s.scenario.vp.is_empty() {
         for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {

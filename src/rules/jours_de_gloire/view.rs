@@ -56,6 +56,9 @@ pub fn describe(s: &State) -> String {
         if u.routed {
             state.push("routed");
         }
+        if u.sheltered {
+            state.push("(stopped its rout here)");
+        }
         if u.square {
             state.push("in square");
         }
