@@ -391,7 +391,8 @@ pub fn cover_rank(c: char) -> u8 {
     }
 }
 
-/// Kill `n` figures of `u`: soldiers first, then leaders (G.1 default instructions, AMB-30).
+/// Kill `n` figures of `u`: soldiers first, then leaders from the lowest rank up (G.1
+/// default instructions, AMB-30); `Unit::leader_cvs` reads which leaders are left.
 pub fn kill(u: &mut Unit, n: u32) -> u32 {
     let n = n.min(u.figures);
     u.figures -= n;
