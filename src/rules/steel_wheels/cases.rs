@@ -92,6 +92,10 @@ fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 struct CaseUnit {
     id: String,
+    /// Another card of the unit's army for it (a model the battle does not field); its
+    /// crew is then the card's.
+    #[serde(default)]
+    card: Option<String>,
     at: Xy,
     #[serde(default)]
     heading: u16,
@@ -153,6 +157,12 @@ impl CaseRuleset for SteelWheels {
             s.units.retain(|u| named.contains(&u.id));
             for cu in units {
                 let u = s.unit_mut(&cu.id).ok_or_else(|| format!("case state: no unit {}", cu.id))?;
+                if let Some(card) = &cu.card {
+                    let c =
+                        super::data::data().card(&u.army, card).ok_or_else(|| format!("case state: no card {card} in {}'s army", cu.id))?;
+                    u.card = card.clone();
+                    (u.figures, u.leaders) = c.crew.as_ref().map(|c| (c.count, c.leaders.len() as u32)).unwrap_or((1, 0));
+                }
                 u.at = point(cu.at).ok_or("case state: a bad point")?;
                 u.heading = Heading::try_from(i64::from(cu.heading)).map_err(|e| format!("case state: {e}"))?;
                 if let Some(f) = cu.figures {

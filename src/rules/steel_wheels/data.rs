@@ -178,6 +178,8 @@ pub struct Data {
     pub obs: ObsChart,
     /// S / L / MP → row 1..15 → 10 shot columns (E.24).
     pub light_inf: BTreeMap<String, BTreeMap<u32, [u32; 10]>>,
+    /// Row 1..15 → 10 shot columns: crew and passengers lost (E.25, LW-3).
+    pub light_unarmoured: BTreeMap<u32, [u32; 10]>,
     /// target column → row 1..15 → result word (E.26).
     pub tiro: BTreeMap<String, [String; 16]>,
     /// section → calibre row index → 18 cells (None = X), with the row and column keys (E.27).
@@ -199,6 +201,7 @@ struct Raw {
     terrain_chart: RawTerrain,
     observation_chart: BTreeMap<String, yaml_serde::Value>,
     light_fire_vs_infantry: BTreeMap<String, yaml_serde::Value>,
+    light_fire_vs_unarmoured_vehicle: RawLightUnarmoured,
     tiro_heavy: RawTiro,
     penetration: BTreeMap<String, yaml_serde::Value>,
     heavy_effects: RawEffects,
@@ -221,6 +224,11 @@ struct RawTerrainRow {
     sight: String,
     #[serde(default)]
     dangerous: bool,
+}
+
+#[derive(Deserialize)]
+struct RawLightUnarmoured {
+    losses: BTreeMap<u32, [u32; 10]>,
 }
 
 #[derive(Deserialize)]
@@ -337,6 +345,7 @@ fn load() -> Result<Data, String> {
         terrain,
         obs,
         light_inf,
+        light_unarmoured: raw.light_fire_vs_unarmoured_vehicle.losses,
         tiro,
         pen,
         pen_calibre_lo,

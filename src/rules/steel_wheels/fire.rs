@@ -391,7 +391,8 @@ pub fn cover_rank(c: char) -> u8 {
     }
 }
 
-/// Kill `n` figures of `u`: soldiers first, then leaders (G.1 default instructions, AMB-30).
+/// Kill `n` figures of `u`: soldiers first, then leaders from the lowest rank up (G.1
+/// default instructions, AMB-30); `Unit::leader_cvs` reads which leaders are left.
 pub fn kill(u: &mut Unit, n: u32) -> u32 {
     let n = n.min(u.figures);
     u.figures -= n;
@@ -548,6 +549,21 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
             'L' => "L",
             _ => "MP",
         };
+        if t.is_vehicle() && !t.armoured() {
+            // LW-3: the unarmoured-vehicle chart (E.25), shots column only: terrain cover
+            // plays no part (the text cites only the moving-target rule). The losses fall on
+            // crew and passengers together, in the AMB-30 order (the owner's choice, G.1).
+            let lost = d.light_unarmoured.get(&row).map(|r| r[col]).unwrap_or(0);
+            let n = kill_aboard(s, &t.id, lost);
+            ev.push(Event::rule(
+                "SW-LW-3",
+                format!("row {row}, {} shots on the unarmoured-vehicle chart: {n} of the crew and passengers of {} lost", g.shots, t.id),
+            ));
+            if s.unit(&t.id).is_some_and(|u| u.figures == 0) {
+                ev.push(Event::rule("SW-AMB-26", format!("{} has no crew left: it is abandoned", t.id)));
+            }
+            continue;
+        }
         let lost = d.light_inf.get(group).and_then(|m| m.get(&row)).map(|r| r[col]).unwrap_or(0);
         if t.is_vehicle() && t.armoured() {
             // EMB-5: the passengers take the losses, not the armoured vehicle's crew.

@@ -22,7 +22,8 @@ pub struct Unit {
     pub heading: Heading,
     /// Crew or squad figures alive.
     pub figures: u32,
-    /// Leaders alive among them (the card's leaders, highest rank first).
+    /// Leaders alive among them: the card's highest-ranked ones, as leaders die from the
+    /// lowest rank up (AMB-30).
     pub leaders: u32,
     /// ST-1: moved this (or, until it acts again, the last) turn.
     pub moving: bool,
@@ -92,12 +93,18 @@ impl Unit {
     pub fn armoured(&self) -> bool {
         self.card().armoured
     }
-    /// CV of the best leader alive (AMB-2), by the card's leader list (highest first).
+    /// CV of the best leader alive (AMB-2). Leaders die from the lowest rank up (AMB-30),
+    /// so the `leaders` alive are the card's highest-ranked ones, whatever the card's order.
     pub fn cv(&self) -> u32 {
-        let c = self.card();
-        let Some(crew) = &c.crew else { return 0 };
-        let lost = crew.leaders.len() as u32 - self.leaders.min(crew.leaders.len() as u32);
-        crew.leaders.iter().skip(lost as usize).map(|r| rank_cv(r)).max().unwrap_or(0)
+        self.leader_cvs().first().copied().unwrap_or(0)
+    }
+    /// CVs of the leaders alive, highest first: the card's `leaders` best ranks (AMB-30).
+    pub fn leader_cvs(&self) -> Vec<u32> {
+        let Some(crew) = &self.card().crew else { return vec![] };
+        let mut cvs: Vec<u32> = crew.leaders.iter().map(|r| rank_cv(r)).collect();
+        cvs.sort_unstable_by(|a, b| b.cmp(a));
+        cvs.truncate(self.leaders as usize);
+        cvs
     }
     pub fn crew_size(&self) -> u32 {
         self.card().crew.as_ref().map(|c| c.count).unwrap_or(1)
