@@ -15,8 +15,8 @@
 //! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
 //! Strongpoints (`strongpoints`, RTL-14) and No Retreat (`no_retreat`, RTL-9.4, 11.4).
 //! Army units outside command range try an ER check (`army`, RTL-7.45).
-//! The Enemy Reaction Phase's defender entry (`reaction_phase`) and Combat Refusal
-//! (`refusal`, RTL-9.2).
+//! The Enemy Reaction Phase's defender entry (`reaction_phase`), Combat Refusal
+//! (`refusal`, RTL-9.2) and Reaction Movement (`reaction`, RTL-9.3).
 //! Not built: combination of AMs, reaction, air, CPs, leaders, bridges,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
