@@ -23,6 +23,7 @@
 //!     - {hex: "3223", side: soviet}
 //!     - {hex: "1817", side: soviet, builder: 835-rr}
 //!   no_retreat: {soviet: ["3223"]} # a standing instruction (RTL-9.4)
+//!   refused: [5-tr]                # units that tried Combat Refusal earlier this turn (RTL-9.26)
 //!   vp: 0
 //! ```
 //! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
@@ -74,6 +75,8 @@ struct CaseState {
     strongpoints: Vec<Strongpoint>,
     #[serde(default)]
     no_retreat: BTreeMap<String, Vec<HexId>>,
+    #[serde(default)]
+    refused: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -146,6 +149,7 @@ impl CaseRuleset for RoadsToLeningrad {
         s.defensive_fire = c.defensive_artillery;
         s.strongpoints = c.strongpoints;
         s.no_retreat = c.no_retreat;
+        s.refused = c.refused;
         if c.strategic {
             s.phase = Phase::Strategic;
         } else if let Some(side) = c.cup_phase {

@@ -545,11 +545,12 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
 
 /// Roll every declared attack in order, then the sequence ends.
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    // The Enemy Reaction Phase comes before every combat (Expanded Sequence A.2): Combat
+    // Refusal, then Reaction Movement (when the defender's entry named any), then No Retreat.
+    let mut ev = super::reaction_phase::resolve(s, dice);
     let mut attacks = std::mem::take(&mut s.attacks);
     let os = s.active.as_ref().map(|a| a.os).unwrap_or(Os::Assault);
-    // The Enemy Reaction Phase comes before every combat (Expanded Sequence A.2): of its
-    // three steps only No Retreat is built.
-    let mut ev = super::no_retreat::reaction(s, &mut attacks, dice);
+    ev.extend(super::no_retreat::reaction(s, &mut attacks, dice));
     for a in &attacks {
         ev.extend(resolve_one(s, a, os, dice));
     }

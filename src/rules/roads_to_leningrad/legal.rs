@@ -9,6 +9,9 @@ use super::crt::{Table, crts};
 use super::movement;
 use super::orders::{Action, AttackOrder, Move, Orders, OverrunOrder, Play};
 use super::overrun;
+use super::reaction;
+use super::reaction_phase;
+use super::refusal;
 use super::state::{Os, Phase, State, Supply};
 use super::strongpoints;
 use super::turn;
@@ -106,6 +109,47 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 }
             }
             Some(go_on(&w, &side, o, ch))
+        }
+        // The Enemy Reaction Phase (RTL-9.2, 9.3): now and then a Combat Refusal where one may
+        // be tried, and Reaction moves.
+        Phase::Os { .. } if s.reaction.as_ref().is_some_and(|r| r.due) && reaction_phase::defender(s).as_deref() == Some(side.as_str()) => {
+            let mut o = Orders::default();
+            for h in refusal::options(s) {
+                if ch.roll(2) == 0 {
+                    o.refuse.push(h);
+                }
+            }
+            // A unit that may react does so three times in four (the chance is rare): into a
+            // defending hex half the time when it can reach one, else a hex or two anywhere.
+            for id in reaction::options(s) {
+                if ch.roll(4) == 0 {
+                    continue;
+                }
+                let Some(from) = s.unit(&id).and_then(|u| u.hex) else { continue };
+                let mut paths: Vec<Vec<HexId>> = Vec::new();
+                for (_, n) in from.neighbours() {
+                    paths.push(vec![n]);
+                    paths.extend(n.neighbours().into_iter().filter(|&(_, m)| m != from).map(|(_, m)| vec![n, m]));
+                }
+                let legal: Vec<Move> = paths
+                    .into_iter()
+                    .map(|path| Move { unit: id.clone(), path })
+                    .filter(|m| {
+                        let mut all = o.react.clone();
+                        all.push(m.clone());
+                        reaction::check(s, &side, &o.refuse, &all).is_empty()
+                    })
+                    .collect();
+                let into: Vec<&Move> =
+                    legal.iter().filter(|m| m.path.last().is_some_and(|h| s.attacks.iter().any(|a| a.target == *h))).collect();
+                let pick = if !into.is_empty() && ch.roll(2) == 0 {
+                    into.get(ch.roll(into.len() as u32) as usize).map(|m| (*m).clone())
+                } else {
+                    legal.get(ch.roll(legal.len().max(1) as u32) as usize).cloned()
+                };
+                o.react.extend(pick);
+            }
+            Some(o)
         }
         _ => None,
     }
@@ -347,13 +391,14 @@ mod tests {
         assert!(overruns > 0);
     }
 
-    /// The bot builds strongpoints, orders No Retreat and tries Army activations now and
-    /// then, so selfplay exercises RTL-14, 9.4 and 7.45.
+    /// The bot builds strongpoints, orders No Retreat, tries Army activations, refuses
+    /// combat and Reaction-moves now and then, so selfplay exercises RTL-14, 9.4, 7.45, 9.2
+    /// and 9.3.
     #[test]
     fn the_bot_builds_strongpoints_orders_no_retreat_and_tries_army_units() {
         let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
         let seats = crate::scenarios::seats(sc);
-        let (mut builds, mut holds, mut tries) = (0, 0, 0);
+        let (mut builds, mut holds, mut tries, mut refusals, mut reactions) = (0, 0, 0, 0, 0);
         for seed in 1..=2 {
             let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
             let mut clock = || "2000-01-01T00:00:00Z".to_string();
@@ -362,11 +407,15 @@ mod tests {
                 builds += usize::from(o.contains("build"));
                 holds += usize::from(o.contains("no_retreat"));
                 tries += usize::from(o.contains("army_attempts"));
+                refusals += usize::from(o.contains("refuse"));
+                reactions += usize::from(o.contains("react"));
                 Ok(())
             };
             bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
         }
-        eprintln!("entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}");
-        assert!(builds > 0 && holds > 0 && tries > 0);
+        eprintln!(
+            "entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}; refusing combat: {refusals}; reacting: {reactions}"
+        );
+        assert!(builds > 0 && holds > 0 && tries > 0 && refusals > 0 && reactions > 0);
     }
 }

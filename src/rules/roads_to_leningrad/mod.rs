@@ -15,7 +15,9 @@
 //! Overruns in the Mobile Movement Phase (`overrun`, RTL-8.6).
 //! Strongpoints (`strongpoints`, RTL-14) and No Retreat (`no_retreat`, RTL-9.4, 11.4).
 //! Army units outside command range try an ER check (`army`, RTL-7.45).
-//! Not built: combination of AMs, reaction, refusal, air, CPs, leaders, bridges,
+//! The Enemy Reaction Phase's defender entry (`reaction_phase`), Combat Refusal
+//! (`refusal`, RTL-9.2) and Reaction Movement (`reaction`, RTL-9.3).
+//! Not built: combination of AMs, reaction, air, CPs, leaders, bridges,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
@@ -30,6 +32,9 @@ pub mod movement;
 pub mod no_retreat;
 pub mod orders;
 pub mod overrun;
+pub mod reaction;
+pub mod reaction_phase;
+pub mod refusal;
 pub mod scenario;
 pub mod state;
 pub mod strongpoints;
@@ -89,6 +94,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         moved: vec![],
         active: None,
         attacks: vec![],
+        reaction: None,
+        refused: vec![],
         army_attempts: vec![],
         overrun: None,
         group: None,
@@ -142,6 +149,17 @@ impl Ruleset for RoadsToLeningrad {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the overrun (your next entry settles its dice)".into() }]
             }
+            Phase::Os { .. } if s.reaction.as_ref().is_some_and(|r| r.due) => {
+                let side = reaction_phase::defender(s).unwrap_or_default();
+                vec![Await {
+                    seat: s.seat_of(&side),
+                    what: "your Enemy Reaction Phase: name your Combat Refusal tries (`refuse`) and Reaction moves (`react`), or none (RTL-9.2, 9.3)".into(),
+                }]
+            }
+            Phase::Os { side } if s.reaction.is_some() => vec![Await {
+                seat: s.seat_of(side),
+                what: "roll the Enemy Reaction Phase and the declared combats (your next entry settles their dice)".into(),
+            }],
             Phase::Os { side } if !s.attacks.is_empty() => {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the declared combats (your next entry settles their dice)".into() }]
@@ -174,7 +192,17 @@ impl Ruleset for RoadsToLeningrad {
         if !s.army_attempts.is_empty() {
             return Some(format!("RTL-7.45: the activation checks of {}", s.army_attempts.join(", ")));
         }
-        (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len()))
+        match &s.reaction {
+            // The defender's entry comes first; it owes the dice (RTL-9.2, 9.3).
+            Some(r) if r.due => None,
+            Some(r) => Some(format!(
+                "RTL-9.2–9.3: {} Combat Refusal and {} Reaction tries, then {} declared combat(s)",
+                r.refuse.len(),
+                r.react.len(),
+                s.attacks.len()
+            )),
+            None => (!s.attacks.is_empty()).then(|| format!("RTL-10: {} declared combat(s)", s.attacks.len())),
+        }
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         if !s.army_attempts.is_empty() {

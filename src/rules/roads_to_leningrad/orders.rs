@@ -55,6 +55,17 @@ pub struct Orders {
     /// Phase. Each try uses up an activation (7.42, 7.43), pass or fail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army_attempts: Vec<String>,
+    /// RTL-9.2, in your Enemy Reaction Phase entry (the one the game asks of you after the
+    /// enemy declares attacks you may answer): try Combat Refusal in these defending hexes,
+    /// in this order. Each try is an ER check of the hex's lead unit with no DRM, rolled with
+    /// the combats; a pass retreats the hex's units two hexes and cancels that attack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refuse: Vec<HexId>,
+    /// RTL-9.3, in the same entry: Reaction moves of units near the defending hexes, unit by
+    /// unit in this order, each made only if its own ER check passes (after every refusal)
+    /// and its path is still open then; up to half its MA.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub react: Vec<Move>,
     /// Moves then attack declarations, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]

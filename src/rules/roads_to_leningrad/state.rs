@@ -165,6 +165,22 @@ pub struct Active {
     pub tried: bool,
 }
 
+/// The Enemy Reaction Phase of a declared batch (RTL-9.2, 9.3; reading in
+/// docs/roads-to-leningrad/rules.md): while `due`, the defender's entry naming his Combat
+/// Refusal and Reaction Movement attempts (or none) is awaited; once it is made, the attempts
+/// wait with the combats for the dice that entry owes, settled by the attacker's next entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reaction {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub due: bool,
+    /// Defending hexes whose defenders try Combat Refusal, in the order written (RTL-9.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refuse: Vec<HexId>,
+    /// Reaction moves, unit by unit in the order written (RTL-9.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub react: Vec<super::orders::Move>,
+}
+
 /// Where the turn stands (RTL-4.21).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -220,6 +236,15 @@ pub struct State {
     /// Declared attacks waiting for their dice (RTL-10; DESIGN §2.5 batch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<Attack>,
+    /// The Enemy Reaction Phase of the declared attacks, when the defender has a choice in it
+    /// (RTL-9.2, 9.3); `None` when he has none, and the combats' dice are then the
+    /// declaring entry's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<Reaction>,
+    /// Units that tried Combat Refusal this turn: they may not Reaction-move again this turn
+    /// (RTL-9.26, 9.32).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
     /// Army units whose activation checks wait for their dice (RTL-7.45).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub army_attempts: Vec<String>,

@@ -52,6 +52,7 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
         u.activations = 0;
     }
     s.played.clear();
+    s.refused.clear();
     s.phase = Phase::Strategic;
     ev
 }
@@ -460,7 +461,15 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
             if w.attacks.is_empty() && w.overrun.is_none() {
                 ev.extend(end_os(&mut w));
+            } else if !w.attacks.is_empty() {
+                // The Enemy Reaction Phase (RTL-9.2, 9.3): the defender's entry comes first
+                // when he has anything to try.
+                ev.extend(super::reaction_phase::open(&mut w));
             }
+            Ok((w, ev))
+        }
+        Phase::Os { side: due } if due != side && s.reaction.as_ref().is_some_and(|r| r.due) => {
+            let ev = super::reaction_phase::entry(&mut w, &side, o)?;
             Ok((w, ev))
         }
         Phase::Over => Err(vec![Violation::new("S1.0", "the game is over")]),

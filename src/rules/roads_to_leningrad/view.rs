@@ -66,6 +66,21 @@ pub fn describe(s: &State) -> String {
             a.table.name()
         ));
     }
+    match &s.reaction {
+        Some(r) if r.due => {
+            out.push(format!("Enemy Reaction Phase: the {} player's entry is due", super::reaction_phase::defender(s).unwrap_or_default()))
+        }
+        Some(r) => {
+            let hs: Vec<String> = r.refuse.iter().map(|h| h.to_string()).collect();
+            let us: Vec<String> = r.react.iter().map(|m| m.unit.clone()).collect();
+            out.push(format!(
+                "Enemy Reaction Phase: Combat Refusal at [{}] and Reaction moves of [{}] wait for their dice",
+                hs.join(", "),
+                us.join(", ")
+            ));
+        }
+        None => {}
+    }
     for u in &s.units {
         let f = s.face(u);
         let at = u.hex.map(|h| h.to_string()).unwrap_or_else(|| "eliminated".into());
@@ -87,6 +102,9 @@ pub fn describe(s: &State) -> String {
         }
         if let Some(m) = activation_marker(s, u) {
             st.push(m.into());
+        }
+        if s.refused.contains(&u.id) {
+            st.push("tried Combat Refusal this turn".into());
         }
         out.push(format!(
             "unit {} ({} {}) at {at}: {}-{}-{} ER {}{}",
@@ -146,6 +164,25 @@ pub fn template(s: &State, seat: &str) -> String {
             ));
         }
         // An overrun waits for its dice: the other side has nothing to decide (RTL-8.67).
+        // The defender's Enemy Reaction Phase entry (RTL-9.2, 9.3).
+        Phase::Os { .. } if s.reaction.as_ref().is_some_and(|r| r.due) => {
+            let hexes: Vec<String> = super::refusal::options(s).iter().map(|h| format!("\"{h}\"")).collect();
+            let units = super::reaction::options(s);
+            t.push_str(&format!(
+                "# RTL-9.2: Combat Refusal possible at: {}\n",
+                if hexes.is_empty() { "none".into() } else { hexes.join(", ") }
+            ));
+            t.push_str(&format!(
+                "# RTL-9.3: Reaction Movement possible for: {}\n",
+                if units.is_empty() { "none".into() } else { units.join(", ") }
+            ));
+            t.push_str("refuse: []   # e.g. [\"HEX\"]: an ER check of the lead unit, no DRM; a pass retreats the hex 2 hexes\n");
+            t.push_str("react: []    # e.g. [{unit: ID, path: [\"HEX\", ...]}]: an ER check each, then up to half MA\n");
+            t.push_str("# no_retreat: [HEX, ...]   # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
+        }
+        Phase::Os { .. } if s.reaction.is_some() => {
+            t.push_str("# nothing to order: `umpire ack` rolls the Enemy Reaction Phase and the combats (RTL-9.2-9.4, 10)\n");
+        }
         Phase::Os { .. } if s.overrun.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the overrun (RTL-8.67)\n");
         }
@@ -212,6 +249,9 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
     }
     if s.turn == 0 || usize::from(s.turn) > s.scenario.raw.turns.len() {
         return Err(format!("turn {} is off the track", s.turn));
+    }
+    if s.reaction.is_some() && s.attacks.is_empty() {
+        return Err("an Enemy Reaction Phase is open with no declared attack".into());
     }
     if s.pool.len() > 2 {
         return Err("more pools than sides".into());
