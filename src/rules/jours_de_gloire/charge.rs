@@ -344,6 +344,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             advance_from: None,
             advance_facing: None,
             breakthrough: false,
+            advance_after_refusal: false,
         };
         let (e, _) = combat(s, &side, &c, dice, Some(&mods));
         ev.extend(e);

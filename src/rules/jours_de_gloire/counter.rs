@@ -122,6 +122,7 @@ pub fn counter_attacks(s: &mut State, side: &str, from: &[HexId], held: &[HexId]
             advance_from: None,
             advance_facing: None,
             breakthrough: false,
+            advance_after_refusal: false,
         };
         let (e, _) = fight(s, &owner, &c, dice, None, true);
         ev.extend(e);

@@ -352,7 +352,18 @@ fn melee_candidate(s: &State, side: &str, formation: &str) -> Option<MeleeOrder>
         taken.extend(at.iter().copied());
         // Every other melee asks for the breakthrough melee a `BT` result allows (8.7.2).
         let breakthrough = combats.len().is_multiple_of(2);
-        combats.push(Combat { from: vec![a], at, turn: BTreeMap::new(), advance_from: None, advance_facing: None, breakthrough });
+        // Some melees ask for the advance after a cavalry refusal (8.8.1): odd turns' first,
+        // third, … and even turns' second, fourth, …
+        let advance_after_refusal = combats.len().is_multiple_of(2) == (s.turn % 2 == 1);
+        combats.push(Combat {
+            from: vec![a],
+            at,
+            turn: BTreeMap::new(),
+            advance_from: None,
+            advance_facing: None,
+            breakthrough,
+            advance_after_refusal,
+        });
     }
     (!combats.is_empty()).then_some(MeleeOrder { combats })
 }

@@ -81,6 +81,11 @@ pub struct Combat {
     /// declaration, before any die; default: no second melee.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub breakthrough: bool,
+    /// When cavalry refuses this melee (JDG 8.8.1), the attacker advances into the hex it
+    /// left, as after a melee (8.7.1), artillery stacked with the advancing infantry
+    /// included. Chosen with the declaration, before any die; default: nobody advances.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advance_after_refusal: bool,
 }
 
 /// The declared melees waiting for their dice.
@@ -370,7 +375,14 @@ pub fn fight(
             c.at.retain(|d| !gone.contains(d));
             if c.at.is_empty() {
                 ev.push(Event::rule(super::refusal::RULE, "every defender refused: no melee"));
+                ev.extend(super::refusal::follow(s, side, &c, &gone));
                 return (ev, vec![]);
+            }
+            if c.advance_after_refusal {
+                ev.push(Event::rule(
+                    super::refusal::RULE,
+                    "other defenders stay: the attackers fight them and do not enter the hex the cavalry left",
+                ));
             }
         }
     }
@@ -433,7 +445,7 @@ pub fn fight(
             }
         }
         if charge.is_none() {
-            ev.extend(advance(s, side, c, &from, &guns_only));
+            ev.extend(advance(s, side, c, &from, &guns_only, false));
         }
         return (ev, dropped);
     }
@@ -555,9 +567,9 @@ pub fn fight(
         if bt {
             // 8.7.2: the breakthrough's advance is made without turning.
             let straight = Combat { advance_facing: None, ..c.clone() };
-            ev.extend(advance(s, side, &straight, &from, &emptied));
+            ev.extend(advance(s, side, &straight, &from, &emptied, false));
         } else {
-            ev.extend(advance(s, side, c, &from, &emptied));
+            ev.extend(advance(s, side, c, &from, &emptied, false));
         }
     }
     // 8.7.2: the breakthrough melee is resolved at once, before the declaration goes on.
@@ -596,7 +608,15 @@ fn breakthrough(s: &mut State, side: &str, c: &Combat, emptied: &[HexId], dice: 
         RULE,
         format!("breakthrough melee: {} from {to} against {}, no engagement test", ids.join(", "), list.join(" and ")),
     )];
-    let b = Combat { from: vec![to], at: targets, turn: BTreeMap::new(), advance_from: None, advance_facing: None, breakthrough: true };
+    let b = Combat {
+        from: vec![to],
+        at: targets,
+        turn: BTreeMap::new(),
+        advance_from: None,
+        advance_facing: None,
+        breakthrough: true,
+        advance_after_refusal: false,
+    };
     let (e, _) = fight(s, side, &b, dice, None, true);
     ev.extend(e);
     ev
@@ -673,7 +693,11 @@ fn ct(s: &mut State, id: &str, enemy: &[HexId], dice: &mut Dice) -> Vec<Event> {
 /// with priority (cavalry before infantry, heavy before light, then the highest cohesion;
 /// on a tie the `advance_from` hex, else the first named) advances; when several stacks
 /// attacked, its whole stack goes (digest F.5), artillery never. It may turn one vertex.
-fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[HexId]) -> Vec<Event> {
+///
+/// After a refusal (`refusal`, 8.8.1) infantry advances when any attacked (cavalry only
+/// when none did, the 8.8.2 case), and the artillery of the advancing unit's hex goes with
+/// it, one gun at a time while the stack stays legal (5.1.1), keeping its own facing.
+pub(super) fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[HexId], refusal: bool) -> Vec<Event> {
     // 5.2.3: never into a hex closed by the enemy's reinforcements still to come.
     let Some(&to) = emptied.first() else { return vec![] };
     if super::reinforce::closed(s, side, to) {
@@ -684,6 +708,9 @@ fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[Hex
     }
     let mut cands: Vec<(HexId, Unit)> =
         from.iter().flat_map(|a| fighters(s, *a).filter(|u| u.side == side).map(|u| (*a, u.clone())).collect::<Vec<_>>()).collect();
+    if refusal && cands.iter().any(|(_, u)| u.kind == Kind::Infantry) {
+        cands.retain(|(_, u)| u.kind == Kind::Infantry);
+    }
     if cands.is_empty() {
         return vec![];
     }
@@ -699,7 +726,16 @@ fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[Hex
     };
     cands.sort_by_key(|x| std::cmp::Reverse(rank(x)));
     let (hex, best) = cands[0].clone();
-    let movers: Vec<String> = if from.len() > 1 { fighters(s, hex).map(|u| u.id.clone()).collect() } else { vec![best.id.clone()] };
+    let movers: Vec<String> = if from.len() > 1 {
+        fighters(s, hex).filter(|u| !refusal || u.kind == best.kind).map(|u| u.id.clone()).collect()
+    } else {
+        vec![best.id.clone()]
+    };
+    let guns: Vec<String> = if refusal && best.kind == Kind::Infantry {
+        s.units_at(hex).filter(|u| u.side == side && u.kind == Kind::Artillery).map(|u| u.id.clone()).collect()
+    } else {
+        vec![]
+    };
     let mut facing = best.facing;
     if let Some(f) = c.advance_facing
         && turn_steps(best.facing, f) <= 1
@@ -716,6 +752,26 @@ fn advance(s: &mut State, side: &str, c: &Combat, from: &[HexId], emptied: &[Hex
         "JDG 8.7.1",
         format!("{} advance{} from {hex} into {to}, facing vertex {facing}", movers.join(", "), if movers.len() == 1 { "s" } else { "" }),
     )];
+    // 8.8.1: artillery stacked with the infantry goes with it (an exception to 8.7.1 and
+    // 8.9), as far as the stacking limits allow (5.1.1).
+    let mut movers = movers;
+    for id in &guns {
+        if !enterable(s, Kind::Artillery, hex, to) {
+            ev.push(Event::rule("JDG 4.3.2", format!("{id} stays in {hex}: artillery may not enter {to} from there")));
+            continue;
+        }
+        let Some(u) = s.unit_mut(id) else { continue };
+        u.hex = Some(to);
+        if let Some(why) = super::movement::stack_problem(s, to) {
+            if let Some(u) = s.unit_mut(id) {
+                u.hex = Some(hex);
+            }
+            ev.push(Event::rule("JDG 5.1.1", format!("{id} stays in {hex}: {why}")));
+            continue;
+        }
+        ev.push(Event::rule(super::refusal::RULE, format!("{id}, stacked with the advancing infantry, advances with it into {to}")));
+        movers.push(id.clone());
+    }
     // 8.7.1: an advance across a steep slope disorders (the text's example).
     if s.scenario.feature(hex, to) == Some(Feature::SteepSlope) {
         for id in &movers {

@@ -16,8 +16,11 @@
 //! disorders, then the lowest hex ids): a hex costing 3 MP or more and each enemy front-ZOC
 //! hex entered cost one disorder each, never from one hex of an enemy unit's ZOC into
 //! another of the same unit's. The melee against that hex is void; its units count as
-//! attacked. The attacker does not advance into the emptied hex (8.8.1 says "may"; the
-//! option is not offered).
+//! attacked. When every defender of the combat refused and the declaration asked for it
+//! (`advance_after_refusal: true`, a standing choice made before any die), the attacker
+//! advances into the hex the cavalry left as after a melee (8.7.1: one unit, or its stack
+//! when several stacks attacked, one vertex of turn, terrain disorder), infantry first, and
+//! the artillery stacked with the advancing infantry goes with it (`follow`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -155,6 +158,17 @@ pub fn refuse(s: &mut State, side: &str, from: &[HexId], at: &[HexId], dice: &mu
         gone.push(d);
     }
     (ev, gone)
+}
+
+/// The attacker's advance into the hex the refusing cavalry left (8.8.1), when the
+/// declaration asked for it; `gone` the refused hexes, the first one entered.
+pub fn follow(s: &mut State, side: &str, c: &super::melee::Combat, gone: &[HexId]) -> Vec<Event> {
+    if !c.advance_after_refusal {
+        return vec![Event::rule(RULE, "the declaration asked for no advance after a refusal: nobody enters the hex the cavalry left")];
+    }
+    let from: Vec<HexId> = c.from.iter().copied().filter(|a| super::melee::fighters(s, *a).any(|u| u.side == side)).collect();
+    let empty: Vec<HexId> = gone.iter().copied().filter(|d| s.units_at(*d).next().is_none()).collect();
+    super::melee::advance(s, side, c, &from, &empty, true)
 }
 
 fn fmt(path: &[HexId]) -> String {
