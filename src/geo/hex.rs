@@ -27,6 +27,22 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// An edge of a hex map; north is the top of the map (rows count southward, columns
+/// westward). Shared by the rulesets whose scenarios name map edges (supply edges, entry
+/// edges, rout directions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// The top of the map (row numbers fall toward it).
+    North,
+    /// The bottom of the map.
+    South,
+    /// The right-hand edge (column numbers fall toward it).
+    East,
+    /// The left-hand edge.
+    West,
+}
+
 /// A hex by its printed 4-digit id (`2311` = row 23, column 11).
 ///
 /// Serialised as a 4-character string (`"3130"`); deserialised from that string or from

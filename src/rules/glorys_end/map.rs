@@ -202,15 +202,8 @@ impl Hexside {
     }
 }
 
-/// A named map edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Edge {
-    North,
-    South,
-    East,
-    West,
-}
+/// A named map edge (the shared hex-map edges).
+pub use crate::geo::hex::Edge;
 
 impl Edge {
     pub const ALL: [Edge; 4] = [Edge::North, Edge::South, Edge::East, Edge::West];

@@ -226,19 +226,8 @@ pub enum RoutDirection {
     Hex(HexId),
 }
 
-/// A map edge; north is the top of the map (rows count southward, columns westward).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Edge {
-    /// The top of the map (row numbers fall toward it).
-    North,
-    /// The bottom of the map.
-    South,
-    /// The right-hand edge (column numbers fall toward it).
-    East,
-    /// The left-hand edge.
-    West,
-}
+/// A map edge (the shared hex-map edges).
+pub use crate::geo::hex::Edge;
 
 /// A hexside feature between two adjacent hexes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -356,18 +356,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         };
         if let Some(mut win) = announce {
             win.embark = Some(vid.clone());
-            ev.push(Event::rule(
-                "SW-OPP-3",
-                format!(
-                    "{} announces a move of {} mm to ({}, {}) to board {vid}: {} may fire on it ({})",
-                    u.id,
-                    win.length_mm,
-                    win.to.x,
-                    win.to.y,
-                    win.side,
-                    win.shooters.iter().map(|x| x.unit.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            ));
+            ev.push(announced(&u.id, &win, &format!(" to board {vid}")));
             s.window = Some(win);
             pending = true;
         } else {
@@ -460,18 +449,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
             _ => None,
         };
         if let Some(win) = announce {
-            ev.push(Event::rule(
-                "SW-OPP-3",
-                format!(
-                    "{} announces a move of {} mm to ({}, {}): {} may fire on it ({})",
-                    u.id,
-                    win.length_mm,
-                    win.to.x,
-                    win.to.y,
-                    win.side,
-                    win.shooters.iter().map(|x| x.unit.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            ));
+            ev.push(announced(&u.id, &win, ""));
             s.window = Some(win);
             // The entry ends here; the move is made when the window closes
             // (opportunity::complete on a pass, opportunity::resolve after the fire).
@@ -795,4 +773,20 @@ pub fn due_side(s: &State) -> Option<String> {
         Phase::Act { queue, .. } => queue.first().and_then(|id| s.unit(id)).map(|u| u.side.clone()),
         Phase::Over => None,
     }
+}
+
+/// The event of a move announced to the enemy's opportunity fire (SW-OPP-3); `purpose` is
+/// added after where the move ends (a boarding names its transport).
+fn announced(unit: &str, win: &super::opportunity::Window, purpose: &str) -> Event {
+    Event::rule(
+        "SW-OPP-3",
+        format!(
+            "{unit} announces a move of {} mm to ({}, {}){purpose}: {} may fire on it ({})",
+            win.length_mm,
+            win.to.x,
+            win.to.y,
+            win.side,
+            win.shooters.iter().map(|x| x.unit.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    )
 }
