@@ -474,11 +474,10 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         Ok(p) => p.genesis,
         Err(e) => return no_game(&parts, first, e.into(), parse_err),
     };
-    let mut first = Some(first);
     let mut game: Option<Game> = None;
-    let made = |game: &mut Option<Game>, first: &mut Option<Entry>| -> Result<(), GameError> {
-        if let Some(entry) = first.take() {
-            let mut g = Game::from_genesis(&entry)?;
+    let made = |game: &mut Option<Game>| -> Result<(), GameError> {
+        if game.is_none() {
+            let mut g = Game::from_genesis(&first)?;
             // Room for every entry at once: growing by doubling would copy them and, at the
             // peak, hold up to half as many again unused.
             g.entries.reserve_exact(parts.len().saturating_sub(g.entries.len()));
@@ -504,7 +503,7 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     };
     // The rules on one chunk, in log order.
     let mut take = |msg: Result<(Vec<Entry>, Presigned), StoreError>| -> Result<(), Stop> {
-        made(&mut game, &mut first).map_err(Stop::Genesis)?;
+        made(&mut game).map_err(Stop::Genesis)?;
         let game = game.as_mut().expect("made above");
         let (chunk, pre) = msg.map_err(Stop::Store)?;
         game.protocol.presigned = Some(std::sync::Arc::new(pre));
@@ -534,14 +533,11 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         }
     };
     // A log of the genesis alone made no chunk.
-    let run = run.and_then(|()| made(&mut game, &mut first).map_err(Stop::Genesis));
+    let run = run.and_then(|()| made(&mut game).map_err(Stop::Genesis));
     let mut game = match run {
         Ok(()) => game.expect("made above"),
         Err(Stop::Store(e)) => return Err(e),
-        Err(Stop::Genesis(e)) => {
-            let genesis_entry = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
-            return no_game(&parts, genesis_entry, e, parse_err);
-        }
+        Err(Stop::Genesis(e)) => return no_game(&parts, first, e, parse_err),
     };
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;

@@ -175,3 +175,14 @@ impl CaseRuleset for RoadsToLeningrad {
         dice.iter().map(|d| d.saturating_sub(1)).collect()
     }
 }
+
+/// The state of a rule case written as YAML (the `state:` of a case file), with every unit of
+/// the scenario's roster first rewritten by `change`: for unit tests of rules whose units
+/// the representative roster lacks (cavalry, heavy equipment, other movement boxes).
+#[cfg(test)]
+pub(crate) fn state_with_roster(text: &str, change: impl Fn(&mut super::scenario::UnitData)) -> State {
+    let v: yaml_serde::Value = yaml_serde::from_str(text).expect("yaml");
+    let mut s = RoadsToLeningrad::case_state(&v).expect("case state");
+    s.scenario.raw.units.iter_mut().for_each(change);
+    s
+}

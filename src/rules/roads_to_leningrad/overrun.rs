@@ -411,10 +411,8 @@ fn fail(s: &mut State, o: &Overrun, res: &Outcome, alive: Vec<String>) -> Vec<Ev
 mod tests {
     //! The Soltsy roster has no heavy unit, armored car or cavalry, so the clauses about
     //! them are tested here on a roster changed in memory.
-    use super::super::RoadsToLeningrad;
     use super::super::scenario::{Class, Kind};
     use super::*;
-    use crate::engine::cases::CaseRuleset;
 
     /// I-10pz and I-8sr at 3222 next to 835-rr at 3223, 8th Panzer in a Mobile sequence,
     /// after `change` rewrites the roster.
@@ -426,12 +424,7 @@ units:
   - {id: 835-rr, hex: "3223"}
 active: {formation: 8pz, os: mobile}
 "#;
-        let v: yaml_serde::Value = yaml_serde::from_str(text).expect("yaml");
-        let mut s = RoadsToLeningrad::case_state(&v).expect("case state");
-        for d in s.scenario.raw.units.iter_mut() {
-            change(d);
-        }
-        s
+        super::super::cases::state_with_roster(text, change)
     }
 
     fn order(units: &[&str]) -> OverrunOrder {

@@ -181,11 +181,9 @@ fn advance(s: &mut State, h: HexId) -> Vec<Event> {
 mod tests {
     //! The Soltsy roster has no cavalry and no heavy unit, so 9.21's cavalry clause and 8.5's
     //! ban are tested on a roster changed in memory.
-    use super::super::RoadsToLeningrad;
     use super::super::orders::AttackOrder;
     use super::super::scenario::UnitData;
     use super::*;
-    use crate::engine::cases::CaseRuleset;
 
     /// I-10pz at 3222 has declared an attack on 5-tr at 3223, after `change` rewrites 5-tr.
     fn state(change: impl Fn(&mut UnitData)) -> State {
@@ -195,11 +193,11 @@ units:
   - {id: 5-tr, hex: "3223"}
 active: {formation: 8pz, os: assault}
 "#;
-        let v: yaml_serde::Value = yaml_serde::from_str(text).expect("yaml");
-        let mut s = RoadsToLeningrad::case_state(&v).expect("case state");
-        for d in s.scenario.raw.units.iter_mut().filter(|d| d.id == "5-tr") {
-            change(d);
-        }
+        let mut s = super::super::cases::state_with_roster(text, |d| {
+            if d.id == "5-tr" {
+                change(d)
+            }
+        });
         let o = AttackOrder {
             hex: "3223".parse().expect("hex"),
             units: vec!["I-10pz".into()],
