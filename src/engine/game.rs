@@ -880,11 +880,11 @@ impl Game {
             Kind::Orders => {
                 // Read again from the bytes if the entry shed them (a long audit's replay).
                 let orders = entry.orders();
-                if self.ending.is_some() && !self.state.expect().awaits.iter().any(|a| a.seat == seat) {
+                let awaited = self.state.awaited_seats().contains(&seat);
+                if self.ending.is_some() && !awaited {
                     return Err(out_of_turn("the rules ended the game; send the openings still owed with `umpire ack`".into()));
                 }
-                let exp = self.state.expect();
-                if !exp.awaits.iter().any(|a| a.seat == seat) {
+                if !awaited {
                     // A leading roll can hand the next decision to the other side (a command
                     // roll of 6): the entry it opened then carries no orders of its own.
                     if lead_rolled && orders.as_deref().is_none_or(empty_orders) {
@@ -901,6 +901,7 @@ impl Game {
                         })?;
                         events.extend(evs);
                     } else {
+                        let exp = self.state.expect();
                         return Err(out_of_turn(format!("{}; waiting for: {}", exp.when, describe_awaits(&exp))));
                     }
                 } else {
@@ -1011,7 +1012,7 @@ impl Game {
                 return Err(GameError::DiceFrom { seq, seat, found, want });
             }
             // One seat at a time (DESIGN §2.5).
-            let mut expected: Vec<String> = self.waiting_for().into_iter().map(|(s, _)| s).collect();
+            let mut expected = self.waiting_seats();
             expected.dedup();
             if expected.len() > 1 && self.ending.is_none() {
                 return Err(GameError::Invariant {
@@ -1268,6 +1269,15 @@ impl Game {
         self.commitments.iter().filter(|(_, r)| r.opened.is_none()).map(|((s, i), r)| (s.clone(), i.clone(), r.seq)).collect()
     }
 
+    /// The seats of [`Game::waiting_for`], without its wording (checked after every entry).
+    pub fn waiting_seats(&self) -> Vec<String> {
+        // `waiting_for`'s last case, the usual one, asks the rules for seats alone.
+        if self.ending.is_none() && self.protocol.all_joined && self.pending.is_none() {
+            return self.state.awaited_seats();
+        }
+        self.waiting_for().into_iter().map(|(s, _)| s).collect()
+    }
+
     /// Who must send what next, with the engine's own constraints (joins, owed dice, end).
     pub fn waiting_for(&self) -> Vec<(String, String)> {
         if self.ending.is_some() && self.openings_owed() {
@@ -1356,4 +1366,35 @@ fn describe_awaits(exp: &super::Expectation) -> String {
         return "nobody (the game is over)".into();
     }
     exp.awaits.iter().map(|a| format!("{}: {}", a.seat, a.what)).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::bot;
+
+    /// The seats-only answers the replay checks after every entry (`Game::waiting_seats`,
+    /// `Ruleset::awaited_seats`) are the seats of the worded ones, in every bundled scenario's
+    /// bot game, at every entry.
+    #[test]
+    fn seats_alone_match_the_worded_answers() {
+        for s in crate::scenarios::ALL {
+            let seats = crate::scenarios::seats(s);
+            let (mut game, mut players) = bot::start_game(s, &seats, 3, 4096, "2000-01-01T00:00:00Z").expect("starts");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut checked = 0;
+            let mut keep = |_: &crate::log::Entry, g: &super::Game| {
+                let worded: Vec<String> = g.waiting_for().into_iter().map(|(s, _)| s).collect();
+                assert_eq!(g.waiting_seats(), worded, "{} at entry {}", s.name, g.next_seq());
+                let expected: Vec<String> = g.state.expect().awaits.into_iter().map(|a| a.seat).collect();
+                assert_eq!(g.state.awaited_seats(), expected, "{} at entry {}", s.name, g.next_seq());
+                checked += 1;
+                Ok(())
+            };
+            match bot::play_out(&mut game, &mut players, 3, 120, &mut clock, &mut keep) {
+                Ok(()) | Err(bot::BotError::TooLong(_)) => {}
+                Err(e) => panic!("{}: {e}", s.name),
+            }
+            assert!(checked > 20, "{}: only {checked} entries", s.name);
+        }
+    }
 }

@@ -224,6 +224,13 @@ pub trait Ruleset {
     fn setup(scenario_text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<Self::State, ScenarioError>;
     /// Who may or must send orders now, and for what.
     fn expect(state: &Self::State) -> Expectation;
+    /// The seats [`Ruleset::expect`] awaits, in its order, for callers that need nothing
+    /// more (the one-seat check after every entry of a replay, issue 20). A ruleset whose
+    /// expectation is costly to word may answer without wording it; the answer must be
+    /// `expect`'s seats.
+    fn awaited_seats(state: &Self::State) -> Vec<String> {
+        Self::expect(state).awaits.into_iter().map(|a| a.seat).collect()
+    }
     /// Check orders from `seat`; every violation at once.
     fn validate(state: &Self::State, seat: &str, orders: Self::Orders) -> Result<Legal<Self::Orders>, Rejected<Self::Orders>>;
     /// Apply legal orders: everything certain; a random action is left pending.

@@ -232,6 +232,10 @@ impl AnyState {
     pub fn expect(&self) -> Expectation {
         dispatch!(self, s => R::expect(s))
     }
+    /// The seats [`AnyState::expect`] awaits, without its wording.
+    pub fn awaited_seats(&self) -> Vec<String> {
+        dispatch!(self, s => R::awaited_seats(s))
+    }
     /// Parse and validate orders without changing anything.
     pub fn check(&self, seat: &str, orders: &yaml_serde::Value) -> Result<(), OrdersError> {
         dispatch!(self, s => {

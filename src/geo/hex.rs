@@ -47,11 +47,32 @@ pub enum Edge {
 ///
 /// Serialised as a 4-character string (`"3130"`); deserialised from that string or from
 /// an integer (`3130`, as people write it unquoted in YAML).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(into = "String")]
 pub struct HexId {
     pub row: u8,
     pub col: u8,
+}
+
+impl HexId {
+    /// Row, then column, as one number: the order of ids.
+    fn key(self) -> u16 {
+        (self.row as u16) << 8 | self.col as u16
+    }
+}
+
+/// Ordered by row, then column, as the derived order of the fields would be; compared as one
+/// number because maps keyed by hex are searched on every supply trace (issue 20).
+impl Ord for HexId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for HexId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// One of the six neighbour directions, numbered 0..6 clockwise, so that `d` and
@@ -265,6 +286,23 @@ mod tests {
 
     fn h(s: &str) -> HexId {
         s.parse().unwrap()
+    }
+
+    /// The one-number order is the order of (row, column), as derived on the fields.
+    #[test]
+    fn ids_order_by_row_then_column() {
+        let vals = [0u8, 1, 9, 10, 99, 200, 255];
+        for &r1 in &vals {
+            for &c1 in &vals {
+                for &r2 in &vals {
+                    for &c2 in &vals {
+                        let (a, b) = (HexId { row: r1, col: c1 }, HexId { row: r2, col: c2 });
+                        assert_eq!(a.cmp(&b), (r1, c1).cmp(&(r2, c2)), "{r1}/{c1} against {r2}/{c2}");
+                        assert_eq!(a.partial_cmp(&b), Some(a.cmp(&b)));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct Board {
     nbr_ix: Vec<Vec<u16>>,
     /// Dense index → a town or city is there.
     towns: Vec<bool>,
+    /// The dense indices of the towns and cities, in index order (supply asks about them
+    /// alone, GE 7.3).
+    town_ix: Vec<u16>,
     /// Dense index → bit set of the edges it lies on (`Edge as u8`).
     edges: Vec<u8>,
 }
@@ -83,9 +86,10 @@ impl Board {
             })
             .collect();
         let nbr_ix = nbrs.iter().map(|v: &Vec<HexId>| v.iter().map(|n| slot[id_slot(*n)]).collect()).collect();
-        let towns = ids.iter().map(|&h| map.place(h).is_some()).collect();
+        let towns: Vec<bool> = ids.iter().map(|&h| map.place(h).is_some()).collect();
+        let town_ix = (0..ids.len()).filter(|&i| towns[i]).map(|i| i as u16).collect();
         let edges = ids.iter().map(|&h| Edge::ALL.into_iter().filter(|e| map.is_edge(h, *e)).fold(0u8, |b, e| b | edge_bit(e))).collect();
-        Board { map, ids, slot, nbrs, nbr_ix, towns, edges }
+        Board { map, ids, slot, nbrs, nbr_ix, towns, town_ix, edges }
     }
     /// The map.
     pub fn map(&self) -> &Map {
@@ -164,9 +168,21 @@ impl Board {
     pub fn is_town_ix(&self, i: usize) -> bool {
         self.towns[i]
     }
+    /// The dense indices of the towns and cities, in index order.
+    pub fn town_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.town_ix.iter().map(|&i| i as usize)
+    }
     /// Whether the hex with dense index `i` lies on `edge`.
     pub fn on_edge_ix(&self, i: usize, edge: Edge) -> bool {
         self.edges[i] & edge_bit(edge) != 0
+    }
+    /// `edges` as one bit set, for [`Board::on_edges_ix`].
+    pub fn edge_set(edges: &[Edge]) -> u8 {
+        edges.iter().fold(0u8, |b, e| b | edge_bit(*e))
+    }
+    /// Whether the hex with dense index `i` lies on any edge of the set ([`Board::edge_set`]).
+    pub fn on_edges_ix(&self, i: usize, set: u8) -> bool {
+        self.edges[i] & set != 0
     }
     /// Whether `h` lies on `edge`.
     pub fn on_edge(&self, h: HexId, edge: Edge) -> bool {

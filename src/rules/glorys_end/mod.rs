@@ -222,6 +222,10 @@ impl Ruleset for GlorysEnd {
     fn expect(state: &State) -> Expectation {
         view::expect(state)
     }
+    fn awaited_seats(state: &State) -> Vec<String> {
+        // `expect` without its heading (the turn's dates, the phase), worded for every entry.
+        view::awaits(state).into_iter().map(|a| a.seat).collect()
+    }
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
         let errs = check(state, seat, &orders);
         if errs.is_empty() { Ok(Legal::accepted(orders)) } else { Err(Rejected { orders, violations: errs }) }

@@ -209,7 +209,7 @@ pub fn from_text(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError>
 /// `setup` with the genesis options: `secret_setup: true` makes a historical campaign's
 /// placement secret (GE 3.3); a free-deployment scenario always is (GE 3.5).
 pub fn from_text_with(text: &str, options: Option<&yaml_serde::Value>, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
-    let sc = Scenario::from_text(text).map_err(|problems| ScenarioError { problems })?;
+    let sc = scenario_of(text).map_err(|problems| ScenarioError { problems })?;
     check_seats(seats)?;
     let Some(free) = super::secret::wanted(&sc, options) else {
         return Ok(from_scenario(&sc, seats));
@@ -218,6 +218,23 @@ pub fn from_text_with(text: &str, options: Option<&yaml_serde::Value>, seats: &[
     // The player turn starts once both placements are open (`secret::step`).
     super::secret::begin(&mut st, &sc, free);
     Ok(st)
+}
+
+thread_local! {
+    /// The last scenario text read on this thread, and what it reads as: a referee's `verify`
+    /// of many logs of one tournament reads the same text for each (reading the Marne takes
+    /// as long as the rules take on some seventy of its entries, issue 20).
+    static LAST_SCENARIO: std::cell::RefCell<Option<(Box<str>, std::rc::Rc<Scenario>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// [`Scenario::from_text`], read again only when the text differs from the last one read.
+fn scenario_of(text: &str) -> Result<std::rc::Rc<Scenario>, Vec<String>> {
+    if let Some(sc) = LAST_SCENARIO.with(|l| l.borrow().as_ref().filter(|(t, _)| **t == *text).map(|(_, sc)| sc.clone())) {
+        return Ok(sc);
+    }
+    let sc = std::rc::Rc::new(Scenario::from_text(text)?);
+    LAST_SCENARIO.with(|l| *l.borrow_mut() = Some((text.into(), sc.clone())));
+    Ok(sc)
 }
 
 /// Glory's End is for two players: exactly one seat on each side (`german`, `allied`). A seat

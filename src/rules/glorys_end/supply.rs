@@ -64,6 +64,14 @@ fn on_edges(state: &State, side: SideId, edges: &[Edge], h: HexId) -> bool {
     !(state.campaign.is_some() && side == SideId::Allied && state.board.hex(h).is_some_and(|i| i.country != Country::France))
 }
 
+/// [`on_edges`] for the hex with dense index `i`, the edges given as a set
+/// ([`super::board::Board::edge_set`]): the map is looked up only for hexes on an edge.
+fn on_edges_ix(state: &State, side: SideId, set: u8, i: usize) -> bool {
+    let b = &state.board;
+    b.on_edges_ix(i, set)
+        && !(state.campaign.is_some() && side == SideId::Allied && b.hex(b.hex_ids()[i]).is_some_and(|x| x.country != Country::France))
+}
+
 /// The supply of one side (or of the Belgian army) in one state: which hexes are sources, and
 /// which hexes a unit could trace from.
 pub struct Supply<'a> {
@@ -192,14 +200,15 @@ impl<'a> Supply<'a> {
         }
         // Control now (GE-4.7): the occupant, else the last entry; and held since the start
         // of the game turn (GE 7.3: "all'inizio del turno … durante quel turno di gioco"; the
-        // digest's G.4 item 11 read the player turn).
-        let town: Vec<bool> = (0..n)
-            .map(|i| {
-                b.is_town_ix(i)
-                    && (occupied_by_friend[i] || state.control.get(&ids[i]) == Some(&side))
-                    && state.town_held_at_turn_start_occupied(ids[i], side, occupant[i])
-            })
-            .collect();
+        // digest's G.4 item 11 read the player turn). Towns alone are asked about, and the
+        // control map is read once per town (this runs a few times per entry, issue 20).
+        let mut town = vec![false; n];
+        for i in b.town_indices() {
+            let h = ids[i];
+            let by_entry = state.control.get(&h).copied();
+            town[i] = (occupied_by_friend[i] || by_entry == Some(side))
+                && state.town_held_at_turn_start_occupied(h, side, occupant[i].or(by_entry));
+        }
         let inputs = TraceInputs {
             board: state.board.clone(),
             side,
@@ -256,8 +265,9 @@ impl<'a> Supply<'a> {
         let mut source = vec![false; n];
         let mut seen = vec![false; n];
         let mut frontier: Vec<usize> = Vec::new();
+        let edge_set = super::board::Board::edge_set(&inputs.edges);
         for i in 0..n {
-            if !enemy[i] && !blocked[i] && on_edges(state, side, &inputs.edges, ids[i]) {
+            if !enemy[i] && !blocked[i] && on_edges_ix(state, side, edge_set, i) {
                 source[i] = true;
                 seen[i] = true;
                 frontier.push(i);

@@ -20,10 +20,16 @@ fn elimination_vp(state: &State, nation: &str, size: Size, kind: Kind) -> Vec<(S
 /// that lost something (issue 20).
 fn elimination_vp_iter<'a>(state: &'a State, nation: &'a str, size: Size, kind: Kind) -> impl Iterator<Item = (SideId, i32)> + 'a {
     let counts = !matches!(kind, Kind::Fortress | Kind::SiegeGun);
+    scoring_elimination_vp(state, nation, size).filter(move |_| counts)
+}
+
+/// [`elimination_vp_iter`] for a unit of a kind that scores when eliminated (not a fort or a
+/// siege gun).
+fn scoring_elimination_vp<'a>(state: &'a State, nation: &'a str, size: Size) -> impl Iterator<Item = (SideId, i32)> + 'a {
     state
         .elim_vp
         .iter()
-        .filter(move |e| counts && e.victims.iter().any(|v| v == nation))
+        .filter(move |e| e.victims.iter().any(|v| v == nation))
         .filter(move |e| matches!((e.per, size), (Per::Corps, Size::Corps) | (Per::Division, Size::Division)))
         .map(|e| (e.scorer, e.value))
 }
@@ -92,18 +98,31 @@ pub fn eliminate(state: &mut State, id: &str) -> Vec<Event> {
 
 /// The ledger recomputed from the units (for the invariant check).
 pub fn recompute_ledger(state: &State) -> (i32, i32) {
-    let (mut de, mut al) = (0, 0);
-    let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
+    // The losses summed per nation and size first, then each total scored once: points are
+    // linear in SL lost and in eliminations, and this runs after every entry of a replay
+    // (issue 20), when a long game has hundreds of units that lost something. A unit that
+    // lost nothing adds nothing.
+    let mut totals: Vec<(&str, Size, i32, i32)> = Vec::new();
     for (u, lost_sl, eliminations) in ledger_units(state) {
-        // A unit that lost nothing adds nothing: its nation's tables are not looked up (this
-        // runs after every entry of a replay, issue 20).
         if lost_sl == 0 && eliminations == 0 {
             continue;
         }
-        for (side, pts) in sl_vp_iter(state, &u.nation) {
+        match totals.iter_mut().find(|(n, z, _, _)| *z == u.size && *n == u.nation) {
+            Some(t) => {
+                t.2 += lost_sl;
+                t.3 += eliminations;
+            }
+            None => totals.push((&u.nation, u.size, lost_sl, eliminations)),
+        }
+    }
+    let (mut de, mut al) = (0, 0);
+    let mut add = |side: SideId, pts: i32| if side == SideId::German { de += pts } else { al += pts };
+    for (nation, size, lost_sl, eliminations) in totals {
+        for (side, pts) in sl_vp_iter(state, nation) {
             add(side, pts * lost_sl);
         }
-        for (side, pts) in elimination_vp_iter(state, &u.nation, u.size, u.kind) {
+        // `ledger_units` leaves out forts and siege guns, the kinds that score nothing.
+        for (side, pts) in scoring_elimination_vp(state, nation, size) {
             add(side, pts * eliminations);
         }
     }
