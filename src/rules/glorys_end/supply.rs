@@ -94,7 +94,13 @@ fn enemy_mask(state: &State, side: SideId) -> Vec<bool> {
             enemy[i] = true;
         }
     }
-    // GE-7.2: an enemy fortified zone blocks a supply line like an enemy unit.
+    enemy_zones(state, side, &mut enemy);
+    enemy
+}
+
+/// GE-7.2: an enemy fortified zone blocks a supply line like an enemy unit.
+fn enemy_zones(state: &State, side: SideId, enemy: &mut [bool]) {
+    let b = &state.board;
     for (h, z) in &state.fortified {
         if z.side != side
             && let Some(i) = b.index(*h)
@@ -102,7 +108,6 @@ fn enemy_mask(state: &State, side: SideId) -> Vec<bool> {
             enemy[i] = true;
         }
     }
-    enemy
 }
 
 /// Distances of at most [`LINE`] from the sources, never entering `blocked` hexes and
@@ -186,18 +191,24 @@ impl<'a> Supply<'a> {
     pub fn of(state: &'a State, side: SideId) -> Supply<'a> {
         let b = &state.board;
         let n = b.len();
-        let enemy = enemy_mask(state, side);
         let ids = b.hex_ids();
+        // Per dense hex, in one pass over the units: an enemy unit is there ([`enemy_mask`]), a
+        // friendly one, and `State::occupant`, the side of the first unit there (instead of a
+        // pass per town asked about).
+        let mut enemy = vec![false; n];
         let mut occupied_by_friend = vec![false; n];
-        // Per dense hex: `State::occupant`, the side of the first unit there (one pass over the
-        // units instead of one per town asked about).
         let mut occupant: Vec<Option<SideId>> = vec![None; n];
         for u in &state.units {
             if let Some(i) = u.hex().and_then(|h| b.index(h)) {
-                occupied_by_friend[i] |= u.side == side;
+                if u.side == side {
+                    occupied_by_friend[i] = true;
+                } else {
+                    enemy[i] = true;
+                }
                 occupant[i].get_or_insert(u.side);
             }
         }
+        enemy_zones(state, side, &mut enemy);
         // Control now (GE-4.7): the occupant, else the last entry; and held since the start
         // of the game turn (GE 7.3: "all'inizio del turno … durante quel turno di gioco"; the
         // digest's G.4 item 11 read the player turn). Towns alone are asked about, and the
@@ -263,11 +274,13 @@ impl<'a> Supply<'a> {
         };
         // Sources: edge hexes free of enemy units, and friendly towns linked to them (7.3).
         let mut source = vec![false; n];
-        let mut seen = vec![false; n];
+        // Hexes the search has reached or never enters (enemy units, blocked hexes): one test
+        // per neighbour (issue 20).
+        let mut seen: Vec<bool> = (0..n).map(|i| enemy[i] || blocked[i]).collect();
         let mut frontier: Vec<usize> = Vec::new();
         let edge_set = super::board::Board::edge_set(&inputs.edges);
         for i in 0..n {
-            if !enemy[i] && !blocked[i] && on_edges_ix(state, side, edge_set, i) {
+            if !seen[i] && on_edges_ix(state, side, edge_set, i) {
                 source[i] = true;
                 seen[i] = true;
                 frontier.push(i);
@@ -279,7 +292,7 @@ impl<'a> Supply<'a> {
             }
             for &j in b.neighbours_ix(i) {
                 let j = j as usize;
-                if !enemy[j] && !seen[j] && !blocked[j] {
+                if !seen[j] {
                     seen[j] = true;
                     frontier.push(j);
                 }
