@@ -40,5 +40,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    std::process::exit(umpire::cli::main_with_args(std::env::args_os()));
+    let code = umpire::cli::main_with_args(std::env::args_os());
+    umpire::cli::report_peak_memory();
+    std::process::exit(code);
 }

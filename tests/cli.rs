@@ -308,3 +308,21 @@ fn verify_of_many_logs_is_a_tournament() {
         assert_eq!(umpire(dir, &args).status.code(), Some(2), "{flag:?}");
     }
 }
+
+/// `UMPIRE_PEAK_REPORT` (what `umpire bench` measures verify's memory with): the process
+/// writes its peak resident memory in KiB to the named file as it ends, whatever it ran.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_peak_memory_report_names_the_process_own_peak() {
+    let (_t, dir, log) = demo(5);
+    let report = dir.join("peak.kib");
+    let o = Command::new(env!("CARGO_BIN_EXE_umpire")).arg("verify").arg(&log).env("UMPIRE_PEAK_REPORT", &report).output().unwrap();
+    ok(&o);
+    let kib: u64 = std::fs::read_to_string(&report).unwrap().trim().parse().expect("a number of KiB");
+    // More than the start-up of a process, less than anything a verify of a demo could need.
+    assert!((1024..512 * 1024).contains(&kib), "{kib} KiB");
+    // Without the variable nothing is written.
+    std::fs::remove_file(&report).unwrap();
+    ok(&Command::new(env!("CARGO_BIN_EXE_umpire")).arg("verify").arg(&log).output().unwrap());
+    assert!(!report.exists());
+}

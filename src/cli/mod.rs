@@ -122,6 +122,24 @@ pub fn main_with_args<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     }
 }
 
+/// The environment variable naming a file to which the process writes its peak resident
+/// memory as it ends ([`report_peak_memory`]).
+pub const PEAK_REPORT_VAR: &str = "UMPIRE_PEAK_REPORT";
+
+/// If [`PEAK_REPORT_VAR`] is set, write this process's peak resident memory (`VmHWM`, KiB,
+/// Linux) to the file it names. `umpire bench` measures a whole `umpire verify` process this
+/// way: read from outside, the high-water mark is only seen until the last poll before the
+/// process exits, and the peak comes at the very end of a verify (every entry held).
+pub fn report_peak_memory() {
+    let Some(path) = std::env::var_os(PEAK_REPORT_VAR) else { return };
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("VmHWM:")).map(|v| v.trim().trim_end_matches(" kB").trim().to_string()));
+    if let Some(kib) = peak {
+        let _ = std::fs::write(path, kib);
+    }
+}
+
 /// Run a parsed command.
 pub fn run(cli: Cli) -> Result<i32, CliError> {
     match cli.command {
