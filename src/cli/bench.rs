@@ -126,7 +126,10 @@ pub fn full(logs: &[Vec<u8>]) -> usize {
 pub fn full_with(logs: &[Vec<u8>], pipeline: super::verify::Pipeline) -> usize {
     let mut n = 0;
     for bytes in logs {
-        let g = super::verify::replay_log_with(std::path::Path::new("bench"), bytes, pipeline).expect("generated logs parse").replayed;
+        // As `umpire verify` replays (its steps' events are printed only with --verbose).
+        let g = super::verify::replay_log_keeping(std::path::Path::new("bench"), bytes, pipeline, super::verify::StepEvents::Drop)
+            .expect("generated logs parse")
+            .replayed;
         let g = g.unwrap_or_else(|(_, e)| panic!("generated log does not verify: {e}"));
         n += g.entries.len();
     }

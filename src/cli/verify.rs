@@ -68,7 +68,20 @@ pub struct Report {
 /// report says so.
 pub fn audit(a: &VerifyArgs) -> Result<(Report, Option<Game>), CliError> {
     let log = a.logs.first().ok_or_else(|| CliError::Usage("no log to verify".into()))?;
-    Ok(audit_log(log, &a.against, a.hidden, Pipeline::TwoThreads))
+    // The steps' events are printed only with --verbose; otherwise they are dropped as the
+    // replay goes (issue 20's memory: about a third of what a long game holds).
+    let events = if a.verbose { StepEvents::Keep } else { StepEvents::Drop };
+    Ok(audit_log(log, &a.against, a.hidden, Pipeline::TwoThreads, events))
+}
+
+/// Whether a replay keeps each step's events (what `--verbose`, `show` and the replay page
+/// print) or drops them once the step is recorded; its dice and openings are kept either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepEvents {
+    /// Every step keeps its events.
+    Keep,
+    /// Each step's events are dropped as soon as it is recorded.
+    Drop,
 }
 
 /// Whether one log's replay gets a thread of its own for parsing and signatures.
@@ -82,7 +95,13 @@ pub enum Pipeline {
 }
 
 /// Audit one log (and copies); the same checks and report whatever the `pipeline`.
-pub fn audit_log(log: &std::path::Path, against: &[PathBuf], hidden: bool, pipeline: Pipeline) -> (Report, Option<Game>) {
+pub fn audit_log(
+    log: &std::path::Path,
+    against: &[PathBuf],
+    hidden: bool,
+    pipeline: Pipeline,
+    events: StepEvents,
+) -> (Report, Option<Game>) {
     let mut r = Report {
         ok: false,
         game: None,
@@ -100,7 +119,7 @@ pub fn audit_log(log: &std::path::Path, against: &[PathBuf], hidden: bool, pipel
         cheats: Vec::new(),
         verdict: None,
     };
-    let replayed = store::read_log_bytes(log).and_then(|bytes| replay_log_with(log, &bytes, pipeline));
+    let replayed = store::read_log_bytes(log).and_then(|bytes| replay_log_keeping(log, &bytes, pipeline, events));
     let replayed = match replayed {
         Ok(x) => x,
         Err(e) => {
@@ -367,7 +386,7 @@ fn tournament(a: &VerifyArgs) -> Result<i32, CliError> {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(log) = a.logs.get(i) else { return };
                     // The game itself is not kept: only its report is printed.
-                    let (r, _) = audit_log(log, &[], a.hidden, Pipeline::OneThread);
+                    let (r, _) = audit_log(log, &[], a.hidden, Pipeline::OneThread, StepEvents::Drop);
                     if tx.send((i, r)).is_err() {
                         return;
                     }
@@ -458,6 +477,11 @@ pub fn replay_log(path: &std::path::Path, bytes: &[u8]) -> Result<LogReplay, Sto
 /// [`replay_log`], with the parsing and signatures on a thread of their own or on this one;
 /// the same chunks, checks and results either way.
 pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<LogReplay, StoreError> {
+    replay_log_keeping(path, bytes, pipeline, StepEvents::Keep)
+}
+
+/// [`replay_log_with`], keeping the steps' events or not; the same results otherwise.
+pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
     let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
     if bytes.is_empty() {
         return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()) });
@@ -519,6 +543,11 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
                     if let Some(kept) = game.entries.iter_mut().rev().find(|k| k.hash == hash) {
                         kept.shed_orders();
                     }
+                    if events == StepEvents::Drop
+                        && let Some(step) = game.steps.iter_mut().rev().find(|s| s.hash == hash)
+                    {
+                        step.events = Vec::new();
+                    }
                 }
                 Err(refused) => rest.push(refused.0),
             }
@@ -541,7 +570,7 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
     };
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
-    Ok(if rest.is_empty() {
+    let mut out = if rest.is_empty() {
         LogReplay { replayed: Ok(game), all: None }
     } else {
         let mut all = std::mem::take(&mut game.entries);
@@ -552,7 +581,18 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
         // (`Ruleset::validate_and_apply_in_place`).
         let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
         LogReplay { replayed, all: Some(all) }
-    })
+    };
+    // The genesis step's, and those of a careful replay, which keeps them as it goes.
+    if events == StepEvents::Drop {
+        let game = match &mut out.replayed {
+            Ok(g) => Some(g),
+            Err((g, _)) => g.as_deref_mut(),
+        };
+        for s in game.into_iter().flat_map(|g| g.steps.iter_mut()) {
+            s.events = Vec::new();
+        }
+    }
+    Ok(out)
 }
 
 /// Why [`replay_log_with`] stopped before the end of the log.
@@ -663,7 +703,7 @@ mod hidden_tests {
 /// same report whichever pipeline. Speed work must leave all of it unchanged (issue 20).
 #[cfg(test)]
 mod same_results_tests {
-    use super::{Pipeline, audit_log, replay_log_with};
+    use super::{Pipeline, StepEvents, audit_log, replay_log_keeping, replay_log_with};
     use crate::engine::bot;
     use crate::engine::game::Game;
     use crate::log::store;
@@ -705,13 +745,20 @@ mod same_results_tests {
             assert_eq!(digest(&fast), digest(&reference), "{what} {pipeline:?}: the replay differs");
             let hidden = fast.replay_omniscient().map(|g| digest(&g)).map_err(|c| format!("{c:?}"));
             assert_eq!(hidden, reference_hidden, "{what} {pipeline:?}: the omniscient pass differs");
+            // Dropping the steps' events (`verify` without --verbose) drops them and nothing else.
+            let lean = replay_log_keeping(path, bytes, pipeline, StepEvents::Drop).expect("parses");
+            let lean = lean.replayed.unwrap_or_else(|(_, e)| panic!("{what} {pipeline:?}: {e}"));
+            assert!(lean.steps.iter().all(|s| s.events.is_empty()), "{what} {pipeline:?}: events kept");
+            let mut wordless = reference.clone();
+            wordless.steps.iter_mut().for_each(|s| s.events.clear());
+            assert_eq!(digest(&lean), digest(&wordless), "{what} {pipeline:?}: dropping events changed more");
         }
         // The reports of one log (two threads) and of a tournament's game (one thread).
         let dir = tempfile::tempdir().expect("tempdir");
         let log = dir.path().join("game.log");
         std::fs::write(&log, bytes).expect("writes");
-        let (a, _) = audit_log(&log, &[], false, Pipeline::TwoThreads);
-        let (b, _) = audit_log(&log, &[], false, Pipeline::OneThread);
+        let (a, _) = audit_log(&log, &[], false, Pipeline::TwoThreads, StepEvents::Drop);
+        let (b, _) = audit_log(&log, &[], false, Pipeline::OneThread, StepEvents::Keep);
         assert!(a.ok, "{what}: {:?}", a.problems);
         assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap(), "{what}: the reports differ");
     }
