@@ -38,6 +38,7 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
+pub mod reaction;
 pub mod refusal;
 pub mod reinforce;
 pub mod rout;
@@ -113,6 +114,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         passed: vec![],
         phase_e: false,
         broke: vec![],
+        counter_battery: std::collections::BTreeMap::new(),
+        reaction: std::collections::BTreeMap::new(),
+        reacted: vec![],
         activated: vec![],
         holder,
         outcome: None,
