@@ -170,7 +170,10 @@ pub fn counter_battery(s: &mut State, f: &Fire, dice: &mut Dice) -> Vec<Event> {
         }
         ev.push(Event::rule(
             RULE,
-            format!("counter-battery ({owner} standing policy): {gun} in {at} fires back at {target} in {} ({d} hexes), no massed-target DRM", f.from),
+            format!(
+                "counter-battery ({owner} standing policy): {gun} in {at} fires back at {target} in {} ({d} hexes), no massed-target DRM",
+                f.from
+            ),
         ));
         ev.extend(shoot(s, dice, "counter-battery fire", &gun, &target, drm, &drms));
     }
@@ -180,10 +183,11 @@ pub fn counter_battery(s: &mut State, f: &Fire, dice: &mut Dice) -> Vec<Event> {
 /// The unit of the stack in `a` that a reaction fire under `policy` hits (5.1.3).
 fn hit_unit(s: &State, a: HexId, policy: ReactionFire) -> Option<String> {
     let top = s.units_at(a).last()?;
-    if policy == ReactionFire::UnderGuns && top.kind == Kind::Artillery {
-        if let Some(u) = s.units_at(a).filter(|u| u.kind != Kind::Artillery).last() {
-            return Some(u.id.clone());
-        }
+    if policy == ReactionFire::UnderGuns
+        && top.kind == Kind::Artillery
+        && let Some(u) = s.units_at(a).filter(|u| u.kind != Kind::Artillery).last()
+    {
+        return Some(u.id.clone());
     }
     Some(top.id.clone())
 }
@@ -210,14 +214,13 @@ pub fn choose(s: &State, side: &str, from: &[HexId], at: &[HexId]) -> (Vec<(Stri
                 ev.push(Event::rule(RULE, format!("{why}: no reaction fire")));
                 continue;
             }
-            let sp = |a: HexId| -> u32 {
-                super::melee::fighters(s, a).filter(|u| u.side == side).map(|u| u32::from(s.face(u).sp)).sum()
-            };
+            let sp = |a: HexId| -> u32 { super::melee::fighters(s, a).filter(|u| u.side == side).map(|u| u32::from(s.face(u).sp)).sum() };
             let round = all_round(s, &owner, d);
             // No turn before a reaction fire (7.2): the battery's own front hexes.
-            let cands = from.iter().copied().filter(|a| {
-                a.is_adjacent(d) && Facing::Vertex(facing).front_hex(d, *a, round) && super::fire::blocked(s, d, *a).is_none()
-            });
+            let cands = from
+                .iter()
+                .copied()
+                .filter(|a| a.is_adjacent(d) && Facing::Vertex(facing).front_hex(d, *a, round) && super::fire::blocked(s, d, *a).is_none());
             match cands.max_by_key(|a| (sp(*a), std::cmp::Reverse(*a))) {
                 Some(a) => picks.push((gun, a)),
                 None => ev.push(Event::rule(RULE, format!("no attacker in a front hex of {gun}: no reaction fire"))),
