@@ -20,6 +20,8 @@
 //!   holder: {"0506": french}        # VP hexes taken before the case
 //!   demoralised: [boudet]           # formations demoralised at the last phase E
 //!   rout: {french: run}             # standing rout policies (JDG 10.4)
+//!   counter_battery: {austrian: always}  # standing counter-battery policies (JDG 7.1)
+//!   reaction_fire: {austrian: top}  # standing reaction-fire policies (JDG 7.1, 8.3.3)
 //!   winner: austrian                # this turn's strategic-initiative winner (with `activate`)
 //!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
 //!                                   #   `units`, reinforcements not named are gone
@@ -84,6 +86,12 @@ struct CaseState {
     /// Standing rout policies (JDG 10.4), by side.
     #[serde(default)]
     rout: BTreeMap<String, super::rout::RoutPolicy>,
+    /// Standing counter-battery policies (JDG 7.1), by side.
+    #[serde(default)]
+    counter_battery: BTreeMap<String, super::reaction::CounterBattery>,
+    /// Standing reaction-fire policies (JDG 7.1, 8.3.3), by side.
+    #[serde(default)]
+    reaction_fire: BTreeMap<String, super::reaction::ReactionFire>,
     /// The side that won this turn's strategic initiative (JDG 3), for a case in phase D.
     #[serde(default)]
     winner: Option<String>,
@@ -163,6 +171,8 @@ impl CaseRuleset for JoursDeGloire {
         s.refusal = c.refusal;
         s.counter = c.counter_attack;
         s.rout = c.rout;
+        s.counter_battery = c.counter_battery;
+        s.reaction = c.reaction_fire;
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);

@@ -39,9 +39,10 @@
 //! pursued unit is the first charged unit that left its hex. The recall is asked for in
 //! advance, in the order (`recall`), a conditional instruction (digest F.4).
 //!
-//! Not built: a charge combined with an infantry melee (9.2, 8.7.3), reaction fire (8.3.3,
-//! 9.3.2), the pursuit by attacked or counter-charging cavalry (9.4, 9.5.1), the charge of a
-//! stack from several hexes.
+//! The charged batteries' reaction fire (8.3.3, 9.3.2) comes inside each combat, after the
+//! square and the counter-charge (`reaction`). Not built: a charge combined with an infantry
+//! melee (9.2, 8.7.3), the pursuit by attacked or counter-charging cavalry (9.4, 9.5.1), the
+//! charge of a stack from several hexes.
 
 use super::command::status_of;
 use super::disorder::{cohesion_test, disorder};

@@ -9,9 +9,9 @@
 //! Table (E.5); the DRMs are the scenario's `fire_drm` (E.6). Both tables are PROVISIONAL
 //! data, replaced by a published battle's file without a change here.
 //!
-//! Not built: counter-battery and reaction fire (7.1: interrupts of the inactive seat) and
-//! the counter-battery exception to the compulsory target; elevation in the line of fire
-//! (the representative map has no levels).
+//! The counter-battery fire that may answer a fire at artillery (7.1) is `reaction`'s, rolled
+//! on the same dice right after the result. Not built: elevation in the line of fire (the
+//! representative map has no levels).
 
 use super::disorder::{cohesion_test, disorder, rout};
 use super::movement::may_act;
@@ -223,38 +223,56 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let result = s.scenario.fire_result(total);
     let mut ev = vec![Event::roll(format!("JDG 7.5: fire of {} at {}", f.units.join(" and "), f.target), "d10", die)];
     let word = match result {
-        FireResult::None => "no effect",
         FireResult::Ct => "a cohesion test for each unit",
-        FireResult::Disorder => "disorder",
-        FireResult::Rout => "rout",
+        r => result_word(r),
     };
     ev.push(Event::rule("JDG 7.5", format!("fire total {die} + {} {:+} = {total}: {word} (Fire Table E.5)", f.capacity, f.drm)));
     let hit: Vec<String> = s.units_at(f.target).map(|u| u.id.clone()).collect();
-    let from = [f.from];
     for id in hit {
-        match result {
-            FireResult::None => {}
-            FireResult::Ct => {
-                let Some(u) = s.unit(&id) else { continue };
-                if u.hex.is_none() {
-                    continue;
-                }
-                if u.routed {
-                    // 10.2: a CT of a routed unit is replaced by a rout move (10.4).
-                    ev.push(Event::rule("JDG 10.4", format!("{id} is routed: no test, a rout move instead")));
-                    ev.extend(super::rout::rout_move(s, &id, false));
-                    continue;
-                }
-                let die = dice.roll(10);
-                let (failed, e) = cohesion_test(s, &id, die);
-                ev.extend(e);
-                if failed {
-                    ev.extend(disorder(s, &id, true, &from));
-                }
+        ev.extend(apply(s, dice, &id, result, f.from));
+    }
+    // 7.1: the batteries fired on may fire back at once, by their seat's standing policy.
+    ev.extend(super::reaction::counter_battery(s, &f, dice));
+    ev
+}
+
+/// A Fire Table result in words.
+pub(super) fn result_word(r: FireResult) -> &'static str {
+    match r {
+        FireResult::None => "no effect",
+        FireResult::Ct => "a cohesion test",
+        FireResult::Disorder => "disorder",
+        FireResult::Rout => "rout",
+    }
+}
+
+/// Apply a Fire Table result to one unit fired on from `from` (JDG 7.5): a CT (a rout move
+/// for a routed unit, 10.4), a disorder or a rout.
+pub(super) fn apply(s: &mut State, dice: &mut Dice, id: &str, result: FireResult, from: HexId) -> Vec<Event> {
+    let from = [from];
+    let mut ev = Vec::new();
+    match result {
+        FireResult::None => {}
+        FireResult::Ct => {
+            let Some(u) = s.unit(id) else { return ev };
+            if u.hex.is_none() {
+                return ev;
             }
-            FireResult::Disorder => ev.extend(disorder(s, &id, true, &from)),
-            FireResult::Rout => ev.extend(rout(s, &id, true, &from)),
+            if u.routed {
+                // 10.2: a CT of a routed unit is replaced by a rout move (10.4).
+                ev.push(Event::rule("JDG 10.4", format!("{id} is routed: no test, a rout move instead")));
+                ev.extend(super::rout::rout_move(s, id, false));
+                return ev;
+            }
+            let die = dice.roll(10);
+            let (failed, e) = cohesion_test(s, id, die);
+            ev.extend(e);
+            if failed {
+                ev.extend(disorder(s, id, true, &from));
+            }
         }
+        FireResult::Disorder => ev.extend(disorder(s, id, true, &from)),
+        FireResult::Rout => ev.extend(rout(s, id, true, &from)),
     }
     ev
 }

@@ -62,7 +62,19 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 1 => Some(super::rout::RoutPolicy::Run),
                 _ => None,
             };
-            Some(Orders { assign, drop, refuse, counter_attack, rout, ..Orders::default() })
+            // And the batteries' counter-battery and reaction-fire policies (JDG 7.1).
+            let counter_battery = match ch.roll(5) {
+                0 => Some(super::reaction::CounterBattery::Never),
+                1 | 2 => Some(super::reaction::CounterBattery::Always),
+                _ => None,
+            };
+            let reaction_fire = match ch.roll(5) {
+                0 => Some(super::reaction::ReactionFire::Never),
+                1 => Some(super::reaction::ReactionFire::Top),
+                2 => Some(super::reaction::ReactionFire::UnderGuns),
+                _ => None,
+            };
+            Some(Orders { assign, drop, refuse, counter_attack, rout, counter_battery, reaction_fire, ..Orders::default() })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and

@@ -37,7 +37,8 @@
 //! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`); a counter-attack
 //! (8.7.2, `counter`) comes last, at once, and so does a breakthrough melee (8.7.2), when
 //! the declaration asked for one (`breakthrough: true`). A routed unit's CT is a rout move
-//! (`rout`). Not built: reaction fire (8.3.3).
+//! (`rout`). The defending batteries' reaction fire (8.3.3, `reaction`) comes after the
+//! engagement tests and before the melee die.
 
 use std::collections::BTreeMap;
 
@@ -388,6 +389,9 @@ pub fn fight(
     }
     let c = &c;
     let at_list: Vec<String> = c.at.iter().map(|h| h.to_string()).collect();
+    // 8.3.3: the defending batteries pick their targets before the engagement tests.
+    let (picks, e) = super::reaction::choose(s, side, &c.from, &c.at);
+    ev.extend(e);
     // 8.3.2: each SO stack's top unit tests; a failure keeps the whole stack out.
     let mut from = Vec::new();
     for &a in &c.from {
@@ -415,6 +419,18 @@ pub fn fight(
         }
         from.push(a);
     }
+    // 8.3.3: the reaction fires come after the tests; a stack left with nothing in good
+    // order does not attack (the other unit of a stack whose top was disordered does).
+    if !picks.is_empty() {
+        ev.extend(super::reaction::fire(s, &picks, &from, dice));
+        from.retain(|a| {
+            let ok = fighters(s, *a).next().is_some();
+            if !ok {
+                ev.push(Event::rule("JDG 8.3.3", format!("nothing in {a} may attack after the reaction fire")));
+            }
+            ok
+        });
+    }
     // The defending hexes still faced by an attacker, and still held by the enemy.
     let at: Vec<HexId> =
         c.at.iter()
@@ -437,7 +453,7 @@ pub fn fight(
     let (guns_only, held): (Vec<HexId>, Vec<HexId>) = at.iter().partition(|d| s.units_at(**d).all(|u| u.kind == Kind::Artillery));
     let attackers: Vec<Unit> = from.iter().flat_map(|a| fighters(s, *a).cloned().collect::<Vec<_>>()).collect();
     if held.is_empty() {
-        // 8.5: artillery alone attacked in melee is eliminated (its reaction fire is not built).
+        // 8.5: artillery alone attacked in melee is eliminated, after its reaction fire.
         for d in &guns_only {
             let ids: Vec<String> = s.units_at(*d).map(|u| u.id.clone()).collect();
             for id in ids {

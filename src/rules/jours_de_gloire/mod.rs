@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. An eighth slice (issue 23).
+//! `jours-de-gloire`. A ninth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -15,8 +15,9 @@
 //! reinforcements (`reinforce`, JDG 5.2); cavalry refusal by standing policy (`refusal`,
 //! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2); rout moves in
 //! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4), with the tests
-//! of the units they pass through (JDG 10.5); the breakthrough (`melee`, JDG 8.7.2). Not
-//! built: a charge combined with a melee, counter-battery and reaction fire;
+//! of the units they pass through (JDG 10.5); the breakthrough (`melee`, JDG 8.7.2);
+//! counter-battery and reaction fire by standing policies (`reaction`, JDG 7.1, 8.3.3). Not
+//! built: a charge combined with a melee;
 //! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
@@ -38,6 +39,7 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod rally;
+pub mod reaction;
 pub mod refusal;
 pub mod reinforce;
 pub mod rout;
@@ -113,6 +115,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         passed: vec![],
         phase_e: false,
         broke: vec![],
+        counter_battery: std::collections::BTreeMap::new(),
+        reaction: std::collections::BTreeMap::new(),
+        reacted: vec![],
         activated: vec![],
         holder,
         outcome: None,

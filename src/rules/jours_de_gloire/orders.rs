@@ -32,6 +32,15 @@ pub struct Orders {
     /// phase-A or activation entry: `never`, `hold` or `advance`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter_attack: Option<super::counter::CounterAttack>,
+    /// The seat's standing counter-battery policy from this entry on (JDG 7.1), in a
+    /// phase-A or activation entry: `never` or `always`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_battery: Option<super::reaction::CounterBattery>,
+    /// The seat's standing reaction-fire policy from this entry on (JDG 7.1, 8.3.3), in a
+    /// phase-A or activation entry: `never`, `top` (the top unit of the attacking stack) or
+    /// `under_guns` (the infantry or cavalry under the guns of a mixed stack, 5.1.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction_fire: Option<super::reaction::ReactionFire>,
     /// The seat's standing rout policy from this entry on (JDG 10.4), in a phase-A or
     /// activation entry: `stop` (in the first town, village or castle a rout move enters,
     /// and stay there) or `run`.

@@ -455,6 +455,11 @@ pub struct FireDrm {
     pub massed_units: u8,
     /// Target beyond effective range, up to the maximum (JDG 7.3).
     pub beyond_effective: i32,
+    /// Reaction fire (JDG 7.1, 8.3.3; the text's "normal -1", 9.3.2).
+    pub reaction: i32,
+    /// Reaction fire by a battery stacked with infantry in square, on top of `reaction`
+    /// (JDG 9.3.2).
+    pub reaction_square: i32,
 }
 
 /// A hex pair in stored order.

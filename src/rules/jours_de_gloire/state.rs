@@ -290,6 +290,16 @@ pub struct State {
     /// Phase E waits for the dice of those tests before the turn ends (JDG 10.5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub phase_e: bool,
+    /// Each side's standing counter-battery policy (JDG 7.1); none: never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counter_battery: BTreeMap<String, super::reaction::CounterBattery>,
+    /// Each side's standing reaction-fire policy (JDG 7.1, 8.3.3); none: never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reaction: BTreeMap<String, super::reaction::ReactionFire>,
+    /// Batteries that made their counter-battery or reaction fire in the current activation
+    /// (JDG 7.1: one of the two, once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reacted: Vec<String>,
     /// Units that made a breakthrough or counter-attack in the current activation (JDG
     /// 8.7.2: one each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -87,6 +87,7 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.column = 0;
     s.refused.clear();
     s.broke.clear();
+    s.reacted.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
         return vec![];
@@ -236,11 +237,22 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         w.rout.insert(side.clone(), p);
         Event::rule(super::rout::RULE, format!("the {side} player's standing rout policy is now {p:?}"))
     });
+    // 7.1: the counter-battery and reaction-fire policies likewise.
+    let battery = o.counter_battery.map(|p| {
+        w.counter_battery.insert(side.clone(), p);
+        Event::rule(super::reaction::RULE, format!("the {side} player's standing counter-battery policy is now {p:?}"))
+    });
+    let reaction = o.reaction_fire.map(|p| {
+        w.reaction.insert(side.clone(), p);
+        Event::rule(super::reaction::RULE, format!("the {side} player's standing reaction-fire policy is now {p:?}"))
+    });
     let r = run_phase(s, w, &side, o);
     r.map(|(w, mut ev)| {
         ev.extend(policy);
         ev.extend(counter);
         ev.extend(rout);
+        ev.extend(battery);
+        ev.extend(reaction);
         (w, ev)
     })
 }
