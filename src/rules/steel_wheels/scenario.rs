@@ -405,7 +405,7 @@ impl Scenario {
                 p.push(format!("building {}: no area element of that id", b.area));
                 continue;
             };
-            if !d.terrain.get(&area.kind).is_some_and(|r| r.moves[0] == data::MoveCode::Building) {
+            if d.terrain.get(&area.kind).is_none_or(|r| r.moves[0] != data::MoveCode::Building) {
                 p.push(format!("building {}: its terrain {} is not a building (E.22 move code B)", b.area, area.kind));
             }
             if buildings.iter().any(|x: &Building| x.area == b.area) {
