@@ -15,7 +15,8 @@
 //!     - {battery: us-b1, planned: 1, markers: [[..], [..], [..], [..]], real: 2, ordered: true}
 //!   barrage: us                  # phase 4 (IF-1) of `turn` for that side
 //!   # a unit may give `aboard: us-ht` (EMB-3: its `at` is then ignored); a transport
-//!   # `boarded: 3` (men taken aboard this turn) and `unloaded: true` (EMB-4)
+//!   # `boarded: 3` (men taken aboard this turn) and `unloaded: true` (EMB-4); a squad
+//!   # `inside: {building: farmhouse, floor: 1}` (SW-BLDM, its base wholly inside)
 //!   melees:                      # standing after an assault (ASL-4); units may give `leaders: 0`
 //!     - {attacker: us-r1, defender: de-g1, engaged: 2}
 //! ```
@@ -134,6 +135,17 @@ struct CaseUnit {
     /// EMB-4: a transport whose passengers got off this turn.
     #[serde(default)]
     unloaded: bool,
+    /// SW-BLDM: in this building, on this floor (its `at` then lies wholly inside).
+    #[serde(default)]
+    inside: Option<CaseInside>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseInside {
+    building: String,
+    #[serde(default)]
+    floor: u8,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -185,6 +197,7 @@ impl CaseRuleset for SteelWheels {
                 u.no_fire = cu.no_fire;
                 u.boarded = cu.boarded;
                 u.unloaded = cu.unloaded;
+                u.inside = cu.inside.map(|i| super::state::Inside { building: i.building, floor: i.floor });
             }
         }
         s.manoeuvred.extend(c.manoeuvred);

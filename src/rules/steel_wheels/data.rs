@@ -193,6 +193,9 @@ pub struct Data {
     pub units: BTreeMap<String, BTreeMap<String, Card>>,
     pub squad_base_mm: [u32; 2],
     pub gun_base_mm: [u32; 2],
+    /// Radius of a squad leader's round base (D.1: 9 mm for an 18 mm base), the figure that
+    /// must stand wholly in an access point to enter a building (BLDM-2).
+    pub leader_base_radius_mm: u32,
 }
 
 #[derive(Deserialize)]
@@ -245,6 +248,12 @@ struct RawEffects {
 struct RawEngine {
     squad_base_mm: [u32; 2],
     gun_base_mm: [u32; 2],
+    #[serde(default = "leader_radius")]
+    leader_base_radius_mm: u32,
+}
+
+fn leader_radius() -> u32 {
+    9
 }
 
 fn code(s: &str) -> Result<MoveCode, String> {
@@ -355,6 +364,7 @@ fn load() -> Result<Data, String> {
         units: raw.units,
         squad_base_mm: raw.engine.squad_base_mm,
         gun_base_mm: raw.engine.gun_base_mm,
+        leader_base_radius_mm: raw.engine.leader_base_radius_mm,
     })
 }
 

@@ -145,9 +145,10 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
     let geometry = if tarea.is_some() && tarea == oarea { "from_inside" } else { "from_outside" };
     let vision = if obs.card().vision.as_deref() == Some("slit") { "vision_slit" } else { "ordinary" };
     let class = t.card().obs_class.clone().unwrap_or_else(|| "medium".into());
+    // BLDM-3: figures in a building count as Stationary (not Moving) to enemy spotting.
     let col = if t.fired {
         2
-    } else if t.moving {
+    } else if t.seen_moving() {
         1
     } else {
         0
@@ -329,7 +330,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     let (kind, _) = terrain_of(s, &tfp);
     let cover =
         if exposed { super::transport::passenger_cover(t) } else { data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S') };
-    Ok(Plan { firer: firer.id.clone(), target: target_id.to_string(), from: at, heavy, light, target_moving: t.moving, cover })
+    Ok(Plan { firer: firer.id.clone(), target: target_id.to_string(), from: at, heavy, light, target_moving: t.seen_moving(), cover })
 }
 
 /// The index of a unit's main gun: its first heavy weapon line.

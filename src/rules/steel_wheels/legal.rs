@@ -3,7 +3,7 @@
 //! in contact takes its CT; each SLU fires at a spotted enemy when it can, else moves a short step toward the
 //! objective or the nearest enemy, else holds. Every candidate is checked by the rules.
 
-use super::orders::{Action, Fire, Move, OppFire, Orders, Place, Unload};
+use super::orders::{Action, Fire, InBuilding, Move, OppFire, Orders, Place, Unload};
 use super::state::{Phase, State};
 use super::transport;
 use super::turn;
@@ -47,6 +47,9 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             }
             if u.aboard.is_some() {
                 return try_one(Action { unit: id, ..Action::default() });
+            }
+            if let Some(o) = building_orders(s, &id, ch, &try_one) {
+                return Some(o);
             }
             let mut enemies: Vec<_> = s.units.iter().filter(|e| e.side != side && e.alive() && e.on_table()).collect();
             enemies.sort_by_key(|e| e.at.distance_sq(u.at));
@@ -179,6 +182,81 @@ fn transport_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action)
         movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
         ..Action::default()
     })
+}
+
+/// SW-BLDM: a squad near a building's access point walks in one time in two; inside, it
+/// changes floor (or is rearranged) one time in four and walks out one time in five, so
+/// that the soak enters, climbs and leaves.
+fn building_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action) -> Option<Orders>) -> Option<Orders> {
+    let u = s.unit(id)?;
+    if !u.is_infantry() {
+        return None;
+    }
+    let spots = |area: &str| -> Vec<(Point, u16)> {
+        let Some(a) = s.scenario.area(area) else { return vec![] };
+        let c = a.polygon.centroid();
+        let mut out = Vec::new();
+        for (dx, dy) in [(0, 0), (0, 18), (0, -18), (10, 15), (-10, -15), (10, -15), (-10, 15)] {
+            for h in [0u16, 900] {
+                out.push((Point::new(c.x + dx, c.y + dy), h));
+            }
+        }
+        out
+    };
+    if let Some(cur) = u.inside.clone() {
+        let b = s.scenario.building(&cur.building)?;
+        let roll = ch.roll(20);
+        if roll < 5 {
+            let floor = ch.roll(u32::from(b.floors)) as u8;
+            let mut places = spots(&b.area);
+            let k = ch.roll(places.len().max(1) as u32) as usize;
+            places.rotate_left(k);
+            return places.into_iter().find_map(|(p, h)| {
+                try_one(Action {
+                    unit: id.to_string(),
+                    building: Some(InBuilding { building: b.area.clone(), floor: Some(floor), at: [p.x, p.y], heading: Some(h) }),
+                    ..Action::default()
+                })
+            });
+        }
+        if roll < 9 {
+            let centre = s.scenario.area(&b.area)?.polygon.centroid();
+            return b.openings.iter().filter(|o| o.floor == 0 && o.kind.is_access()).find_map(|o| {
+                let door = o.zone.centroid();
+                let out = Heading::between(centre, door)?;
+                let to = door.offset(70, out);
+                try_one(Action {
+                    unit: id.to_string(),
+                    movement: Some(Move { path: vec![[door.x, door.y], [to.x, to.y]], heading: Some(out.tenths()) }),
+                    ..Action::default()
+                })
+            });
+        }
+        return None;
+    }
+    // Only a squad within reach of a door rolls, so the bot's other choices (and the games
+    // other tests replay) draw the same dice as before buildings were built.
+    let near = |o: &super::scenario::Opening| (20..=160).contains(&o.zone.centroid().distance_mm(u.at));
+    if !s.scenario.buildings.iter().any(|b| b.openings.iter().any(|o| o.floor == 0 && o.kind.is_access() && near(o))) || ch.roll(2) != 0 {
+        return None;
+    }
+    for b in &s.scenario.buildings {
+        for o in b.openings.iter().filter(|o| o.floor == 0 && o.kind.is_access() && near(o)) {
+            let door = o.zone.centroid();
+            let got = spots(&b.area).into_iter().find_map(|(p, h)| {
+                try_one(Action {
+                    unit: id.to_string(),
+                    movement: Some(Move { path: vec![[door.x, door.y]], heading: None }),
+                    building: Some(InBuilding { building: b.area.clone(), floor: None, at: [p.x, p.y], heading: Some(h) }),
+                    ..Action::default()
+                })
+            });
+            if got.is_some() {
+                return got;
+            }
+        }
+    }
+    None
 }
 
 /// A straight step toward the objective or the nearest enemy, a random fraction of the

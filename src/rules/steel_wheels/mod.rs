@@ -9,13 +9,15 @@
 //! recovery, indirect fire pre-planned on a target hidden among decoys as DESIGN §2.6
 //! commitments (`indirect`), infantry assault and close combat (`assault`), opportunity fire
 //! on a simple Move (`opportunity`), embarking, dismounting and passengers (`transport`),
-//! and destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
+//! infantry entering, climbing in and leaving buildings (`buildings`), and
+//! destruction/conquest victory. `docs/steel-wheels/rules.md` lists every
 //! checklist item with its rule case or why it is not built.
 //!
 //! Dice: every roll is an ordinary roll of the entry that made it (DESIGN §2.5), resolved
 //! by the other seat's next entry; an entry ends at its first random action.
 
 pub mod assault;
+pub mod buildings;
 pub mod cases;
 pub mod data;
 pub mod fire;
@@ -79,6 +81,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
                 no_fire: false,
                 boarded: 0,
                 unloaded: false,
+                inside: None,
             }
         })
         .collect();

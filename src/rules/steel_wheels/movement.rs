@@ -47,8 +47,23 @@ fn v(rule: &str, u: &Unit, msg: String) -> Violation {
     Violation::new(rule, msg).unit(u.id.clone())
 }
 
+/// A building a move goes into or out of through an access point (SW-BLDM-2/5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Door<'a> {
+    None,
+    /// The path ends in an access point of this building (the caller places the base inside).
+    Enter(&'a str),
+    /// The path starts in an access point of this building.
+    Exit(&'a str),
+}
+
 /// Check a move of `u` at `speed`; every problem is named with its rule.
 pub fn check(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Moved, Vec<Violation>> {
+    check_door(s, u, m, speed, Door::None)
+}
+
+/// [`check`], for a path that may go in or out of one building by its access points.
+pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -> Result<Moved, Vec<Violation>> {
     let d = data::data();
     let mut errs = Vec::new();
     let Some(col) = loco_col(u) else {
@@ -98,7 +113,28 @@ pub fn check(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Moved, Vec<V
         }
         match code {
             MoveCode::Road => road_polys.push(&a.polygon),
-            MoveCode::Impassable | MoveCode::Building => {
+            MoveCode::Building => {
+                // BLDM-2/5: foot figures go in and out only through the access points.
+                let entering = match door {
+                    Door::Enter(b) if b == a.id => Some(true),
+                    Door::Exit(b) if b == a.id => Some(false),
+                    _ => None,
+                };
+                let through = entering
+                    .zip(s.scenario.building(&a.id))
+                    .is_some_and(|(inward, b)| super::buildings::path_through_door(&path, &a.polygon, b, inward));
+                if !through {
+                    errs.push(v(
+                        "SW-BLDM-2",
+                        u,
+                        format!(
+                            "{} ({}) is entered and left only through its access points (E.22 B, BLDM-2/5): this path runs through its walls",
+                            a.id, a.kind
+                        ),
+                    ));
+                }
+            }
+            MoveCode::Impassable => {
                 errs.push(v("SW-MOV-3", u, format!("{} ({}) is impassable to {} here (E.22)", a.id, a.kind, u.id)));
             }
             c => cap = cap.max(c),
@@ -210,17 +246,32 @@ pub fn check(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Moved, Vec<V
     }
     let to = *pts.last().unwrap_or(&u.at);
     let fp = footprint(u.card(), to, end_heading);
-    if let Some(p) = end_problem(s, u, &fp) {
+    // Entering, the leader ends in the doorway and the caller sets the base inside.
+    if !matches!(door, Door::Enter(_))
+        && let Some(p) = end_problem(s, u, &fp)
+    {
         errs.push(p);
     }
     if errs.is_empty() { Ok(Moved { to, heading: end_heading, length_mm: length }) } else { Err(errs) }
 }
 
-/// Where a unit may stand: wholly on the table, not on another model, not in impassable
-/// terrain (B.3).
+/// Where a unit may stand out of doors: wholly on the table, not on another model, and
+/// not on a building at all (BLDM-2: a squad is all in or all out, and only an access
+/// point lets it in; a model never stands on one).
 pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
     if !s.scenario.table().contains_footprint(fp) {
         return Some(v("SW-MOV-2", u, format!("{} would end off the table", u.id)));
+    }
+    if let Some(a) = s.scenario.building_areas().find(|a| super::buildings::on_area(&a.polygon, fp)) {
+        let rule = if u.is_infantry() { "SW-BLDM-2" } else { "SW-MOV-3" };
+        return Some(v(
+            rule,
+            u,
+            format!(
+                "{} would stand partly on {} ({}): a squad is all inside a building or all out, and enters only by an access point",
+                u.id, a.id, a.kind
+            ),
+        ));
     }
     for o in &s.units {
         if o.id != u.id && o.on_table() && o.footprint().overlaps(fp) {

@@ -81,6 +81,10 @@ pub struct Window {
     /// simple Move action, so it draws opportunity fire like any other).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embark: Option<String>,
+    /// SW-BLDM-2: the move ends in an access point and the squad is then set inside the
+    /// building, its base at this point and heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enter: Option<super::state::Inside>,
 }
 
 /// One shooter's fire, checked: the mover stands at `sample` when it is fired on.
@@ -135,6 +139,8 @@ fn placed(mover: &Unit, at: &Sample) -> Unit {
     m.heading = at.heading;
     m.moving = true;
     m.fired = false;
+    // On its path the mover is out of doors (an exit's path starts at the access point).
+    m.inside = None;
     m
 }
 
@@ -244,6 +250,7 @@ pub fn window(s: &State, mover: &Unit, path: &Path, moved: &Moved) -> Option<Win
         moving: mover.is_vehicle() || moved.length_mm > 40,
         shooters,
         embark: None,
+        enter: None,
     })
 }
 
@@ -367,10 +374,18 @@ pub fn complete(s: &mut State, win: &Window) -> Vec<Event> {
     m.heading = win.heading;
     m.moving = win.moving;
     m.fired = false;
+    // Out of doors once the path is walked, unless it ends inside a building (BLDM-2/5).
+    m.inside = win.enter.clone();
     let mut ev = vec![Event::rule(
         "SW-MOV-1",
         format!("{} moves {} mm to ({}, {}) heading {}", win.mover, win.length_mm, win.to.x, win.to.y, win.heading.tenths()),
     )];
+    if let Some(i) = &win.enter {
+        ev.push(Event::rule(
+            "SW-BLDM-2",
+            format!("{} enters {} and stands on its ground floor (floor {})", win.mover, i.building, i.floor),
+        ));
+    }
     if let Some(vid) = &win.embark {
         ev.extend(super::transport::board(s, &win.mover, vid));
     }
@@ -416,6 +431,8 @@ pub fn resolve(s: &mut State, vol: &Volley, dice: &mut Dice) -> Vec<Event> {
                 m.at = st.at;
                 m.heading = st.heading;
                 m.moving = m.is_vehicle() || st.at_mm > 40;
+                // A firing point is a place out of doors (it may not touch a building).
+                m.inside = None;
             }
         }
         None => ev.extend(complete(s, &vol.window)),

@@ -95,6 +95,30 @@ pub struct Action {
     /// 8 cm of where it starts or ends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unload: Vec<Unload>,
+    /// SW-BLDM-2/3: where the squad's base stands in a building after this action. From
+    /// outside, with a `move` whose last point is a ground-floor access point of it (the
+    /// squad enters and is set on the ground floor); from inside, with no `move` (it is
+    /// rearranged, and climbs one floor or goes down two). To leave, give a `move` alone,
+    /// starting at a ground-floor access point (BLDM-5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub building: Option<InBuilding>,
+}
+
+/// A squad's place in a building (SW-BLDM-2/3): its base wholly within the outline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InBuilding {
+    /// The building's area id.
+    pub building: String,
+    /// 0 = the ground floor. Default: the ground floor on entering, else the floor it is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<u8>,
+    /// The base's centre, mm.
+    pub at: Xy,
+    /// Tenths of a degree; default: as it faces after its walk to the door (entering), or
+    /// as it faced (inside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<u16>,
 }
 
 /// Where a dismounting squad's base is set down (EMB-4), mm and tenths of a degree.

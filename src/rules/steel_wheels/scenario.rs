@@ -48,6 +48,81 @@ pub struct RawScenario {
     #[serde(default)]
     pub objectives: Vec<String>,
     pub victory: Victory,
+    /// What the infantry rules need of each building (SW-BLDM): its floors and its openings.
+    /// A building area with no entry here has no access point: nobody enters it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buildings: Vec<RawBuilding>,
+}
+
+/// A building's floors and openings (SW-BLDM-2..5). The rulebook gives no building: these
+/// are authored with the battle (REPRESENTATIVE data, replaceable without code changes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBuilding {
+    /// The area element (a building row of E.22: move code B) this describes.
+    pub area: String,
+    /// Floors, the ground floor included (1 to 5).
+    pub floors: u8,
+    pub openings: Vec<RawOpening>,
+}
+
+/// One opening of a building: its kind, its floor (0 = ground floor) and the zone it
+/// occupies on the table, a convex polygon across the wall (the threshold).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOpening {
+    pub id: String,
+    /// `door`, `window`, `gate`, `gap` or `loophole`.
+    pub kind: String,
+    #[serde(default)]
+    pub floor: u8,
+    pub zone: Vec<Xy>,
+}
+
+/// The kinds of opening (BLDM-2/4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningKind {
+    Door,
+    Window,
+    Gate,
+    Gap,
+    Loophole,
+}
+
+impl OpeningKind {
+    fn parse(s: &str) -> Option<OpeningKind> {
+        Some(match s {
+            "door" => OpeningKind::Door,
+            "window" => OpeningKind::Window,
+            "gate" => OpeningKind::Gate,
+            "gap" => OpeningKind::Gap,
+            "loophole" => OpeningKind::Loophole,
+            _ => return None,
+        })
+    }
+    /// BLDM-2: a squad comes in or goes out through a door, a window or a gap (the
+    /// original's "porta, finestra, buca"); a gate is a wide door. A loophole is for fire.
+    pub fn is_access(self) -> bool {
+        !matches!(self, OpeningKind::Loophole)
+    }
+}
+
+/// An opening, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    pub id: String,
+    pub kind: OpeningKind,
+    pub floor: u8,
+    pub zone: Polygon,
+}
+
+/// A building, checked: an area element with floors and openings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Building {
+    pub area: String,
+    pub floors: u8,
+    pub openings: Vec<Opening>,
 }
 
 /// An area element.
@@ -168,6 +243,26 @@ pub struct Scenario {
     pub batteries: Vec<Battery>,
     pub objectives: Vec<String>,
     pub victory: Victory,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buildings: Vec<Building>,
+}
+
+/// Whether a polygon is convex (every turn the same way), as an opening's zone must be so
+/// that "wholly inside" and "meets the outline inside it" stay exact and simple.
+fn convex(poly: &Polygon) -> bool {
+    let v = poly.vertices();
+    let n = v.len();
+    let mut sign = 0i128;
+    for i in 0..n {
+        let o = crate::geo::table::point::orient(v[i], v[(i + 1) % n], v[(i + 2) % n]).signum();
+        if o != 0 {
+            if sign != 0 && o != sign {
+                return false;
+            }
+            sign = o;
+        }
+    }
+    sign != 0
 }
 
 fn valid_id(id: &str) -> bool {
@@ -304,6 +399,48 @@ impl Scenario {
                 ));
             }
         }
+        let mut buildings = Vec::new();
+        for b in &raw.buildings {
+            let Some(area) = areas.iter().find(|a| a.id == b.area) else {
+                p.push(format!("building {}: no area element of that id", b.area));
+                continue;
+            };
+            if d.terrain.get(&area.kind).is_none_or(|r| r.moves[0] != data::MoveCode::Building) {
+                p.push(format!("building {}: its terrain {} is not a building (E.22 move code B)", b.area, area.kind));
+            }
+            if buildings.iter().any(|x: &Building| x.area == b.area) {
+                p.push(format!("building {}: described twice", b.area));
+            }
+            if !(1..=5).contains(&b.floors) {
+                p.push(format!("building {}: 1 to 5 floors", b.area));
+            }
+            let mut openings = Vec::new();
+            for o in &b.openings {
+                let Some(kind) = OpeningKind::parse(&o.kind) else {
+                    p.push(format!("building {}: opening {} of unknown kind {} (door, window, gate, gap, loophole)", b.area, o.id, o.kind));
+                    continue;
+                };
+                if !ids.insert(o.id.clone()) || !valid_id(&o.id) {
+                    p.push(format!("opening id {:?} is repeated or not letters, digits and -", o.id));
+                }
+                if o.floor >= b.floors {
+                    p.push(format!("building {}: opening {} on floor {} of {}", b.area, o.id, o.floor, b.floors));
+                }
+                match o.zone.iter().map(|&xy| point(xy)).collect::<Option<Vec<_>>>().map(Polygon::new) {
+                    Some(Ok(zone)) => {
+                        // The zone lies across the wall: part inside the outline, part outside.
+                        let inner = zone.vertices().iter().any(|&q| area.polygon.contains_strictly(q));
+                        let outer = zone.vertices().iter().any(|&q| !area.polygon.contains(q));
+                        if !convex(&zone) || !inner || !outer {
+                            p.push(format!("building {}: opening {} must be a convex zone across the wall", b.area, o.id));
+                        }
+                        openings.push(Opening { id: o.id.clone(), kind, floor: o.floor, zone });
+                    }
+                    _ => p.push(format!("building {}: opening {} has a bad zone", b.area, o.id)),
+                }
+            }
+            buildings.push(Building { area: b.area.clone(), floors: b.floors, openings });
+        }
         if !p.is_empty() {
             return Err(ScenarioError { problems: p });
         }
@@ -322,7 +459,18 @@ impl Scenario {
             batteries: raw.batteries,
             objectives: raw.objectives,
             victory: raw.victory,
+            buildings,
         })
+    }
+
+    /// The building data of area `id` (SW-BLDM), if it has any.
+    pub fn building(&self, id: &str) -> Option<&Building> {
+        self.buildings.iter().find(|b| b.area == id)
+    }
+    /// Areas whose move code is B (E.22): buildings, bunkers, casemates.
+    pub fn building_areas(&self) -> impl Iterator<Item = &Area> {
+        let d = data::data();
+        self.areas.iter().filter(move |a| d.terrain.get(&a.kind).is_some_and(|r| r.moves[0] == data::MoveCode::Building))
     }
 
     pub fn side(&self, id: &str) -> Option<&RawSide> {

@@ -58,6 +58,19 @@ pub struct Unit {
     /// EMB-4, a transport: passengers got off it this turn, so it moves at most Short.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unloaded: bool,
+    /// SW-BLDM: the building (and floor) this squad is in; its base lies wholly within the
+    /// building's outline. Outside, a base never lies partly on a building (all in or all out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inside: Option<Inside>,
+}
+
+/// Where an occupant of a building is (SW-BLDM-2/3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inside {
+    /// The building's area id.
+    pub building: String,
+    /// 0 = the ground floor.
+    pub floor: u8,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -92,6 +105,11 @@ impl Unit {
     }
     pub fn armoured(&self) -> bool {
         self.card().armoured
+    }
+    /// Its status as enemy spotting and fire read it (ST-1, BLDM-3): figures inside a
+    /// building always count as not moving there, whatever they did inside.
+    pub fn seen_moving(&self) -> bool {
+        self.moving && self.inside.is_none()
     }
     /// CV of the best leader alive (AMB-2). Leaders die from the lowest rank up (AMB-30),
     /// so the `leaders` alive are the card's highest-ranked ones, whatever the card's order.

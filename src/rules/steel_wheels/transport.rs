@@ -177,9 +177,8 @@ fn check_place(
     placed.at = to;
     placed.heading = h;
     placed.aboard = None;
-    if let Some(e) = movement::end_problem(s, &placed, &fp) {
-        return Err(e);
-    }
+    // "Straight into area terrain" stops at buildings: a squad enters one only by an access
+    // point (BLDM-2), never by being set down in it.
     let d = data::data();
     for a in &s.scenario.areas {
         let Some(row) = d.terrain.get(&a.kind) else { continue };
@@ -191,6 +190,9 @@ fn check_place(
                 format!("{} may be set down inside area terrain, but not in {} ({}): set it down outside", p.id, a.id, a.kind),
             ));
         }
+    }
+    if let Some(e) = movement::end_problem(s, &placed, &fp) {
+        return Err(e);
     }
     Ok((to, h))
 }

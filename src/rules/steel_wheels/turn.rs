@@ -3,6 +3,7 @@
 //! (SEQ-4, C.4), the end of the turn and the victory count (SW-VIC).
 
 use super::assault;
+use super::buildings;
 use super::fire;
 use super::indirect;
 use super::movement::{self, Speed};
@@ -309,8 +310,13 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         return Err(vec![Violation::new("SW-PAN-2", format!("{} is not panicked", u.id)).unit(u.id.clone())]);
     } else if u.aboard.is_some() {
         // EMB-3: a passenger has no place on the table; it holds, or gets off by itself.
-        let alone =
-            a.movement.is_none() && a.fire.is_none() && !a.fire_first && a.assault.is_none() && a.embark.is_none() && a.unload.is_empty();
+        let alone = a.movement.is_none()
+            && a.fire.is_none()
+            && !a.fire_first
+            && a.assault.is_none()
+            && a.embark.is_none()
+            && a.unload.is_empty()
+            && a.building.is_none();
         if !alone {
             return Err(vec![
                 Violation::new(
@@ -331,7 +337,13 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
     } else if a.dismount.is_some() {
         return Err(vec![Violation::new("SW-EMB-4", format!("{} is not aboard a vehicle", u.id)).unit(u.id.clone())]);
     } else if let Some(vid) = &a.embark {
-        if a.fire.is_some() || a.fire_first || a.assault.is_some() || !a.unload.is_empty() {
+        if let Some(i) = &u.inside {
+            return Err(vec![
+                Violation::new("SW-BLDM-5", format!("{} is in {}: it leaves the building before it boards {vid}", u.id, i.building))
+                    .unit(u.id.clone()),
+            ]);
+        }
+        if a.fire.is_some() || a.fire_first || a.assault.is_some() || !a.unload.is_empty() || a.building.is_some() {
             return Err(vec![
                 Violation::new("SW-EMB-2", format!("{} boards {vid}: boarding is a Move alone, and the squad does not fire", u.id))
                     .unit(u.id.clone()),
@@ -371,7 +383,18 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
             ev.extend(transport::board(s, &u.id, vid));
         }
     } else if let Some(target) = &a.assault {
-        if a.movement.is_some() || a.fire.is_some() || a.fire_first || !a.unload.is_empty() {
+        // ASL-2 (buildings in an assault) is not built: no assault goes into or out of one.
+        let held = [Some(&u), s.unit(&target.target)].into_iter().flatten().find_map(|x| x.inside.as_ref().map(|i| (x.id.clone(), i)));
+        if let Some((who, i)) = held {
+            return Err(vec![
+                Violation::new(
+                    "SW-ASL-2",
+                    format!("{who} is in {}: assaults into or out of buildings (ASL-2) are not built; fire at it instead", i.building),
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
+        if a.movement.is_some() || a.fire.is_some() || a.fire_first || !a.unload.is_empty() || a.building.is_some() {
             return Err(vec![
                 Violation::new(
                     "SW-ASL-0",
@@ -392,7 +415,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         s.pending = Some(Pending::Assault(p));
         pending = true;
     } else {
-        let complex = a.movement.is_some() && a.fire.is_some();
+        let complex = (a.movement.is_some() || a.building.is_some()) && a.fire.is_some();
         // ACT-2: no complex actions after losing half the crew.
         if complex && 2 * (u.crew_size() - u.figures) >= u.crew_size() {
             return Err(vec![
@@ -415,9 +438,19 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         // EMB-4 rule 1: a transport moving in the manoeuvre it unloads moves Short.
         let unloading = !a.unload.is_empty() || u.unloaded;
         let speed = if complex || (unloading && u.is_vehicle()) { Speed::Short } else { Speed::Tactical };
-        let moved = match &a.movement {
-            Some(m) => Some(movement::check(s, &u, m, speed)?),
+        // SW-BLDM: a move into, within or out of a building.
+        let via = match buildings::check(s, &u, a.movement.as_ref(), a.building.as_ref(), speed) {
+            Some(r) => Some(r?),
             None => None,
+        };
+        let moved = match (&via, &a.movement) {
+            (Some(vi), _) => Some(movement::Moved {
+                to: vi.to,
+                heading: vi.heading,
+                length_mm: vi.walk.as_ref().map(|(_, mv)| mv.length_mm).unwrap_or(0),
+            }),
+            (None, Some(m)) => Some(movement::check(s, &u, m, speed)?),
+            (None, None) => None,
         };
         let fire_at = match (&moved, a.fire_first) {
             (Some(m), false) => m.to,
@@ -433,6 +466,9 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 {
                     x.at = m.to;
                     x.heading = m.heading;
+                    if let Some(vi) = &via {
+                        x.inside = vi.inside.clone();
+                    }
                 }
                 let firer = w.unit(&u.id).cloned().unwrap_or(u.clone());
                 Some(fire::plan(&w, &firer, fire_at, complex, &f.target)?)
@@ -442,10 +478,16 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
         // OPP-1/2: a simple Move that some enemy unit may fire on is announced, not made;
         // the entry ends and the enemy fires or passes (G.1 "Move and opportunity fire").
         let announce = match (&plan, &moved, &a.movement) {
-            (None, Some(mv), Some(m)) if a.unload.is_empty() => {
-                let pts: Vec<_> = std::iter::once(u.at).chain(m.path.iter().filter_map(|&xy| super::scenario::point(xy))).collect();
-                crate::geo::table::Path::new(pts).ok().and_then(|path| opportunity::window(s, &u, &path, mv))
-            }
+            (None, Some(mv), Some(m)) if a.unload.is_empty() => match &via {
+                Some(vi) => vi.walk.as_ref().and_then(|(path, _)| opportunity::window(s, &u, path, mv)).map(|mut w| {
+                    w.enter = vi.inside.clone();
+                    w
+                }),
+                None => {
+                    let pts: Vec<_> = std::iter::once(u.at).chain(m.path.iter().filter_map(|&xy| super::scenario::point(xy))).collect();
+                    crate::geo::table::Path::new(pts).ok().and_then(|path| opportunity::window(s, &u, &path, mv))
+                }
+            },
             _ => None,
         };
         if let Some(win) = announce {
@@ -465,10 +507,16 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
             if let Some(mv) = &moved {
                 m.at = mv.to;
                 m.heading = mv.heading;
-                ev.push(Event::rule(
-                    "SW-MOV-1",
-                    format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
-                ));
+                match &via {
+                    Some(vi) => {
+                        m.inside = vi.inside.clone();
+                        ev.push(buildings::moved_event(&u, vi, mv.length_mm));
+                    }
+                    None => ev.push(Event::rule(
+                        "SW-MOV-1",
+                        format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+                    )),
+                }
             }
             if !a.unload.is_empty() {
                 let start = moved.as_ref().map(|_| u.footprint());
@@ -507,9 +555,10 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
     Ok((ev, pending))
 }
 
-/// Whether an action names any part of boarding or getting off (EMB).
+/// Whether an action names any part of boarding or getting off (EMB), or a place in a
+/// building (BLDM): none of them is open to a passenger, a panicked or an assaulted squad.
 fn transport_parts(a: &Action) -> bool {
-    a.embark.is_some() || a.dismount.is_some() || !a.unload.is_empty()
+    a.embark.is_some() || a.dismount.is_some() || !a.unload.is_empty() || a.building.is_some()
 }
 
 /// After dice: PAN-2..4 recovery, one CT per leader alive; all failing disperses foot units

@@ -32,6 +32,9 @@ pub fn describe(s: &State) -> String {
         if u.mobility > 0 {
             flags.push(format!("mobility -{}", u.mobility));
         }
+        if let Some(i) = &u.inside {
+            flags.push(format!("in {} floor {}", i.building, i.floor));
+        }
         let riders = s.passengers(&u.id);
         if !riders.is_empty() {
             flags.push(format!("carries {}", riders.iter().map(|p| format!("{} ({})", p.id, p.figures)).collect::<Vec<_>>().join(", ")));
@@ -244,9 +247,29 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
             return Err(format!("{v} carries {n} men, over its capacity"));
         }
     }
+    for u in s.units.iter().filter(|u| u.on_table() && u.alive()) {
+        // SW-BLDM-2: all in (a squad, wholly inside, on a floor the building has) or all out.
+        match &u.inside {
+            Some(i) => {
+                let ok = u.is_infantry()
+                    && s.scenario.building(&i.building).is_some_and(|b| i.floor < b.floors)
+                    && s.scenario.area(&i.building).is_some_and(|a| a.polygon.contains_footprint(&u.footprint()));
+                if !ok {
+                    return Err(format!("{} is not wholly inside floor {} of {}", u.id, i.floor, i.building));
+                }
+            }
+            None if u.is_infantry() => {
+                if let Some(a) = s.scenario.building_areas().find(|a| super::buildings::on_area(&a.polygon, &u.footprint())) {
+                    return Err(format!("{} stands partly on {} without being inside it", u.id, a.id));
+                }
+            }
+            None => {}
+        }
+    }
     for (i, a) in s.units.iter().enumerate() {
         for b in s.units.iter().skip(i + 1) {
-            if a.on_table() && b.on_table() && a.footprint().overlaps(&b.footprint()) {
+            let floors_apart = matches!((&a.inside, &b.inside), (Some(x), Some(y)) if x.building == y.building && x.floor != y.floor);
+            if a.on_table() && b.on_table() && !floors_apart && a.footprint().overlaps(&b.footprint()) {
                 return Err(format!("{} and {} overlap", a.id, b.id));
             }
         }
