@@ -471,7 +471,7 @@ mod tests {
                 tries += usize::from(o.contains("army_attempts"));
                 refusals += usize::from(o.contains("refuse"));
                 reactions += usize::from(o.contains("react"));
-                spends += usize::from(o.contains("CpOrder"));
+                spends += usize::from(o.contains("command_points"));
                 Ok(())
             };
             bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
