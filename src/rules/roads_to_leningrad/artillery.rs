@@ -116,7 +116,16 @@ enum Coord {
 
 /// One side's check: lead, roll, outcome, with its events (RTL-10.42b–c; digest E.4 DRMs:
 /// Mobile +1, Assault −1, woods in the defending hex +2; the CPs named for it, 15.33).
-fn check(s: &mut State, side: &str, lead: &str, os: Os, target: HexId, cp: super::command::Check, dice: &mut Dice, ev: &mut Vec<Event>) -> Coord {
+fn check(
+    s: &mut State,
+    side: &str,
+    lead: &str,
+    os: Os,
+    target: HexId,
+    cp: super::command::Check,
+    dice: &mut Dice,
+    ev: &mut Vec<Event>,
+) -> Coord {
     let mut drm = match os {
         Os::Mobile => 1,
         _ => -1,

@@ -112,7 +112,10 @@ fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool) -> Option<(&'s
     if !with && !any_range {
         return Some((
             "RTL-15.14",
-            format!("the check's lead unit {lead} is not of {}'s formation {}: an HQ helps only its own formation's checks", hq, h.formation),
+            format!(
+                "the check's lead unit {lead} is not of {}'s formation {}: an HQ helps only its own formation's checks",
+                hq, h.formation
+            ),
         ));
     }
     if any_range {
@@ -146,7 +149,10 @@ fn mover_check(s: &State, side: &str, o: &CpOrder) -> Result<(Check, String), (&
     if hq_f != act.formation {
         return Err((
             "RTL-15.33",
-            format!("{} is not an HQ of the active formation {}: only an active HQ spends on its side's tries and attacks", o.hq, act.formation),
+            format!(
+                "{} is not an HQ of the active formation {}: only an active HQ spends on its side's tries and attacks",
+                o.hq, act.formation
+            ),
         ));
     }
     match (&o.army, o.ground, o.artillery) {
@@ -170,7 +176,9 @@ fn mover_check(s: &State, side: &str, o: &CpOrder) -> Result<(Check, String), (&
                 if hexes.len() <= 1 && !disrupted {
                     return Err((
                         "RTL-10.44",
-                        format!("the attack on {h} is coordinated automatically (one hex, nobody Disrupted): there is no ground check to help"),
+                        format!(
+                            "the attack on {h} is coordinated automatically (one hex, nobody Disrupted): there is no ground check to help"
+                        ),
                     ));
                 }
                 Ok((Check::Ground(h), a.lead.clone()))
@@ -185,7 +193,10 @@ fn mover_check(s: &State, side: &str, o: &CpOrder) -> Result<(Check, String), (&
                 Ok((Check::Artillery(h), lead))
             }
         }
-        _ => Err(("RTL-15.33", "the defender's checks (react, no_retreat, defensive_artillery) are named in his Enemy Reaction Phase entry".into())),
+        _ => Err((
+            "RTL-15.33",
+            "the defender's checks (react, no_retreat, defensive_artillery) are named in his Enemy Reaction Phase entry".into(),
+        )),
     }
     .and_then(|c| if act.os == Os::Pass { Err(("RTL-15.33", "nothing is rolled in a Pass sequence".into())) } else { Ok(c) })
     .and_then(|c| if side == act.side { Ok(c) } else { Err(("RTL-15.33", "not your sequence".into())) })
@@ -206,7 +217,9 @@ fn defender_check(s: &State, side: &str, o: &CpOrder, react: &[String]) -> Resul
             if !defending(h) || !s.no_retreat.get(side).is_some_and(|l| l.contains(&h)) || !super::no_retreat::may_try(s, h) {
                 return Err((
                     "RTL-9.41",
-                    format!("{h} is not a defending hex of yours where No Retreat will be tried (your standing no_retreat list, two steps, your strongpoint)"),
+                    format!(
+                        "{h} is not a defending hex of yours where No Retreat will be tried (your standing no_retreat list, two steps, your strongpoint)"
+                    ),
                 ));
             }
             Ok((Check::NoRetreat(h), defending_lead(s, h)))
@@ -233,7 +246,11 @@ fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
     let mut errs = Vec::new();
     for (i, (o, c)) in list.iter().zip(checks).enumerate() {
         if list[..i].iter().any(|p| p.hq == o.hq) {
-            errs.push(violation("RTL-15.32", o, format!("{} is named twice: an HQ spends all its command points at once, on one check", o.hq)));
+            errs.push(violation(
+                "RTL-15.32",
+                o,
+                format!("{} is named twice: an HQ spends all its command points at once, on one check", o.hq),
+            ));
         }
         if let Some(h) = c.hex()
             && checks[..i].iter().any(|p| p.hex() == Some(h))
@@ -248,10 +265,17 @@ fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
 }
 
 fn count_named(o: &CpOrder) -> usize {
-    [o.army.is_some(), o.ground.is_some(), o.artillery.is_some(), o.react.is_some(), o.no_retreat.is_some(), o.defensive_artillery.is_some()]
-        .iter()
-        .filter(|x| **x)
-        .count()
+    [
+        o.army.is_some(),
+        o.ground.is_some(),
+        o.artillery.is_some(),
+        o.react.is_some(),
+        o.no_retreat.is_some(),
+        o.defensive_artillery.is_some(),
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count()
 }
 
 fn accept(s: &mut State, side: &str, list: &[CpOrder], found: Vec<(Check, Option<String>)>) -> Vec<Event> {
@@ -261,7 +285,10 @@ fn accept(s: &mut State, side: &str, list: &[CpOrder], found: Vec<(Check, Option
         if let Some(u) = s.unit_mut(&o.hq) {
             u.cp_used = true;
         }
-        ev.push(Event::rule("RTL-15.32", format!("the {side} player's {} spends its {n} command points on {} (−{n})", o.hq, check.words())));
+        ev.push(Event::rule(
+            "RTL-15.32",
+            format!("the {side} player's {} spends its {n} command points on {} (−{n})", o.hq, check.words()),
+        ));
         s.cp_spends.push(Spend { hq: o.hq.clone(), check, points: n });
     }
     ev
@@ -410,9 +437,5 @@ pub fn flip_back(s: &mut State) -> Vec<Event> {
         u.cp_used = false;
         back.push(u.id.clone());
     }
-    if back.is_empty() {
-        vec![]
-    } else {
-        vec![Event::rule("RTL-15.34", format!("{} show their command points again", back.join(", ")))]
-    }
+    if back.is_empty() { vec![] } else { vec![Event::rule("RTL-15.34", format!("{} show their command points again", back.join(", ")))] }
 }

@@ -286,7 +286,9 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
     let wanted: Vec<CpOrder> = w
         .attacks
         .iter()
-        .flat_map(|a| hqs.iter().flat_map(move |hq| [CpOrder { ground: Some(a.target), ..cp(hq) }, CpOrder { artillery: Some(a.target), ..cp(hq) }]))
+        .flat_map(|a| {
+            hqs.iter().flat_map(move |hq| [CpOrder { ground: Some(a.target), ..cp(hq) }, CpOrder { artillery: Some(a.target), ..cp(hq) }])
+        })
         .collect();
     o.command_points = spend_some(&w, &side, wanted, None, ch);
     o

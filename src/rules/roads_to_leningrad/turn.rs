@@ -68,7 +68,11 @@ pub fn strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         let er = s.er(u);
         let cp = super::command::reorganization_drm(s, &id, &mut ev);
         let r = combat::d10(dice);
-        ev.push(Event::roll(format!("RTL-3.75: {id} tries to shed its Disrupted marker (ER {er}{})", super::army::drm_words(cp)), "d10", r));
+        ev.push(Event::roll(
+            format!("RTL-3.75: {id} tries to shed its Disrupted marker (ER {er}{})", super::army::drm_words(cp)),
+            "d10",
+            r,
+        ));
         if r as i32 + cp <= er as i32
             && let Some(x) = s.unit_mut(&id)
         {

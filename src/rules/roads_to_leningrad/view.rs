@@ -230,7 +230,9 @@ pub fn template(s: &State, seat: &str) -> String {
             }
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
             t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
-            t.push_str("# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n");
+            t.push_str(
+                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n",
+            );
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
