@@ -44,7 +44,7 @@ pub enum Check {
 
 impl Check {
     /// The defending hex whose one-HQ limit the check counts against (15.33a1, b3).
-    fn hex(&self) -> Option<HexId> {
+    pub fn hex(&self) -> Option<HexId> {
         match self {
             Check::Ground(h) | Check::Artillery(h) | Check::DefensiveArtillery(h) | Check::NoRetreat(h) => Some(*h),
             Check::Army(_) | Check::React(_) => None,
@@ -391,7 +391,7 @@ pub fn defender_options(s: &State, side: &str) -> Vec<String> {
     let hqs: Vec<&str> = s.units.iter().filter(|u| u.side == side && hq_why_not(s, side, &u.id).is_none()).map(|u| u.id.as_str()).collect();
     let mut out = Vec::new();
     for a in &s.attacks {
-        if !s.units_at(a.target).next().is_some_and(|u| u.side == side) {
+        if s.units_at(a.target).next().is_none_or(|u| u.side != side) {
             continue;
         }
         let nr = s.no_retreat.get(side).is_some_and(|l| l.contains(&a.target)) && super::no_retreat::may_try(s, a.target);
