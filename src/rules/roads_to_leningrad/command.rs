@@ -17,7 +17,7 @@ use super::combat::defending_lead;
 use super::movement::active_unit;
 use super::orders::CpOrder;
 use super::scenario::Kind;
-use super::state::{Os, State};
+use super::state::State;
 use crate::engine::{Event, Violation};
 use crate::geo::hex::HexId;
 
@@ -143,7 +143,7 @@ fn majority(s: &State, formation: &str, units: &[String]) -> bool {
 }
 
 /// The mover's check a written spend names, with its lead unit, or why it names none.
-fn mover_check(s: &State, side: &str, o: &CpOrder) -> Result<(Check, String), (&'static str, String)> {
+fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str, String)> {
     let act = s.active.as_ref().ok_or(("RTL-15.33", "no formation is active".to_string()))?;
     let hq_f = s.unit(&o.hq).map(|u| u.formation.clone()).unwrap_or_default();
     if hq_f != act.formation {
@@ -198,8 +198,6 @@ fn mover_check(s: &State, side: &str, o: &CpOrder) -> Result<(Check, String), (&
             "the defender's checks (react, no_retreat, defensive_artillery) are named in his Enemy Reaction Phase entry".into(),
         )),
     }
-    .and_then(|c| if act.os == Os::Pass { Err(("RTL-15.33", "nothing is rolled in a Pass sequence".into())) } else { Ok(c) })
-    .and_then(|c| if side == act.side { Ok(c) } else { Err(("RTL-15.33", "not your sequence".into())) })
 }
 
 /// The defender's check a written spend names (his Enemy Reaction Phase entry), with its
@@ -242,7 +240,7 @@ fn violation(rule: &str, o: &CpOrder, msg: String) -> Violation {
 
 /// Exactly one check named, each HQ once, one HQ per attack or defending hex (15.32, 15.33a1,
 /// b3): the shape every list must have.
-fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
+fn shape(list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
     let mut errs = Vec::new();
     for (i, (o, c)) in list.iter().zip(checks).enumerate() {
         if list[..i].iter().any(|p| p.hq == o.hq) {
@@ -260,7 +258,6 @@ fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
             errs.push(violation("RTL-15.33", o, format!("{} already has an HQ's command points", c.words())));
         }
     }
-    let _ = s;
     errs
 }
 
@@ -308,7 +305,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
             errs.push(violation(rule, o, why));
             continue;
         }
-        match mover_check(s, side, o) {
+        match mover_check(s, o) {
             Err((rule, why)) => errs.push(violation(rule, o, why)),
             Ok((check, lead)) => {
                 let any_range = matches!(check, Check::Army(_));
@@ -320,7 +317,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
         }
     }
     if errs.is_empty() {
-        errs = shape(s, list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
+        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
     }
     if !errs.is_empty() {
         return Err(errs);
@@ -352,7 +349,7 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
         }
     }
     if errs.is_empty() {
-        errs = shape(s, list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
+        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
     }
     if !errs.is_empty() {
         return Err(errs);
