@@ -97,6 +97,11 @@ pub fn attempt(s: &mut State, side: &str, ids: &[String]) -> Result<Vec<Event>, 
     )])
 }
 
+/// ", DRM −n" for a CP DRM, nothing without one.
+pub fn drm_words(cp: i32) -> String {
+    if cp == 0 { String::new() } else { format!(", DRM {cp:+}") }
+}
+
 /// Roll the attempts: d10 ≤ the current ER activates the unit for this sequence (7.46).
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let mut ev = Vec::new();
@@ -104,9 +109,10 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     for id in std::mem::take(&mut s.army_attempts) {
         let Some(u) = s.unit(&id) else { continue };
         let er = s.er(u);
+        let cp = super::command::take(s, &super::command::Check::Army(id.clone()), &id, &mut ev);
         let r = d10(dice);
-        ev.push(Event::roll(format!("RTL-7.45: activation check of {id} (ER {er})"), "d10", r));
-        if r <= er {
+        ev.push(Event::roll(format!("RTL-7.45: activation check of {id} (ER {er}{})", drm_words(cp)), "d10", r));
+        if r as i32 + cp <= er as i32 {
             if let Some(a) = s.active.as_mut() {
                 a.army.push(id.clone());
             }

@@ -115,12 +115,15 @@ enum Coord {
 }
 
 /// One side's check: lead, roll, outcome, with its events (RTL-10.42b–c; digest E.4 DRMs:
-/// Mobile +1, Assault −1, woods in the defending hex +2; command points are not built).
-fn check(s: &State, side: &str, lead: &str, os: Os, target: HexId, dice: &mut Dice, ev: &mut Vec<Event>) -> Coord {
+/// Mobile +1, Assault −1, woods in the defending hex +2; the CPs named for it, 15.33). The
+/// check `cp` names the defending hex.
+fn check(s: &mut State, side: &str, lead: &str, os: Os, cp: super::command::Check, dice: &mut Dice, ev: &mut Vec<Event>) -> Coord {
+    // Both callers name an attack's or a defending hex's check, which always has its hex.
+    let Some(target) = cp.hex() else { return Coord::None };
     let mut drm = match os {
         Os::Mobile => 1,
         _ => -1,
-    };
+    } + super::command::take(s, &cp, lead, ev);
     if s.scenario.woods.contains(&target) {
         drm += 2;
     }
@@ -225,7 +228,7 @@ pub fn support(s: &mut State, a: &Attack, os: Os, ground: u32, dice: &mut Dice) 
     let mut att: Vec<(String, Coord)> = out.adjacent.iter().map(|id| (id.clone(), Coord::Full)).collect();
     if !far.is_empty() {
         let lead = a.artillery_lead.clone().filter(|l| far.contains(l)).unwrap_or_else(|| far[0].clone());
-        let c = check(s, &side, &lead, os, a.target, dice, &mut ev);
+        let c = check(s, &side, &lead, os, super::command::Check::Artillery(a.target), dice, &mut ev);
         att.extend(far.iter().map(|id| (id.clone(), c)));
     }
     let mut def: Vec<(String, Coord)> = out.in_hex.iter().map(|id| (id.clone(), Coord::Full)).collect();
@@ -235,7 +238,7 @@ pub fn support(s: &mut State, a: &Attack, os: Os, ground: u32, dice: &mut Dice) 
             let (ex, ey) = (s.unit(x).map(|u| s.er(u)).unwrap_or(0), s.unit(y).map(|u| s.er(u)).unwrap_or(0));
             ey.cmp(&ex).then(x.cmp(y))
         });
-        let c = check(s, &enemy, &by_er[0], os, a.target, dice, &mut ev);
+        let c = check(s, &enemy, &by_er[0].clone(), os, super::command::Check::DefensiveArtillery(a.target), dice, &mut ev);
         def.extend(theirs.iter().map(|id| (id.clone(), c)));
     }
     out.attack = total(s, &att, a.target, ground, &side, &mut ev);

@@ -9,6 +9,7 @@
 //!     - {id: 10-8pz, hex: "2214", reduced: true, disrupted: true, supply: out}
 //!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
 //!     - {id: AA269, hex: "3030", activations: 1}   # an Army unit's First Activation marker
+//!     - {id: HQ-8pz, hex: "2214", cp_used: true}   # an HQ on its "CPs used" face (RTL-15.32)
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
@@ -94,6 +95,8 @@ struct CaseUnit {
     fired: bool,
     #[serde(default)]
     activations: u8,
+    #[serde(default)]
+    cp_used: bool,
 }
 
 #[derive(Deserialize)]
@@ -134,6 +137,7 @@ impl CaseRuleset for RoadsToLeningrad {
                 u.supply = cu.supply;
                 u.fired = cu.fired;
                 u.activations = cu.activations;
+                u.cp_used = cu.cp_used;
             }
         }
         s.first = c.first.unwrap_or_else(|| "german".into());

@@ -445,11 +445,13 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     let hexes: BTreeSet<HexId> = attackers.iter().filter_map(|id| s.unit(id).and_then(|u| u.hex)).collect();
     let disrupted = attackers.iter().any(|id| s.unit(id).is_some_and(|u| u.disrupted));
     if hexes.len() > 1 || disrupted {
+        let cp = super::command::take(s, &super::command::Check::Ground(a.target), &a.lead, &mut ev);
         let r = d10(dice);
         let drm = match os {
             Os::Mobile => 1,
             _ => -1,
-        } + if hexes.len() >= 3 { 1 } else { 0 };
+        } + if hexes.len() >= 3 { 1 } else { 0 }
+            + cp;
         let er = s.unit(&a.lead).map(|u| s.er(u)).unwrap_or(1);
         ev.push(Event::roll(format!("RTL-10.44: ground coordination of {} (ER {er}, DRM {drm:+})", a.lead), "d10", r));
         if r as i32 + drm > er as i32 {

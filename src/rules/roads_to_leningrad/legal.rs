@@ -5,9 +5,10 @@
 use super::army;
 use super::artillery;
 use super::combat;
+use super::command;
 use super::crt::{Table, crts};
 use super::movement;
-use super::orders::{Action, AttackOrder, Move, Orders, OverrunOrder, Play};
+use super::orders::{Action, AttackOrder, CpOrder, Move, Orders, OverrunOrder, Play};
 use super::overrun;
 use super::reaction;
 use super::reaction_phase;
@@ -104,6 +105,14 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     .filter(|id| army::attempt(&mut w.clone(), &side, std::slice::from_ref(id)).is_ok())
                     .collect();
                 if !tries.is_empty() {
+                    // Half the time an active HQ helps one try (RTL-15.33c).
+                    let mut t = w.clone();
+                    if army::attempt(&mut t, &side, &tries).is_ok() {
+                        let hqs = hqs(&t, &side);
+                        let wanted: Vec<CpOrder> =
+                            tries.iter().flat_map(|u| hqs.iter().map(|hq| CpOrder { army: Some(u.clone()), ..cp(hq) })).collect();
+                        o.command_points = spend_some(&t, &side, wanted, None, ch);
+                    }
                     o.army_attempts = tries;
                     return Some(o);
                 }
@@ -149,6 +158,19 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 };
                 o.react.extend(pick);
             }
+            // Half the time an HQ's CPs go on a Reaction try, a No Retreat try or the
+            // defensive artillery of a hex (RTL-15.33b).
+            let hqs = hqs(s, &side);
+            let mut wanted: Vec<CpOrder> =
+                o.react.iter().flat_map(|m| hqs.iter().map(|hq| CpOrder { react: Some(m.unit.clone()), ..cp(hq) })).collect();
+            for a in &s.attacks {
+                for hq in &hqs {
+                    wanted.push(CpOrder { no_retreat: Some(a.target), ..cp(hq) });
+                    wanted.push(CpOrder { defensive_artillery: Some(a.target), ..cp(hq) });
+                }
+            }
+            let reacting: Vec<String> = o.react.iter().map(|m| m.unit.clone()).collect();
+            o.command_points = spend_some(s, &side, wanted, Some(&reacting), ch);
             Some(o)
         }
         _ => None,
@@ -259,7 +281,49 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
             }
         }
     }
+    // Half the time an active HQ's CPs go on a ground or artillery check (RTL-15.33a).
+    let hqs = hqs(&w, &side);
+    let wanted: Vec<CpOrder> = w
+        .attacks
+        .iter()
+        .flat_map(|a| {
+            hqs.iter().flat_map(move |hq| [CpOrder { ground: Some(a.target), ..cp(hq) }, CpOrder { artillery: Some(a.target), ..cp(hq) }])
+        })
+        .collect();
+    o.command_points = spend_some(&w, &side, wanted, None, ch);
     o
+}
+
+/// The side's HQs on the map.
+fn hqs(s: &State, side: &str) -> Vec<String> {
+    s.units.iter().filter(|u| u.side == side && u.hex.is_some() && command::is_hq(s, &u.id)).map(|u| u.id.clone()).collect()
+}
+
+/// A spend by `hq` naming no check yet.
+fn cp(hq: &str) -> CpOrder {
+    CpOrder { hq: hq.to_string(), army: None, ground: None, artillery: None, react: None, no_retreat: None, defensive_artillery: None }
+}
+
+/// Each wanted spend, one time in two, kept when the list stays legal (the mover's list, or
+/// the defender's with his reacting units).
+fn spend_some(w: &State, side: &str, wanted: Vec<CpOrder>, reacting: Option<&[String]>, ch: &mut Dice) -> Vec<CpOrder> {
+    let mut out: Vec<CpOrder> = Vec::new();
+    for c in wanted {
+        if ch.roll(2) != 0 {
+            continue;
+        }
+        let mut all = out.clone();
+        all.push(c);
+        let mut t = w.clone();
+        let ok = match reacting {
+            Some(r) => command::name_defender(&mut t, side, &all, r).is_ok(),
+            None => command::name_mover(&mut t, side, &all).is_ok(),
+        };
+        if ok {
+            out = all;
+        }
+    }
+    out
 }
 
 /// A legal overrun by a stack that may still move: from where it stands or after a short
@@ -392,13 +456,13 @@ mod tests {
     }
 
     /// The bot builds strongpoints, orders No Retreat, tries Army activations, refuses
-    /// combat and Reaction-moves now and then, so selfplay exercises RTL-14, 9.4, 7.45, 9.2
-    /// and 9.3.
+    /// combat, Reaction-moves and spends command points now and then, so selfplay exercises
+    /// RTL-14, 9.4, 7.45, 9.2, 9.3 and 15.3.
     #[test]
     fn the_bot_builds_strongpoints_orders_no_retreat_and_tries_army_units() {
         let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
         let seats = crate::scenarios::seats(sc);
-        let (mut builds, mut holds, mut tries, mut refusals, mut reactions) = (0, 0, 0, 0, 0);
+        let (mut builds, mut holds, mut tries, mut refusals, mut reactions, mut spends) = (0, 0, 0, 0, 0, 0);
         for seed in 1..=2 {
             let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
             let mut clock = || "2000-01-01T00:00:00Z".to_string();
@@ -409,13 +473,14 @@ mod tests {
                 tries += usize::from(o.contains("army_attempts"));
                 refusals += usize::from(o.contains("refuse"));
                 reactions += usize::from(o.contains("react"));
+                spends += usize::from(o.contains("command_points"));
                 Ok(())
             };
             bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
         }
         eprintln!(
-            "entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}; refusing combat: {refusals}; reacting: {reactions}"
+            "entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}; refusing combat: {refusals}; reacting: {reactions}; spending command points: {spends}"
         );
-        assert!(builds > 0 && holds > 0 && tries > 0 && refusals > 0 && reactions > 0);
+        assert!(builds > 0 && holds > 0 && tries > 0 && refusals > 0 && reactions > 0 && spends > 0);
     }
 }

@@ -25,6 +25,7 @@ pub mod army;
 pub mod artillery;
 pub mod cases;
 pub mod combat;
+pub mod command;
 pub mod crt;
 pub mod cup;
 pub mod legal;
@@ -73,6 +74,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             supply: state::Supply::In,
             activations: 0,
             fired: false,
+            cp_used: false,
         })
         .collect();
     let control = sc.raw.victory.control.clone();
@@ -97,6 +99,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         reaction: None,
         refused: vec![],
         army_attempts: vec![],
+        cp_spends: vec![],
         overrun: None,
         group: None,
         units,

@@ -60,8 +60,8 @@ pub fn may_try(s: &State, h: HexId) -> bool {
 
 /// The Enemy Reaction Phase's No Retreat checks (RTL-9.42): for each defending hex on the
 /// defender's standing list that qualifies, an ER check of its lead unit (OoS and
-/// Disrupted reductions included; CPs are not built). A pass puts the marker on the hex.
-pub fn reaction(s: &State, attacks: &mut [Attack], dice: &mut Dice) -> Vec<Event> {
+/// Disrupted reductions included; the CPs named in the Enemy Reaction Phase entry, 15.33b1). A pass puts the marker on the hex.
+pub fn reaction(s: &mut State, attacks: &mut [Attack], dice: &mut Dice) -> Vec<Event> {
     let mut ev = Vec::new();
     for a in attacks.iter_mut() {
         let Some(side) = s.units_at(a.target).next().map(|u| u.side.clone()) else { continue };
@@ -77,9 +77,14 @@ pub fn reaction(s: &State, attacks: &mut [Attack], dice: &mut Dice) -> Vec<Event
         }
         let Some(lead) = defending_lead(s, a.target) else { continue };
         let er = s.unit(&lead).map(|u| s.er(u)).unwrap_or(1);
+        let cp = super::command::take(s, &super::command::Check::NoRetreat(a.target), &lead, &mut ev);
         let r = d10(dice);
-        ev.push(Event::roll(format!("RTL-9.42: No Retreat check at {} of {lead} (ER {er})", a.target), "d10", r));
-        if r <= er {
+        ev.push(Event::roll(
+            format!("RTL-9.42: No Retreat check at {} of {lead} (ER {er}{})", a.target, super::army::drm_words(cp)),
+            "d10",
+            r,
+        ));
+        if r as i32 + cp <= er as i32 {
             a.no_retreat = true;
             ev.push(Event::rule("RTL-9.42", format!("No Retreat marker on {}", a.target)));
         } else {

@@ -66,10 +66,44 @@ pub struct Orders {
     /// and its path is still open then; up to half its MA.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub react: Vec<Move>,
+    /// RTL-15.3: HQs spending their command points, each on one check it names, before that
+    /// check's die. With `army_attempts` or the attack declarations of this entry: `army`,
+    /// `ground`, `artillery` (an HQ of the active formation); in your Enemy Reaction Phase
+    /// entry: `react`, `no_retreat`, `defensive_artillery`. The HQ flips to "CPs used" until
+    /// the Reorganization Phase (15.32, 15.34).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command_points: Vec<CpOrder>,
     /// Moves then attack declarations, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "yaml_serde::with::singleton_map_recursive")]
     #[schemars(with = "Vec<Action>")]
     pub actions: Vec<Action>,
+}
+
+/// One HQ's spend of its command points (RTL-15.33): the HQ and exactly one check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CpOrder {
+    /// The HQ (RTL-15.31: 1 or 2 CPs, all spent at once, 15.32).
+    pub hq: String,
+    /// The activation check of this Army unit, tried in this entry (15.33c: an active HQ,
+    /// at any distance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
+    /// The ground coordination check of this entry's attack on this hex (15.33a2, 10.44b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground: Option<HexId>,
+    /// The artillery coordination check of this entry's attack on this hex (15.33a2, 10.42b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artillery: Option<HexId>,
+    /// The Reaction check of this unit, moved in this entry's `react` (15.33b1, 9.33a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub react: Option<String>,
+    /// The No Retreat check in this defending hex (15.33b1, 9.42).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_retreat: Option<HexId>,
+    /// The defensive artillery coordination check for this defending hex (15.33b4, 10.42b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_artillery: Option<HexId>,
 }
 
 /// Which marker an OS plays (RTL-7.31).

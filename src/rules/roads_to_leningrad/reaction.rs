@@ -201,9 +201,10 @@ pub fn resolve(s: &mut State, react: &[Move], dice: &mut Dice) -> Vec<Event> {
             continue;
         }
         let er = s.unit(&m.unit).map(|u| s.er(u)).unwrap_or(1);
+        let cp = super::command::take(s, &super::command::Check::React(m.unit.clone()), &m.unit, &mut ev);
         let r = d10(dice);
-        ev.push(Event::roll(format!("RTL-9.33: Reaction check of {} (ER {er})", m.unit), "d10", r));
-        if r > er {
+        ev.push(Event::roll(format!("RTL-9.33: Reaction check of {} (ER {er}{})", m.unit, super::army::drm_words(cp)), "d10", r));
+        if r as i32 + cp > er as i32 {
             ev.push(Event::rule("RTL-9.33b", format!("{} fails its Reaction check and stays where it is", m.unit)));
             continue;
         }

@@ -25,7 +25,8 @@ pub fn open(s: &mut State) -> Vec<Event> {
     let Some(side) = defender(s) else { return vec![] };
     let hexes = super::refusal::options(s);
     let units = super::reaction::options(s);
-    if hexes.is_empty() && units.is_empty() {
+    let cps = super::command::defender_options(s, &side);
+    if hexes.is_empty() && units.is_empty() && cps.is_empty() {
         return vec![];
     }
     s.reaction = Some(Reaction { due: true, ..Reaction::default() });
@@ -33,9 +34,10 @@ pub fn open(s: &mut State) -> Vec<Event> {
     vec![Event::rule(
         "RTL-9.2",
         format!(
-            "the {side} player's Enemy Reaction Phase: Combat Refusal possible at {}; Reaction Movement possible for {}; his next entry names his tries, or none",
+            "the {side} player's Enemy Reaction Phase: Combat Refusal possible at {}; Reaction Movement possible for {}{}; his next entry names his tries, or none",
             list(hexes.iter().map(HexId::to_string).collect()),
-            list(units)
+            list(units),
+            if cps.is_empty() { String::new() } else { format!("; command points possible: {}", cps.join(", ")) }
         ),
     )]
 }
@@ -57,7 +59,7 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
     if stray {
         return Err(vec![Violation::new(
             "RTL-9.2",
-            "this entry is your Enemy Reaction Phase: it names only `refuse`, `react` (and your standing `no_retreat` or `defensive_artillery`); your own operations come later",
+            "this entry is your Enemy Reaction Phase: it names only `refuse`, `react`, `command_points` (and your standing `no_retreat` or `defensive_artillery`); your own operations come later",
         )]);
     }
     let mut ev = Vec::new();
@@ -84,6 +86,8 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
     if !errs.is_empty() {
         return Err(errs);
     }
+    let reacting: Vec<String> = o.react.iter().map(|m| m.unit.clone()).collect();
+    ev.extend(super::command::name_defender(s, side, &o.command_points, &reacting)?);
     if o.refuse.is_empty() && o.react.is_empty() {
         ev.push(Event::rule("RTL-9.2", format!("the {side} player tries neither Combat Refusal nor Reaction Movement")));
     }

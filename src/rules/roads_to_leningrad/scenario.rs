@@ -129,6 +129,10 @@ pub struct UnitData {
     /// attack strength.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gun: Option<Gun>,
+    /// HQ only (RTL-15.31): the Command Points printed on its front, 1 or 2; its back shows
+    /// none (15.32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_points: Option<u32>,
 }
 
 /// What an artillery counter prints besides its faces (RTL-12.0, digest B.2).
@@ -434,6 +438,12 @@ impl Scenario {
                     }
                 }
                 (false, None) => {}
+            }
+            // RTL-15.31: every HQ has one or two CPs; nothing else has any.
+            match (u.kind == Kind::Headquarters, u.command_points) {
+                (true, Some(1 | 2)) | (false, None) => {}
+                (true, _) => p.push(format!("HQ {} needs `command_points: 1` or `2` (RTL-15.31)", u.id)),
+                (false, Some(_)) => p.push(format!("unit {} has command points but is not an HQ (RTL-15.31)", u.id)),
             }
         }
         for (side, hs) in &raw.supply {

@@ -59,6 +59,9 @@ pub struct Unit {
     /// Artillery on its Fired face (RTL-3.62, 12.19).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fired: bool,
+    /// An HQ on its "CPs used" face until the Reorganization Phase (RTL-15.32, 15.34b).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cp_used: bool,
 }
 
 /// An activation marker in a cup or pool: public (the First Player's, named) or one of the
@@ -268,6 +271,10 @@ pub struct State {
     /// strongpoints where it tries No Retreat whenever they are attacked.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub no_retreat: BTreeMap<String, Vec<HexId>>,
+    /// Command points named for checks not rolled yet (RTL-15.33); the HQs are already
+    /// flipped (15.32).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cp_spends: Vec<super::command::Spend>,
     /// Who last controlled each VP location (S1.22).
     pub control: BTreeMap<HexId, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

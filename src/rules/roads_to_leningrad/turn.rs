@@ -66,14 +66,21 @@ pub fn strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     for id in ids {
         let Some(u) = s.unit(&id) else { continue };
         let er = s.er(u);
+        let cp = super::command::reorganization_drm(s, &id, &mut ev);
         let r = combat::d10(dice);
-        ev.push(Event::roll(format!("RTL-3.75: {id} tries to shed its Disrupted marker (ER {er})"), "d10", r));
-        if r <= er
+        ev.push(Event::roll(
+            format!("RTL-3.75: {id} tries to shed its Disrupted marker (ER {er}{})", super::army::drm_words(cp)),
+            "d10",
+            r,
+        ));
+        if r as i32 + cp <= er as i32
             && let Some(x) = s.unit_mut(&id)
         {
             x.disrupted = false;
         }
     }
+    // 15.34b: after the disruption checks, every HQ shows its CPs again.
+    ev.extend(super::command::flip_back(s));
     let name = s.turn_name();
     let st = s.scenario.raw.strategic.clone();
     s.weather = match st.weather.get(&name) {
@@ -277,6 +284,8 @@ pub fn end_os(s: &mut State) -> Vec<Event> {
     };
     s.active = None;
     s.drawn = None;
+    // CPs named for a check that was never rolled (a refused attack) stay spent (15.32).
+    s.cp_spends.clear();
     s.moved.clear();
     s.group = None;
     let other = s.scenario.other(&side);
@@ -343,6 +352,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 || o.no_retreat.is_some()
                 || !o.build.is_empty()
                 || !o.remove_strongpoints.is_empty()
+                || !o.command_points.is_empty()
             {
                 return Err(vec![Violation::new("RTL-7.14", "this entry fills your cup; operations come later")]);
             }
@@ -409,6 +419,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             // rolls end the entry.
             if !o.army_attempts.is_empty() {
                 ev.extend(super::army::attempt(&mut w, &side, &o.army_attempts)?);
+                ev.extend(super::command::name_mover(&mut w, &side, &o.command_points)?);
                 if !o.actions.is_empty() {
                     return Err(vec![Violation::new(
                         "RTL-7.45",
@@ -459,6 +470,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if !errs.is_empty() {
                 return Err(errs);
             }
+            // The CPs for this entry's checks, named with them (RTL-15.33a, c).
+            ev.extend(super::command::name_mover(&mut w, &side, &o.command_points)?);
             if w.attacks.is_empty() && w.overrun.is_none() {
                 ev.extend(end_os(&mut w));
             } else if !w.attacks.is_empty() {

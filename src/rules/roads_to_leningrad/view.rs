@@ -66,6 +66,9 @@ pub fn describe(s: &State) -> String {
             a.table.name()
         ));
     }
+    for p in &s.cp_spends {
+        out.push(format!("{}'s {} command points wait for their check ({:?})", p.hq, p.points, p.check));
+    }
     match &s.reaction {
         Some(r) if r.due => {
             out.push(format!("Enemy Reaction Phase: the {} player's entry is due", super::reaction_phase::defender(s).unwrap_or_default()))
@@ -99,6 +102,16 @@ pub fn describe(s: &State) -> String {
         }
         if u.fired {
             st.push("Fired".into());
+        }
+        // RTL-15.31–15.32: an HQ's CPs, or its "CPs used" face.
+        if let Some(n) = s.data(&u.id).and_then(|d| d.command_points) {
+            st.push(if u.cp_used {
+                "CPs used".to_string()
+            } else if u.disrupted {
+                "no CP while Disrupted".to_string()
+            } else {
+                format!("{n} CP")
+            });
         }
         if let Some(m) = activation_marker(s, u) {
             st.push(m.into());
@@ -179,6 +192,7 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str("refuse: []   # e.g. [\"HEX\"]: an ER check of the lead unit, no DRM; a pass retreats the hex 2 hexes\n");
             t.push_str("react: []    # e.g. [{unit: ID, path: [\"HEX\", ...]}]: an ER check each, then up to half MA\n");
             t.push_str("# no_retreat: [HEX, ...]   # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
+            t.push_str("# command_points: [{hq: ID, react: ID}]   # or no_retreat: HEX, defensive_artillery: HEX: an HQ's CPs as a DRM (RTL-15.33b)\n");
         }
         Phase::Os { .. } if s.reaction.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the Enemy Reaction Phase and the combats (RTL-9.2-9.4, 10)\n");
@@ -216,6 +230,9 @@ pub fn template(s: &State, seat: &str) -> String {
             }
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
             t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
+            t.push_str(
+                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n",
+            );
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
@@ -235,6 +252,10 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         let Some(h) = u.hex else { continue };
         if !s.scenario.terrain.contains_key(&h) {
             return Err(format!("{} stands off the map at {h}", u.id));
+        }
+        // Only HQs have a "CPs used" face (RTL-3.62, 15.32).
+        if u.cp_used && !super::command::is_hq(s, &u.id) {
+            return Err(format!("{} shows CPs used but is not an HQ", u.id));
         }
         // Only artillery has a Fired face (RTL-3.62).
         if u.fired && !s.data(&u.id).is_some_and(|d| d.artillery()) {
