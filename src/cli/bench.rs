@@ -334,12 +334,7 @@ fn peak_kib(exe: &std::path::Path, args: &[&std::ffi::OsStr], report: &std::path
     let mut peak = 0;
     loop {
         // VmHWM only grows; a read after the exit (a zombie has none) changes nothing.
-        if let Ok(text) = std::fs::read_to_string(&status)
-            && let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
-        {
+        if let Some(kib) = super::peak_kib_in(&status) {
             peak = peak.max(kib);
         }
         if child.try_wait().map_err(io)?.is_some() {

@@ -132,12 +132,15 @@ pub const PEAK_REPORT_VAR: &str = "UMPIRE_PEAK_REPORT";
 /// process exits, and the peak comes at the very end of a verify (every entry held).
 pub fn report_peak_memory() {
     let Some(path) = std::env::var_os(PEAK_REPORT_VAR) else { return };
-    let peak = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("VmHWM:")).map(|v| v.trim().trim_end_matches(" kB").trim().to_string()));
-    if let Some(kib) = peak {
-        let _ = std::fs::write(path, kib);
+    if let Some(kib) = peak_kib_in("/proc/self/status") {
+        let _ = std::fs::write(path, kib.to_string());
     }
+}
+
+/// The `VmHWM` (peak resident memory, KiB) of a `/proc/PID/status` file, if it can be read.
+fn peak_kib_in(status: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(status).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
 }
 
 /// Run a parsed command.

@@ -164,10 +164,6 @@ impl Board {
     pub fn neighbours_ix(&self, i: usize) -> &[u16] {
         &self.nbr_ix[i]
     }
-    /// Whether the hex with dense index `i` holds a town or city.
-    pub fn is_town_ix(&self, i: usize) -> bool {
-        self.towns[i]
-    }
     /// The dense indices of the towns and cities, in index order.
     pub fn town_indices(&self) -> impl Iterator<Item = usize> + '_ {
         self.town_ix.iter().map(|&i| i as usize)

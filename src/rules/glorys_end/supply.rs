@@ -58,10 +58,7 @@ pub fn on_supply_edge(state: &State, side: SideId, h: HexId) -> bool {
 
 /// [`on_supply_edge`] with the side's edges looked up once (tracing asks it of every hex).
 fn on_edges(state: &State, side: SideId, edges: &[Edge], h: HexId) -> bool {
-    if !edges.iter().any(|e| state.board.on_edge(h, *e)) {
-        return false;
-    }
-    !(state.campaign.is_some() && side == SideId::Allied && state.board.hex(h).is_some_and(|i| i.country != Country::France))
+    state.board.index(h).is_some_and(|i| on_edges_ix(state, side, super::board::Board::edge_set(edges), i))
 }
 
 /// [`on_edges`] for the hex with dense index `i`, the edges given as a set

@@ -13,18 +13,14 @@ use crate::engine::{Event, Outcome};
 
 /// VP gained when a unit of `nation`, `size`, `kind` is eliminated (per-SL awards excluded).
 fn elimination_vp(state: &State, nation: &str, size: Size, kind: Kind) -> Vec<(SideId, i32)> {
-    elimination_vp_iter(state, nation, size, kind).collect()
+    if matches!(kind, Kind::Fortress | Kind::SiegeGun) {
+        return vec![];
+    }
+    scoring_elimination_vp(state, nation, size).collect()
 }
 
-/// [`elimination_vp`] without a `Vec`: the ledger check after every entry asks for each unit
-/// that lost something (issue 20).
-fn elimination_vp_iter<'a>(state: &'a State, nation: &'a str, size: Size, kind: Kind) -> impl Iterator<Item = (SideId, i32)> + 'a {
-    let counts = !matches!(kind, Kind::Fortress | Kind::SiegeGun);
-    scoring_elimination_vp(state, nation, size).filter(move |_| counts)
-}
-
-/// [`elimination_vp_iter`] for a unit of a kind that scores when eliminated (not a fort or a
-/// siege gun).
+/// [`elimination_vp`] for a unit of a kind that scores when eliminated (not a fort or a siege
+/// gun), without a `Vec`: the ledger check after every entry asks for each nation and size.
 fn scoring_elimination_vp<'a>(state: &'a State, nation: &'a str, size: Size) -> impl Iterator<Item = (SideId, i32)> + 'a {
     state
         .elim_vp

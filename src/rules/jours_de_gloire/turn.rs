@@ -222,39 +222,33 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
     };
     let mut w = s.clone();
     // 8.8: a standing refusal policy takes effect after this entry's own resolution (which
-    // came before its orders), so its author cannot fit it to dice it already knows.
-    let policy = o.refuse.map(|p| {
-        w.refusal.insert(side.clone(), p);
-        Event::rule(super::refusal::RULE, format!("the {side} player's standing refusal policy is now {p:?}"))
-    });
-    // 8.7.2: the counter-attack policy likewise.
-    let counter = o.counter_attack.map(|p| {
-        w.counter.insert(side.clone(), p);
-        Event::rule(super::counter::RULE, format!("the {side} player's standing counter-attack policy is now {p:?}"))
-    });
-    // 10.4: the rout policy likewise.
-    let rout = o.rout.map(|p| {
-        w.rout.insert(side.clone(), p);
-        Event::rule(super::rout::RULE, format!("the {side} player's standing rout policy is now {p:?}"))
-    });
-    // 7.1: the counter-battery and reaction-fire policies likewise.
-    let battery = o.counter_battery.map(|p| {
-        w.counter_battery.insert(side.clone(), p);
-        Event::rule(super::reaction::RULE, format!("the {side} player's standing counter-battery policy is now {p:?}"))
-    });
-    let reaction = o.reaction_fire.map(|p| {
-        w.reaction.insert(side.clone(), p);
-        Event::rule(super::reaction::RULE, format!("the {side} player's standing reaction-fire policy is now {p:?}"))
-    });
+    // came before its orders), so its author cannot fit it to dice it already knows; the
+    // counter-attack (8.7.2), rout (10.4), counter-battery and reaction-fire (7.1) policies
+    // likewise.
+    let policies = [
+        o.refuse.map(|p| set_policy(&mut w.refusal, &side, p, super::refusal::RULE, "refusal")),
+        o.counter_attack.map(|p| set_policy(&mut w.counter, &side, p, super::counter::RULE, "counter-attack")),
+        o.rout.map(|p| set_policy(&mut w.rout, &side, p, super::rout::RULE, "rout")),
+        o.counter_battery.map(|p| set_policy(&mut w.counter_battery, &side, p, super::reaction::RULE, "counter-battery")),
+        o.reaction_fire.map(|p| set_policy(&mut w.reaction, &side, p, super::reaction::RULE, "reaction-fire")),
+    ];
     let r = run_phase(s, w, &side, o);
     r.map(|(w, mut ev)| {
-        ev.extend(policy);
-        ev.extend(counter);
-        ev.extend(rout);
-        ev.extend(battery);
-        ev.extend(reaction);
+        ev.extend(policies.into_iter().flatten());
         (w, ev)
     })
+}
+
+/// Record a standing policy of `side` (`what` names it in the event, under `rule`).
+fn set_policy<P: Copy + std::fmt::Debug>(
+    map: &mut std::collections::BTreeMap<String, P>,
+    side: &str,
+    p: P,
+    rule: &str,
+    what: &str,
+) -> Event {
+    map.insert(side.to_string(), p);
+    Event::rule(rule, format!("the {side} player's standing {what} policy is now {p:?}"))
 }
 
 /// The orders of the phase, on the working copy `w`.

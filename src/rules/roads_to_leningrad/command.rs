@@ -291,18 +291,41 @@ fn accept(s: &mut State, side: &str, list: &[CpOrder], found: Vec<(Check, Option
     ev
 }
 
+/// What refuses a spend before its check is looked at: naming other than exactly one of
+/// `checks` (15.33), or an HQ that may not spend (`hq_why_not`).
+fn spend_why_not(s: &State, side: &str, o: &CpOrder, checks: &str) -> Option<Violation> {
+    if count_named(o) != 1 {
+        return Some(violation("RTL-15.33", o, format!("{}: name exactly one check ({checks})", o.hq)));
+    }
+    hq_why_not(s, side, &o.hq).map(|(rule, why)| violation(rule, o, why))
+}
+
+/// The spends of one entry, each checked: refused with every violation (the list's shape
+/// last, when each spend passed), or accepted.
+fn settle(
+    s: &mut State,
+    side: &str,
+    list: &[CpOrder],
+    mut errs: Vec<Violation>,
+    found: Vec<(Check, Option<String>)>,
+) -> Result<Vec<Event>, Vec<Violation>> {
+    if errs.is_empty() {
+        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    Ok(accept(s, side, list, found))
+}
+
 /// The mover's spends, written with his Army tries or attack declarations (after them in the
 /// entry's order, so the checks exist).
 pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Event>, Vec<Violation>> {
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if count_named(o) != 1 {
-            errs.push(violation("RTL-15.33", o, format!("{}: name exactly one check (army, ground or artillery)", o.hq)));
-            continue;
-        }
-        if let Some((rule, why)) = hq_why_not(s, side, &o.hq) {
-            errs.push(violation(rule, o, why));
+        if let Some(v) = spend_why_not(s, side, o, "army, ground or artillery") {
+            errs.push(v);
             continue;
         }
         match mover_check(s, o) {
@@ -316,13 +339,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
             }
         }
     }
-    if errs.is_empty() {
-        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
-    }
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    Ok(accept(s, side, list, found))
+    settle(s, side, list, errs, found)
 }
 
 /// The defender's spends, in his Enemy Reaction Phase entry (15.33b: right after the
@@ -331,12 +348,8 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if count_named(o) != 1 {
-            errs.push(violation("RTL-15.33", o, format!("{}: name exactly one check (react, no_retreat or defensive_artillery)", o.hq)));
-            continue;
-        }
-        if let Some((rule, why)) = hq_why_not(s, side, &o.hq) {
-            errs.push(violation(rule, o, why));
+        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat or defensive_artillery") {
+            errs.push(v);
             continue;
         }
         match defender_check(s, side, o, react) {
@@ -348,13 +361,7 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
             Ok((check, None)) => found.push((check, None)),
         }
     }
-    if errs.is_empty() {
-        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
-    }
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    Ok(accept(s, side, list, found))
+    settle(s, side, list, errs, found)
 }
 
 /// The DRM the CPs named for `check` give now that it is rolled with `lead` as its lead unit:
