@@ -470,6 +470,28 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     std::fs::write(&big, &logs[largest]).map_err(io)?;
     let peak = peak_kib(&exe, &["verify".as_ref(), big.as_os_str()], &work.join("peak.kib"))?;
     let big_len = logs[largest].len() as u64;
+    // Memory per byte of log: the largest game verified whole (above) and as its first half.
+    // Both processes pay the same fixed costs (the binary's pages, the scenario, the full
+    // parse-ahead window of 8 chunks of 64 entries), so the difference is what each further
+    // byte of log costs, which says whether the limit holds for logs far larger than a bot
+    // game (Glory's End games end by turn 255, so no bot game is much longer). Medians of 5:
+    // the peak varies by a few hundred KiB from run to run.
+    let long = &games[largest];
+    let whole = big.clone();
+    let whole_bytes = &logs[largest];
+    let head = long.entries.len() / 2;
+    let small = work.join("half.log");
+    let small_bytes = store::join_log(&long.entries[..head]);
+    std::fs::write(&small, &small_bytes).map_err(io)?;
+    let median_peak = |p: &std::path::Path| -> Result<u64, CliError> {
+        let mut v = (0..5)
+            .map(|_| peak_kib(&exe, &["verify".as_ref(), p.as_os_str()], &work.join("peak-slope.kib")))
+            .collect::<Result<Vec<_>, _>>()?;
+        v.sort_unstable();
+        Ok(v[2])
+    };
+    let (peak_small, peak_whole) = (median_peak(&small)?, median_peak(&whole)?);
+    let (small_len, whole_len) = (small_bytes.len() as u64, whole_bytes.len() as u64);
 
     // A tournament: bot games verified by one `umpire verify A.log B.log …` against one
     // `umpire verify X.log` process after another.
@@ -640,6 +662,24 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         limit as f64 / 1048576.0,
         (peak * 1024) as f64 / limit as f64,
         verdict(peak * 1024 <= limit)
+    );
+    // Resident bytes per byte of log between the two, and where that line reaches at 250 MiB
+    // (issue 20's own example: 1.26 GB then).
+    let slope = (peak_whole.saturating_sub(peak_small) * 1024) as f64 / whole_len.saturating_sub(small_len).max(1) as f64;
+    let far = 250 * 1024 * 1024_u64;
+    let projected = (peak_small * 1024) as f64 + slope * far.saturating_sub(small_len) as f64;
+    let far_limit = (2 * far + 20 * 1024 * 1024) as f64;
+    say!(
+        "| memory per byte of log: peak of `umpire verify` on one game of {} entries ({:.1} MiB of log, {:.1} MiB) against its first {head} ({:.1} MiB of log, {:.1} MiB) | {slope:.2} bytes per byte | 2× log + 20 MiB, at a 250 MiB log: {:.0} MiB projected against a limit of {:.0} MiB | {:.2}× limit | ≤ limit: {} |",
+        long.entries.len(),
+        whole_len as f64 / 1048576.0,
+        peak_whole as f64 / 1024.0,
+        small_len as f64 / 1048576.0,
+        peak_small as f64 / 1024.0,
+        projected / 1048576.0,
+        far_limit / 1048576.0,
+        projected / far_limit,
+        verdict(projected <= far_limit)
     );
     let speedup = ms(t_separate) / ms(t_tour);
     say!(

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::common::{self, CliError};
 use super::term::{one_line, say};
 use crate::engine::game::{Cheat, Game, GameError, RandomEvent, describe_outcome};
-use crate::log::entry::Entry;
+use crate::log::entry::{Entry, Kind};
 use crate::log::protocol::{Agreement, Presigned, compare};
 use crate::log::store::{self, StoreError};
 
@@ -94,7 +94,8 @@ pub enum Pipeline {
     OneThread,
 }
 
-/// Audit one log (and copies); the same checks and report whatever the `pipeline`.
+/// Audit one log (and copies); the same checks and report whatever the `pipeline`. The game
+/// handed back has given its steps' dice (`resolved`) to the report.
 pub fn audit_log(
     log: &std::path::Path,
     against: &[PathBuf],
@@ -119,7 +120,12 @@ pub fn audit_log(
         cheats: Vec::new(),
         verdict: None,
     };
-    let replayed = store::read_log_bytes(log).and_then(|bytes| replay_log_keeping(log, &bytes, pipeline, events));
+    // Without copies to compare or steps to print, the entries need not be held once the
+    // rules took them (issue 20's memory); a log that turns out to need them is replayed
+    // again holding them (`replay_lean`).
+    let lean = against.is_empty() && !hidden && events == StepEvents::Drop;
+    let replayed = store::read_log_bytes(log)
+        .and_then(|bytes| if lean { replay_lean(log, &bytes, pipeline) } else { replay_log_keeping(log, &bytes, pipeline, events) });
     let replayed = match replayed {
         Ok(x) => x,
         Err(e) => {
@@ -127,19 +133,28 @@ pub fn audit_log(
             return (r, None);
         }
     };
-    r.entries = replayed.entries().len();
-    let LogReplay { replayed: replay, all } = replayed;
-    let (game, error) = match replay {
+    r.entries = replayed.count();
+    let applied = replayed.applied;
+    let LogReplay { replayed: replay, all, mut dice, .. } = replayed;
+    let (mut game, error) = match replay {
         Ok(g) => (Some(g), None),
         Err((g, e)) => (g.map(|g| *g), Some(e)),
     };
+    if let Some(g) = &mut game {
+        // The report takes the dice from the steps rather than copying them: nothing after
+        // the audit reads a step's dice, and two copies of every roll would be held at the
+        // peak (issue 20's memory).
+        for s in &mut g.steps {
+            r.random_events.append(&mut s.resolved);
+        }
+        r.random_events.append(&mut dice);
+    }
     if let Some(g) = &game {
         r.game = Some(g.id().to_hex());
         r.ruleset = Some(format!("{} {}", g.genesis().ruleset.id, g.genesis().ruleset.version));
         r.scenario = Some(g.genesis().scenario.name.clone());
-        r.entries_checked = g.entries.len();
+        r.entries_checked = applied.unwrap_or(g.entries.len());
         for s in &g.steps {
-            r.random_events.extend(s.resolved.iter().cloned());
             for o in &s.opened {
                 r.reveals.push(format!("entry {}: opened {o}", s.seq));
             }
@@ -482,29 +497,64 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
 
 /// [`replay_log_with`], keeping the steps' events or not; the same results otherwise.
 pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
+    match replay_inner(path, bytes, pipeline, events, false) {
+        Ok(r) => r,
+        Err(NeedsEntries) => unreachable!("a replay that holds its entries never gives up for lack of them"),
+    }
+}
+
+/// [`replay_log_keeping`] with the steps' events dropped, for a report alone: each entry is
+/// let go with its step as soon as the rules took it, so the game ends up holding its state
+/// and the entries and steps of the genesis and joins alone ([`LogReplay::count`] still says
+/// how many entries there were, and the let-go steps' dice are kept for the report). What would need the
+/// entries again — a take-back (it replays a prefix), a commitment or private draw (the
+/// omniscient pass replays them all), a refused entry (the careful replay) — makes this
+/// replay start over holding them, with the same result as [`replay_log_keeping`].
+fn replay_lean(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<LogReplay, StoreError> {
+    match replay_inner(path, bytes, pipeline, StepEvents::Drop, true) {
+        Ok(r) => r,
+        Err(NeedsEntries) => replay_log_keeping(path, bytes, pipeline, StepEvents::Drop),
+    }
+}
+
+/// A lean replay met an entry after which the game needs the entries it let go.
+struct NeedsEntries;
+
+fn replay_inner(
+    path: &std::path::Path,
+    bytes: &[u8],
+    pipeline: Pipeline,
+    events: StepEvents,
+    lean: bool,
+) -> Result<Result<LogReplay, StoreError>, NeedsEntries> {
     let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
     if bytes.is_empty() {
-        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()) });
+        return Ok(Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() }));
     }
     if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
-        return Err(StoreError::NotALog { path: path.to_path_buf() });
+        return Ok(Err(StoreError::NotALog { path: path.to_path_buf() }));
     }
     let parts = store::split_log(bytes);
-    let first = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
+    let first = match Entry::parse(parts[0]) {
+        Ok(e) => e,
+        Err(e) => return Ok(Err(parse_err(0, e))),
+    };
     // The keys, for the signatures, come from the genesis entry alone; the game itself (the
     // scenario read and set up, the longest step before any entry can be replayed) is made
     // on this thread while the helper already parses and checks the first chunks.
     let genesis = match crate::log::protocol::ProtocolState::from_genesis(&first) {
         Ok(p) => p.genesis,
-        Err(e) => return no_game(&parts, first, e.into(), parse_err),
+        Err(e) => return Ok(no_game(&parts, first, e.into(), parse_err)),
     };
     let mut game: Option<Game> = None;
     let made = |game: &mut Option<Game>| -> Result<(), GameError> {
         if game.is_none() {
             let mut g = Game::from_genesis(&first)?;
             // Room for every entry at once: growing by doubling would copy them and, at the
-            // peak, hold up to half as many again unused.
-            g.entries.reserve_exact(parts.len().saturating_sub(g.entries.len()));
+            // peak, hold up to half as many again unused. A lean replay holds none.
+            if !lean {
+                g.entries.reserve_exact(parts.len().saturating_sub(g.entries.len()));
+            }
             g.steps.reserve_exact(parts.len().saturating_sub(g.steps.len()));
             *game = Some(g);
         }
@@ -514,6 +564,9 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
     // those before); none if it refuses nothing. Otherwise the log is replayed again with
     // rollback, for exactly `Game::replay`'s partial game and error.
     let mut rest: Vec<Entry> = Vec::new();
+    // Entries a lean replay let go once applied, and the dice their steps resolved.
+    let mut let_go = 0_usize;
+    let mut let_go_dice: Vec<RandomEvent> = Vec::new();
     let after_genesis = &parts[1..];
     // One chunk: its entries parsed, and their signatures checked, or the first parse error.
     let prepare = |c: usize, chunk: &[&[u8]]| -> Result<(Vec<Entry>, Presigned), StoreError> {
@@ -537,6 +590,10 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
                 continue;
             }
             let hash = e.hash;
+            // A take-back replays the entries before it: a lean replay has let them go.
+            if lean && matches!(e.kind(), Kind::ProposeAmend | Kind::AgreeAmend) {
+                return Err(Stop::NeedsEntries);
+            }
             match game.apply_owned_or_spoil(e) {
                 // Applied: its orders' parsed tree is no longer needed (issue 20's memory).
                 Ok(()) => {
@@ -548,7 +605,24 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
                     {
                         step.events = Vec::new();
                     }
+                    if lean && game.protocol.all_joined {
+                        // Hidden values send the report to the omniscient pass, which replays
+                        // every entry; open amendments read earlier ones.
+                        if !game.commitments.is_empty() || !game.draws.is_empty() || game.amendment.is_some() {
+                            return Err(Stop::NeedsEntries);
+                        }
+                        // The report wants a let-go entry's dice alone; the rules read neither
+                        // the entry nor its step again.
+                        if game.entries.last().is_some_and(|k| k.hash == hash) && game.steps.last().is_some_and(|s| s.hash == hash) {
+                            game.entries.pop();
+                            let mut step = game.steps.pop().expect("tested above");
+                            let_go_dice.append(&mut step.resolved);
+                            let_go += 1;
+                        }
+                    }
                 }
+                // The careful replay that names the refusal replays every entry.
+                Err(_) if lean => return Err(Stop::NeedsEntries),
                 Err(refused) => rest.push(refused.0),
             }
         }
@@ -565,13 +639,15 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
     let run = run.and_then(|()| made(&mut game).map_err(Stop::Genesis));
     let mut game = match run {
         Ok(()) => game.expect("made above"),
-        Err(Stop::Store(e)) => return Err(e),
-        Err(Stop::Genesis(e)) => return no_game(&parts, first, e, parse_err),
+        Err(Stop::Store(e)) => return Ok(Err(e)),
+        Err(Stop::Genesis(e)) => return Ok(no_game(&parts, first, e, parse_err)),
+        Err(Stop::NeedsEntries) => return Err(NeedsEntries),
     };
+    let applied = lean.then(|| game.entries.len() + let_go);
     // The shortcut served this replay only; a game handed on checks signatures itself.
     game.protocol.presigned = None;
     let mut out = if rest.is_empty() {
-        LogReplay { replayed: Ok(game), all: None }
+        LogReplay { replayed: Ok(game), all: None, applied, dice: let_go_dice }
     } else {
         let mut all = std::mem::take(&mut game.entries);
         all.append(&mut rest);
@@ -580,7 +656,7 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
         // entry: the straight replay may refuse entries the rules accept
         // (`Ruleset::validate_and_apply_in_place`).
         let replayed = Game::replay_carefully(&all, crate::engine::hidden::Knowledge::public(), None);
-        LogReplay { replayed, all: Some(all) }
+        LogReplay { replayed, all: Some(all), applied: None, dice: Vec::new() }
     };
     // The genesis step's, and those of a careful replay, which keeps them as it goes.
     if events == StepEvents::Drop {
@@ -592,7 +668,7 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
             s.events = Vec::new();
         }
     }
-    Ok(out)
+    Ok(Ok(out))
 }
 
 /// Why [`replay_log_with`] stopped before the end of the log.
@@ -601,6 +677,8 @@ enum Stop {
     Store(StoreError),
     /// The genesis does not make a game.
     Genesis(GameError),
+    /// A lean replay met what needs the entries it let go.
+    NeedsEntries,
 }
 
 /// A log whose genesis makes no game: no keys to check against, so the rest is only
@@ -615,7 +693,7 @@ fn no_game(
     for (i, b) in parts.iter().enumerate().skip(1) {
         entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
     }
-    Ok(LogReplay { replayed: Err((None, error)), all: Some(entries) })
+    Ok(LogReplay { replayed: Err((None, error)), all: Some(entries), applied: None, dice: Vec::new() })
 }
 
 /// A log replayed by [`replay_log`]: the replay's result, and the log's entries.
@@ -625,6 +703,12 @@ pub struct LogReplay {
     /// Every entry of the log when the replay failed; `None` when the game holds them all
     /// (one copy of each entry, not two, in a long audit).
     all: Option<Vec<Entry>>,
+    /// How many entries the game applied, when a lean replay let them go
+    /// ([`replay_lean`]); `None` when the game holds them.
+    applied: Option<usize>,
+    /// The dice of the entries a lean replay let go, in log order (their steps are let go
+    /// too); they come after those of the steps the game holds.
+    dice: Vec<RandomEvent>,
 }
 
 impl LogReplay {
@@ -636,6 +720,12 @@ impl LogReplay {
             (None, Err(_)) => &[],
         }
     }
+
+    /// How many entries the log has (the same as `entries().len()` unless a lean replay let
+    /// them go).
+    pub fn count(&self) -> usize {
+        self.applied.unwrap_or_else(|| self.entries().len())
+    }
 }
 
 #[cfg(test)]
@@ -645,7 +735,8 @@ mod hidden_tests {
         use super::{VerifyArgs, audit, verify_bytes};
         use crate::engine::toy::ToyOrders;
         use crate::engine::toy::tests::{lying_game, scripted, start};
-        use crate::log::entry::{Body, Kind};
+        use crate::log::entry::Body;
+        use crate::log::entry::Kind;
         // Signing through the CLI's author path: the number is committed and sealed.
         let (g, p) = start(4);
         let mut b = Body::new(Kind::Orders);
@@ -703,7 +794,7 @@ mod hidden_tests {
 /// same report whichever pipeline. Speed work must leave all of it unchanged (issue 20).
 #[cfg(test)]
 mod same_results_tests {
-    use super::{Pipeline, StepEvents, audit_log, replay_log_keeping, replay_log_with};
+    use super::{Pipeline, StepEvents, audit_log, replay_lean, replay_log_keeping, replay_log_with};
     use crate::engine::bot;
     use crate::engine::game::Game;
     use crate::log::store;
@@ -761,6 +852,30 @@ mod same_results_tests {
         let (b, _) = audit_log(&log, &[], false, Pipeline::OneThread, StepEvents::Keep);
         assert!(a.ok, "{what}: {:?}", a.problems);
         assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap(), "{what}: the reports differ");
+        // The lean replay (a report alone): the same steps and state as the reference with
+        // its events dropped; it let the entries go unless something hidden needs them again.
+        for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
+            let lean = replay_lean(path, bytes, pipeline).expect("parses");
+            assert_eq!(lean.count(), reference.entries.len(), "{what} {pipeline:?}");
+            let lean_dice = lean.dice;
+            let lean = lean.replayed.unwrap_or_else(|(_, e)| panic!("{what} {pipeline:?}: {e}"));
+            let mut wordless = reference.clone();
+            wordless.steps.iter_mut().for_each(|s| s.events.clear());
+            let held = !reference.commitments.is_empty() || !reference.draws.is_empty();
+            if held {
+                assert_eq!(digest(&lean), digest(&wordless), "{what} {pipeline:?}: the lean replay's fallback differs");
+            } else {
+                // Held: the genesis and the joins before the last (play starts with it).
+                let held = lean.entries.len();
+                assert_eq!(lean.steps.len(), held, "{what} {pipeline:?}");
+                assert!(held <= reference.genesis().seats.len() + 1, "{what} {pipeline:?}: {held} entries held after the joins");
+                let dice: Vec<_> = wordless.steps[held..].iter().flat_map(|s| s.resolved.iter().cloned()).collect();
+                assert_eq!(lean_dice, dice, "{what} {pipeline:?}: the let-go steps' dice differ");
+                wordless.entries.truncate(held);
+                wordless.steps.truncate(held);
+                assert_eq!(digest(&lean), digest(&wordless), "{what} {pipeline:?}: the lean replay differs");
+            }
+        }
     }
 
     #[test]
@@ -868,5 +983,14 @@ mod same_results_tests {
             assert_eq!(e, e_ref, "{pipeline:?}");
             assert_eq!(g.map(|g| digest(&g)), g_ref.as_ref().map(|g| digest(g)), "{pipeline:?}");
         }
+        // The report alone (the lean replay gives up at the refusal and starts over holding
+        // the entries) says what the full one says.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("game.log");
+        std::fs::write(&log, &bytes).expect("writes");
+        let (a, _) = audit_log(&log, &[], false, Pipeline::TwoThreads, StepEvents::Drop);
+        let (b, _) = audit_log(&log, &[], false, Pipeline::OneThread, StepEvents::Keep);
+        assert!(!a.ok && a.entries_checked == 20 && a.entries == entries.len(), "{:?}", a.problems);
+        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap(), "the reports differ");
     }
 }
