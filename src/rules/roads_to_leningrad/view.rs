@@ -134,6 +134,7 @@ pub fn describe(s: &State) -> String {
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
+    out.extend(super::air::display(s));
     for p in &s.strongpoints {
         out.push(match &p.builder {
             None => format!("strongpoint at {} ({})", p.hex, p.side),
