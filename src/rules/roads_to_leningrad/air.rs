@@ -223,6 +223,7 @@ pub fn defenders(s: &State, side: &str, target: HexId) -> Vec<String> {
 /// One side's CAS coordination check (RTL-10.41b, digest E.4): d10 + DRM ≤ the lead air
 /// unit's ER, the DRMs Mobile +1, woods in the defending hex +2, Cloudy +2, Rain +3 (5.12,
 /// 5.13) and the CPs named for it. Returns whether it passed.
+#[allow(clippy::too_many_arguments)]
 fn check(s: &mut State, side: &str, lead: &str, os: Os, target: HexId, cp: Option<(Check, String)>, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
     let mut drm = if os == Os::Mobile { 1 } else { 0 };
     if s.scenario.woods.contains(&target) {
