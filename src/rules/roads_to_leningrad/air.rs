@@ -67,7 +67,8 @@ pub fn readiness(s: &mut State) -> Vec<Event> {
     }
     let ocmr = s.scenario.raw.air.ocmr.clone();
     for (side, by_turn) in &ocmr {
-        let n = by_turn.iter().filter(|(t, _)| turn_index(s, t) <= turn).max_by_key(|(t, _)| turn_index(s, t)).map(|(_, n)| *n).unwrap_or(0);
+        let n =
+            by_turn.iter().filter(|(t, _)| turn_index(s, t) <= turn).max_by_key(|(t, _)| turn_index(s, t)).map(|(_, n)| *n).unwrap_or(0);
         s.ocmr.insert(side.clone(), n);
         ev.push(Event::rule("S3.28", format!("{side} Offensive CAS Missions Remaining: {n}")));
     }
@@ -92,7 +93,9 @@ fn not_ready(s: &State, side: &str, id: &str) -> Option<(&'static str, String)> 
         (Some(a), _) if a.side != side => Some(("RTL-13.0", format!("{id} is not one of your air units"))),
         (None, _) => Some(("RTL-13.0", format!("{id} is not an air unit"))),
         (Some(_), None) => Some(("RTL-13.13", format!("{id} has not arrived in the Ready box yet (5.24)"))),
-        (Some(_), Some(AirBox::Flown)) => Some(("RTL-13.13", format!("{id} is in the Flown box: one mission a turn, from the Ready box only"))),
+        (Some(_), Some(AirBox::Flown)) => {
+            Some(("RTL-13.13", format!("{id} is in the Flown box: one mission a turn, from the Ready box only")))
+        }
         (Some(_), Some(AirBox::Ready)) => None,
     }
 }
@@ -224,7 +227,16 @@ pub fn defenders(s: &State, side: &str, target: HexId) -> Vec<String> {
 /// unit's ER, the DRMs Mobile +1, woods in the defending hex +2, Cloudy +2, Rain +3 (5.12,
 /// 5.13) and the CPs named for it. Returns whether it passed.
 #[allow(clippy::too_many_arguments)]
-fn check(s: &mut State, side: &str, lead: &str, os: Os, target: HexId, cp: Option<(Check, String)>, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
+fn check(
+    s: &mut State,
+    side: &str,
+    lead: &str,
+    os: Os,
+    target: HexId,
+    cp: Option<(Check, String)>,
+    dice: &mut Dice,
+    ev: &mut Vec<Event>,
+) -> bool {
     let mut drm = if os == Os::Mobile { 1 } else { 0 };
     if s.scenario.woods.contains(&target) {
         drm += 2;
@@ -349,12 +361,7 @@ pub fn display(s: &State) -> Vec<String> {
             continue;
         }
         let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
-        out.push(format!(
-            "{side} air: Ready {}; Flown {}; OCMR {}",
-            list(&ready),
-            list(&flown),
-            s.ocmr.get(&side).copied().unwrap_or(0)
-        ));
+        out.push(format!("{side} air: Ready {}; Flown {}; OCMR {}", list(&ready), list(&flown), s.ocmr.get(&side).copied().unwrap_or(0)));
         if let Some(l) = s.defensive_air.get(&side) {
             out.push(format!("{side} defensive CAS (standing): {}", l.join(", ")));
         }

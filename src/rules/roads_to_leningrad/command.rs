@@ -174,7 +174,10 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
             return Err(("RTL-10.41", format!("the attack on {h} commits no air: there is no CAS check to help")));
         }
         if !majority(s, &hq_f, &a.units) {
-            return Err(("RTL-4.34", format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq)));
+            return Err((
+                "RTL-4.34",
+                format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq),
+            ));
         }
         return Ok((Check::Air(h), a.lead.clone()));
     }
@@ -218,7 +221,8 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         }
         _ => Err((
             "RTL-15.33",
-            "the defender's checks (react, no_retreat, defensive_artillery, defensive_air) are named in his Enemy Reaction Phase entry".into(),
+            "the defender's checks (react, no_retreat, defensive_artillery, defensive_air) are named in his Enemy Reaction Phase entry"
+                .into(),
         )),
     }
 }
@@ -263,7 +267,10 @@ fn defender_check(s: &State, side: &str, o: &CpOrder, react: &[String]) -> Resul
             // eligible then): the formation and range are judged at that moment.
             Ok((Check::DefensiveArtillery(h), None))
         }
-        _ => Err(("RTL-15.33", "in the Enemy Reaction Phase you spend on `react`, `no_retreat`, `defensive_artillery` or `defensive_air`".into())),
+        _ => Err((
+            "RTL-15.33",
+            "in the Enemy Reaction Phase you spend on `react`, `no_retreat`, `defensive_artillery` or `defensive_air`".into(),
+        )),
     }
 }
 

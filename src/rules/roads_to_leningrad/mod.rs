@@ -21,6 +21,7 @@
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
+pub mod air;
 pub mod army;
 pub mod artillery;
 pub mod cases;
@@ -31,7 +32,6 @@ pub mod cup;
 pub mod legal;
 pub mod movement;
 pub mod no_retreat;
-pub mod air;
 pub mod orders;
 pub mod overrun;
 pub mod reaction;

@@ -441,7 +441,13 @@ active: {formation: 8pz, os: mobile}
     }
 
     fn order(units: &[&str]) -> OverrunOrder {
-        OverrunOrder { units: units.iter().map(|u| u.to_string()).collect(), path: vec![], hex: "3223".parse().expect("hex"), lead: None, air: None }
+        OverrunOrder {
+            units: units.iter().map(|u| u.to_string()).collect(),
+            path: vec![],
+            hex: "3223".parse().expect("hex"),
+            lead: None,
+            air: None,
+        }
     }
 
     fn rule_of(s: &mut State, units: &[&str]) -> Option<String> {
