@@ -545,4 +545,28 @@ mod tests {
         );
         assert!(builds > 0 && holds > 0 && tries > 0 && refusals > 0 && reactions > 0 && spends > 0);
     }
+
+    /// The bot commits air to its attacks and sets its standing defensive CAS now and then,
+    /// so selfplay exercises RTL-13 and 10.41.
+    #[test]
+    fn the_bot_flies_cas() {
+        let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
+        let seats = crate::scenarios::seats(sc);
+        let (mut committed, mut standing) = (0, 0);
+        for seed in 1..=2 {
+            let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
+                let o = e.draft.body.orders.as_ref().map(|o| format!("{o:?}")).unwrap_or_default();
+                // Every "air" key that is not part of `defensive_air` or `air_lead` commits air.
+                let keys = o.matches("air").count() - o.matches("defensive_air").count() - o.matches("air_lead").count();
+                committed += usize::from(keys > 0);
+                standing += usize::from(o.contains("defensive_air"));
+                Ok(())
+            };
+            bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
+        }
+        eprintln!("entries committing air: {committed}; setting defensive CAS: {standing}");
+        assert!(committed > 0 && standing > 0);
+    }
 }
