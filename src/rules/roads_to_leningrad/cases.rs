@@ -25,6 +25,10 @@
 //!     - {hex: "1817", side: soviet, builder: 835-rr}
 //!   no_retreat: {soviet: ["3223"]} # a standing instruction (RTL-9.4)
 //!   refused: [5-tr]                # units that tried Combat Refusal earlier this turn (RTL-9.26)
+//!   air_flown: [Ju88-1]            # air units in the Flown box (RTL-13.11)
+//!   ocmr: {german: 0}              # Offensive CAS Missions Remaining (RTL-13.24b)
+//!   cas_formations: [237rd]        # formations that had their one offensive mission (13.24b3)
+//!   defensive_air: {soviet: [SB-1]}   # a standing instruction (RTL-13.24a)
 //!   vp: 0
 //! ```
 //! Forced dice are written in game numbering: a d10 shows 1..10; a cup draw a position
@@ -78,6 +82,17 @@ struct CaseState {
     no_retreat: BTreeMap<String, Vec<HexId>>,
     #[serde(default)]
     refused: Vec<String>,
+    /// Air units in the Flown box (RTL-13.11); the others that have arrived are Ready.
+    #[serde(default)]
+    air_flown: Vec<String>,
+    /// Offensive CAS Missions Remaining (RTL-13.24b), per side, instead of the turn's.
+    #[serde(default)]
+    ocmr: BTreeMap<String, u32>,
+    /// Formations that have had their one offensive CAS mission this turn (13.24b3).
+    #[serde(default)]
+    cas_formations: Vec<String>,
+    #[serde(default)]
+    defensive_air: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -154,6 +169,20 @@ impl CaseRuleset for RoadsToLeningrad {
         s.strongpoints = c.strongpoints;
         s.no_retreat = c.no_retreat;
         s.refused = c.refused;
+        // The turn named decides which air units have arrived (5.24); a case at the start of
+        // a turn leaves that to its strategic roll.
+        if !c.strategic {
+            let _ = super::air::readiness(&mut s);
+        }
+        for id in c.air_flown {
+            match s.air.get_mut(&id) {
+                Some(b) => *b = super::state::AirBox::Flown,
+                None => return Err(format!("case state: no air unit {id} in play")),
+            }
+        }
+        s.ocmr.extend(c.ocmr);
+        s.cas_formations = c.cas_formations;
+        s.defensive_air = c.defensive_air;
         if c.strategic {
             s.phase = Phase::Strategic;
         } else if let Some(side) = c.cup_phase {

@@ -199,6 +199,9 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
     if s.attacks.iter().any(|a| a.target == o.hex) {
         return err("RTL-9.12", format!("{} is already a defending hex: one combat per hex", o.hex));
     }
+    if o.units.is_empty() && (!o.air.is_empty() || !o.artillery.is_empty()) {
+        return err("RTL-10.15", format!("{} cannot be attacked by artillery and/or air alone: name the ground units that attack", o.hex));
+    }
     if o.units.is_empty() {
         return err("RTL-9.13", "an attack names its attackers".into());
     }
@@ -268,6 +271,8 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
     {
         return err("RTL-10.42", format!("the artillery lead {l} must be one of the named artillery not next to {}", o.hex));
     }
+    // CAS (10.41a, 13.2): checked last, so a refused declaration spends no mission.
+    let air_ev = super::air::commit(s, side, o.hex, &o.units, &lead, &o.air, o.air_lead.as_ref(), false)?;
     s.attacks.push(Attack {
         target: o.hex,
         units: o.units.clone(),
@@ -276,13 +281,17 @@ pub fn declare(s: &mut State, side: &str, o: &AttackOrder) -> Result<Vec<Event>,
         advance: o.advance,
         artillery: o.artillery.clone(),
         artillery_lead: o.artillery_lead.clone(),
+        air: o.air.clone(),
+        air_lead: o.air_lead.clone(),
         no_retreat: false,
     });
     let support = if o.artillery.is_empty() { String::new() } else { format!("; supported by {}", o.artillery.join(", ")) };
-    Ok(vec![Event::rule(
+    let mut ev = vec![Event::rule(
         "RTL-9.12",
         format!("{} declare an attack on {} ({} CRT, {att} vs {dfn}), lead {lead}{support}", o.units.join(", "), o.hex, table.name()),
-    )])
+    )];
+    ev.extend(air_ev);
+    Ok(ev)
 }
 
 /// Lose `n` steps from a force, lead first, then the highest ER, ties by id (RTL-11.21–11.22;
@@ -433,6 +442,8 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
         return ev;
     }
     let ground = strength(s, &attackers, a.target);
+    // CAS (10.41, 13.2): both sides' checks come first (Expanded Sequence 3b).
+    let (cas, cas_words, flew) = super::air::cas(s, a, os, dice, &mut ev);
     // Artillery (10.42, 12): both sides' checks come before the ground coordination.
     let (sup, art_ev) = super::artillery::support(s, a, os, ground, dice);
     ev.extend(art_ev);
@@ -441,6 +452,8 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     let table = crts().table(a.table);
     let col = table.column(att, dfn);
     let (mut net, mut words) = drms(s, a);
+    net += cas;
+    words.extend(cas_words);
     // Ground coordination (10.44): automatic from one hex with nobody Disrupted.
     let hexes: BTreeSet<HexId> = attackers.iter().filter_map(|id| s.unit(id).and_then(|u| u.hex)).collect();
     let disrupted = attackers.iter().any(|id| s.unit(id).is_some_and(|u| u.disrupted));
@@ -519,6 +532,7 @@ pub fn resolve_one(s: &mut State, a: &Attack, os: Os, dice: &mut Dice) -> Vec<Ev
     if held {
         ev.push(Event::rule("RTL-11.42", format!("the No Retreat step emptied {}: no advance into it", a.target)));
     }
+    ev.extend(super::air::land(s, &flew));
     // Advance (11.6): only into an emptied hex, declared attackers, not heavy.
     if a.advance && !held && s.units_at(a.target).next().is_none() && !res.a_retreat {
         let side = s.unit(&a.lead).map(|u| u.side.clone()).unwrap_or_default();

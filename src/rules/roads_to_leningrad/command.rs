@@ -40,13 +40,22 @@ pub enum Check {
     React(String),
     /// The No Retreat try in the defending hex (15.33b1, 9.42).
     NoRetreat(HexId),
+    /// The attacker's CAS coordination of the attack on the hex (15.33a2, 10.41b).
+    Air(HexId),
+    /// The defender's CAS coordination for the defending hex (15.33b4, 10.41b).
+    DefensiveAir(HexId),
 }
 
 impl Check {
     /// The defending hex whose one-HQ limit the check counts against (15.33a1, b3).
     pub fn hex(&self) -> Option<HexId> {
         match self {
-            Check::Ground(h) | Check::Artillery(h) | Check::DefensiveArtillery(h) | Check::NoRetreat(h) => Some(*h),
+            Check::Ground(h)
+            | Check::Artillery(h)
+            | Check::DefensiveArtillery(h)
+            | Check::NoRetreat(h)
+            | Check::Air(h)
+            | Check::DefensiveAir(h) => Some(*h),
             Check::Army(_) | Check::React(_) => None,
         }
     }
@@ -58,6 +67,8 @@ impl Check {
             Check::DefensiveArtillery(h) => format!("the defensive artillery coordination at {h}"),
             Check::React(u) => format!("the Reaction check of {u}"),
             Check::NoRetreat(h) => format!("the No Retreat check at {h}"),
+            Check::Air(h) => format!("the CAS coordination of the attack on {h}"),
+            Check::DefensiveAir(h) => format!("the defensive CAS coordination at {h}"),
         }
     }
 }
@@ -155,6 +166,21 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
             ),
         ));
     }
+    if let Some(h) = o.air {
+        // 15.14 and 15.15 are judged on the attack's lead unit: an air unit has neither a
+        // formation nor a hex (reading).
+        let a = s.attacks.iter().find(|a| a.target == h).ok_or(("RTL-15.33", format!("this entry declares no attack on {h}")))?;
+        if a.air.is_empty() {
+            return Err(("RTL-10.41", format!("the attack on {h} commits no air: there is no CAS check to help")));
+        }
+        if !majority(s, &hq_f, &a.units) {
+            return Err((
+                "RTL-4.34",
+                format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq),
+            ));
+        }
+        return Ok((Check::Air(h), a.lead.clone()));
+    }
     match (&o.army, o.ground, o.artillery) {
         (Some(u), None, None) => {
             if !s.army_attempts.contains(u) {
@@ -195,7 +221,8 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         }
         _ => Err((
             "RTL-15.33",
-            "the defender's checks (react, no_retreat, defensive_artillery) are named in his Enemy Reaction Phase entry".into(),
+            "the defender's checks (react, no_retreat, defensive_artillery, defensive_air) are named in his Enemy Reaction Phase entry"
+                .into(),
         )),
     }
 }
@@ -204,6 +231,16 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
 /// lead unit when it is known now.
 fn defender_check(s: &State, side: &str, o: &CpOrder, react: &[String]) -> Result<(Check, Option<String>), (&'static str, String)> {
     let defending = |h: HexId| s.attacks.iter().any(|a| a.target == h) && s.units_at(h).next().is_some_and(|u| u.side == side);
+    if let Some(h) = o.defensive_air {
+        if !defending(h) {
+            return Err(("RTL-15.33", format!("{h} is not one of your defending hexes")));
+        }
+        if super::air::defenders(s, side, h).is_empty() {
+            return Err(("RTL-10.41", format!("none of your standing defensive_air units can fly for {h}: there is no CAS check to help")));
+        }
+        // As for the attacker, 15.14 and 15.15 are judged on the hex's lead unit.
+        return Ok((Check::DefensiveAir(h), defending_lead(s, h)));
+    }
     match (&o.react, o.no_retreat, o.defensive_artillery) {
         (Some(u), None, None) => {
             if !react.contains(u) {
@@ -230,7 +267,10 @@ fn defender_check(s: &State, side: &str, o: &CpOrder, react: &[String]) -> Resul
             // eligible then): the formation and range are judged at that moment.
             Ok((Check::DefensiveArtillery(h), None))
         }
-        _ => Err(("RTL-15.33", "in the Enemy Reaction Phase you spend on `react`, `no_retreat` or `defensive_artillery`".into())),
+        _ => Err((
+            "RTL-15.33",
+            "in the Enemy Reaction Phase you spend on `react`, `no_retreat`, `defensive_artillery` or `defensive_air`".into(),
+        )),
     }
 }
 
@@ -269,6 +309,8 @@ fn count_named(o: &CpOrder) -> usize {
         o.react.is_some(),
         o.no_retreat.is_some(),
         o.defensive_artillery.is_some(),
+        o.air.is_some(),
+        o.defensive_air.is_some(),
     ]
     .iter()
     .filter(|x| **x)
@@ -324,7 +366,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if let Some(v) = spend_why_not(s, side, o, "army, ground or artillery") {
+        if let Some(v) = spend_why_not(s, side, o, "army, ground, artillery or air") {
             errs.push(v);
             continue;
         }
@@ -348,7 +390,7 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat or defensive_artillery") {
+        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat, defensive_artillery or defensive_air") {
             errs.push(v);
             continue;
         }

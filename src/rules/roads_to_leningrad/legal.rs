@@ -2,6 +2,7 @@
 //! sequence chosen (now and then a Pass); each active unit walked toward the nearest enemy
 //! or an enemy-held location, each step checked by the rules; then attacks at fair odds.
 
+use super::air;
 use super::army;
 use super::artillery;
 use super::combat;
@@ -13,7 +14,8 @@ use super::overrun;
 use super::reaction;
 use super::reaction_phase;
 use super::refusal;
-use super::state::{Os, Phase, State, Supply};
+use super::scenario::AirType;
+use super::state::{AirBox, Os, Phase, State, Supply};
 use super::strongpoints;
 use super::turn;
 use crate::dice::Dice;
@@ -59,6 +61,14 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     .map(|u| u.id.clone())
                     .collect();
                 o.defensive_artillery = Some(if ch.roll(5) == 0 { vec![] } else { guns });
+            }
+            // Now and then a standing instruction for defensive CAS (13.24a): all the side's
+            // air, or none.
+            if ch.roll(4) == 0 {
+                let mine: Vec<String> = s.scenario.raw.air.units.iter().filter(|a| a.side == side).map(|a| a.id.clone()).collect();
+                if !mine.is_empty() {
+                    o.defensive_air = Some(if ch.roll(5) == 0 { vec![] } else { mine });
+                }
             }
             if pass_ok && ch.roll(8) == 0 {
                 o.os = Some(Os::Pass);
@@ -167,6 +177,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 for hq in &hqs {
                     wanted.push(CpOrder { no_retreat: Some(a.target), ..cp(hq) });
                     wanted.push(CpOrder { defensive_artillery: Some(a.target), ..cp(hq) });
+                    wanted.push(CpOrder { defensive_air: Some(a.target), ..cp(hq) });
                 }
             }
             let reacting: Vec<String> = o.react.iter().map(|m| m.unit.clone()).collect();
@@ -221,7 +232,17 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
                 }
             }
         }
-        if let Some(x) = overrun {
+        if let Some(mut x) = overrun {
+            // Half the time a Ready type-A air unit flies with it, when the rules allow one
+            // (8.66): kept only if the overrun stays legal.
+            if ch.roll(2) == 0
+                && let Some(id) = ready_air(&w, &side).into_iter().find(|id| air::data(&w, id).is_some_and(|d| d.kind == AirType::A))
+            {
+                x.air = Some(id);
+                if overrun::declare(&mut w.clone(), &side, &x).is_err() {
+                    x.air = None;
+                }
+            }
             let mut t = w.clone();
             if overrun::declare(&mut t, &side, &x).is_ok() {
                 o.actions.push(Action::Overrun(x));
@@ -265,7 +286,11 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
                     .map(|u| u.id.clone())
                     .collect()
             };
-            let a = AttackOrder {
+            // CAS (10.41, 13.2): one attack in three commits one or two Ready air units (A
+            // first, so a Soviet B goes with an A, 13.24c); dropped if the rules refuse it.
+            let air: Vec<String> =
+                if ch.roll(3) == 0 { ready_air(&w, &side).into_iter().take(1 + ch.roll(2) as usize).collect() } else { vec![] };
+            let mut a = AttackOrder {
                 hex: t,
                 units: units.clone(),
                 lead: Some(units[0].clone()),
@@ -273,9 +298,17 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
                 advance: ch.roll(2) == 0,
                 artillery,
                 artillery_lead: None,
+                air,
+                air_lead: None,
             };
             let mut tw = w.clone();
-            if combat::declare(&mut tw, &side, &a).is_ok() {
+            let mut ok = combat::declare(&mut tw, &side, &a).is_ok();
+            if !ok && !a.air.is_empty() {
+                a.air.clear();
+                tw = w.clone();
+                ok = combat::declare(&mut tw, &side, &a).is_ok();
+            }
+            if ok {
                 w = tw;
                 o.actions.push(Action::Attack(a));
             }
@@ -287,11 +320,30 @@ fn go_on(w: &State, side: &str, mut o: Orders, ch: &mut Dice) -> Orders {
         .attacks
         .iter()
         .flat_map(|a| {
-            hqs.iter().flat_map(move |hq| [CpOrder { ground: Some(a.target), ..cp(hq) }, CpOrder { artillery: Some(a.target), ..cp(hq) }])
+            hqs.iter().flat_map(move |hq| {
+                [
+                    CpOrder { ground: Some(a.target), ..cp(hq) },
+                    CpOrder { artillery: Some(a.target), ..cp(hq) },
+                    CpOrder { air: Some(a.target), ..cp(hq) },
+                ]
+            })
         })
         .collect();
     o.command_points = spend_some(&w, &side, wanted, None, ch);
     o
+}
+
+/// The side's Ready air units not yet committed in this batch, type A first, then by id.
+fn ready_air(w: &State, side: &str) -> Vec<String> {
+    let mut out: Vec<(bool, String)> = w
+        .air
+        .iter()
+        .filter(|(id, b)| **b == AirBox::Ready && air::data(w, id).is_some_and(|d| d.side == side))
+        .filter(|(id, _)| !w.attacks.iter().any(|a| a.air.contains(id)))
+        .map(|(id, _)| (air::data(w, id).is_some_and(|d| d.kind == AirType::B), id.clone()))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, id)| id).collect()
 }
 
 /// The side's HQs on the map.
@@ -301,7 +353,17 @@ fn hqs(s: &State, side: &str) -> Vec<String> {
 
 /// A spend by `hq` naming no check yet.
 fn cp(hq: &str) -> CpOrder {
-    CpOrder { hq: hq.to_string(), army: None, ground: None, artillery: None, react: None, no_retreat: None, defensive_artillery: None }
+    CpOrder {
+        hq: hq.to_string(),
+        army: None,
+        ground: None,
+        artillery: None,
+        react: None,
+        no_retreat: None,
+        defensive_artillery: None,
+        air: None,
+        defensive_air: None,
+    }
 }
 
 /// Each wanted spend, one time in two, kept when the list stays legal (the mover's list, or
@@ -355,7 +417,7 @@ fn overrun_try(w: &State, side: &str, ch: &mut Dice) -> Option<OverrunOrder> {
         let lead = lead.into_iter().find(|id| w.data(id).is_some_and(|d| d.kind != super::scenario::Kind::Headquarters));
         for &t in targets.iter().filter(|t| t.distance(h) <= 4) {
             let path = approach(w, &enemy, h, t);
-            tries.push(OverrunOrder { units: units.clone(), path, hex: t, lead: lead.clone() });
+            tries.push(OverrunOrder { units: units.clone(), path, hex: t, lead: lead.clone(), air: None });
         }
     }
     let legal: Vec<OverrunOrder> = tries.into_iter().filter(|x| overrun::declare(&mut w.clone(), side, x).is_ok()).collect();
@@ -482,5 +544,29 @@ mod tests {
             "entries building strongpoints: {builds}; ordering No Retreat: {holds}; trying Army units: {tries}; refusing combat: {refusals}; reacting: {reactions}; spending command points: {spends}"
         );
         assert!(builds > 0 && holds > 0 && tries > 0 && refusals > 0 && reactions > 0 && spends > 0);
+    }
+
+    /// The bot commits air to its attacks and sets its standing defensive CAS now and then,
+    /// so selfplay exercises RTL-13 and 10.41.
+    #[test]
+    fn the_bot_flies_cas() {
+        let sc = crate::scenarios::ALL.iter().find(|b| b.ruleset == "roads-to-leningrad").expect("bundled scenario");
+        let seats = crate::scenarios::seats(sc);
+        let (mut committed, mut standing) = (0, 0);
+        for seed in 1..=2 {
+            let (mut game, mut players) = bot::start_game_with(sc, &seats, seed, 4096, "2000-01-01T00:00:00Z", None).expect("start");
+            let mut clock = || "2000-01-01T00:00:00Z".to_string();
+            let mut keep = |e: &crate::log::Entry, _: &crate::engine::game::Game| {
+                let o = e.draft.body.orders.as_ref().map(|o| format!("{o:?}")).unwrap_or_default();
+                // Every "air" key that is not part of `defensive_air` or `air_lead` commits air.
+                let keys = o.matches("air").count() - o.matches("defensive_air").count() - o.matches("air_lead").count();
+                committed += usize::from(keys > 0);
+                standing += usize::from(o.contains("defensive_air"));
+                Ok(())
+            };
+            bot::play_out(&mut game, &mut players, seed, 20_000, &mut clock, &mut keep).expect("play");
+        }
+        eprintln!("entries committing air: {committed}; setting defensive CAS: {standing}");
+        assert!(committed > 0 && standing > 0);
     }
 }

@@ -21,6 +21,7 @@
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
+pub mod air;
 pub mod army;
 pub mod artillery;
 pub mod cases;
@@ -107,6 +108,10 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         defensive_fire: BTreeMap::new(),
         strongpoints: vec![],
         no_retreat: BTreeMap::new(),
+        air: BTreeMap::new(),
+        ocmr: BTreeMap::new(),
+        cas_formations: vec![],
+        defensive_air: BTreeMap::new(),
         control,
         outcome: None,
     };
@@ -122,6 +127,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         }
     }
     turn::start_turn(&mut s);
+    // RTL-4.14: the air units of the set-up start in the Ready box (the first strategic roll
+    // runs the Air Readiness Phase again, with nothing Flown yet).
+    let _ = air::readiness(&mut s);
     Ok(s)
 }
 

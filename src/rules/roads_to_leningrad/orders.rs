@@ -34,6 +34,13 @@ pub struct Orders {
     /// Kept until changed. Artillery in the defending hex needs no instruction (12.23).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defensive_artillery: Option<Vec<String>>,
+    /// RTL-13.24a (standing instruction; reading): from this entry on, these of your air
+    /// units, in this order, fly defensive CAS for your defending hexes: in each declared
+    /// attack (never an overrun) the first two listed that are Ready and may reach the hex
+    /// (a non-Disrupted HQ of yours within 4 hexes of it, 13.14) are committed; `[]`
+    /// withdraws them all. Kept until changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_air: Option<Vec<String>>,
     /// RTL-9.4 (digest G.4 standing instruction): from this entry on, try No Retreat in
     /// each of these hexes of your strongpoints whenever one is a defending hex (9.41: it
     /// needs two steps there then; 9.42: the lead unit's ER check); `[]` withdraws it.
@@ -104,6 +111,12 @@ pub struct CpOrder {
     /// The defensive artillery coordination check for this defending hex (15.33b4, 10.42b).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defensive_artillery: Option<HexId>,
+    /// The CAS coordination check of this entry's attack on this hex (15.33a2, 10.41b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air: Option<HexId>,
+    /// The defensive CAS coordination check for this defending hex (15.33b4, 10.41b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_air: Option<HexId>,
 }
 
 /// Which marker an OS plays (RTL-7.31).
@@ -144,6 +157,10 @@ pub struct OverrunOrder {
     /// The overrun's lead unit (RTL-8.67b); default the first unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lead: Option<String>,
+    /// One German type-A air unit giving it CAS (RTL-8.66, 13.22); its coordination check
+    /// is rolled with the overrun.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air: Option<String>,
 }
 
 /// A unit's move.
@@ -179,4 +196,10 @@ pub struct AttackOrder {
     /// not adjacent to the defending hex; default the first such.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artillery_lead: Option<String>,
+    /// Up to two Ready air units committed to its CAS (RTL-10.41a, 13.21).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub air: Vec<String>,
+    /// The lead air unit of the CAS coordination check (RTL-10.41b); default the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_lead: Option<String>,
 }

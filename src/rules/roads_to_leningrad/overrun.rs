@@ -244,16 +244,22 @@ pub fn declare(s: &mut State, side: &str, o: &OverrunOrder) -> Result<Vec<Event>
     }
     s.group = None;
     let mp: Vec<String> = paid.iter().map(|(id, h)| format!("{id} {}", half(*h))).collect();
-    s.overrun = Some(Overrun { target: o.hex, from, units: o.units.clone(), lead: lead.clone(), spent: paid });
-    Ok(vec![Event::rule(
+    // CAS (8.66, 13.22): one German type-A air unit, committed with the overrun.
+    let air: Vec<String> = o.air.iter().cloned().collect();
+    let air_ev = super::air::commit(s, side, o.hex, &o.units, &lead, &air, None, true)?;
+    s.overrun = Some(Overrun { target: o.hex, from, units: o.units.clone(), lead: lead.clone(), spent: paid, air: o.air.clone() });
+    let mut ev = vec![Event::rule(
         "RTL-8.61",
         format!("{} overrun {} from {from} ({att} vs {dfn}), lead {lead}; MP spent: {}", o.units.join(", "), o.hex, mp.join(", ")),
-    )])
+    )];
+    ev.extend(air_ev);
+    Ok(ev)
 }
 
 /// The overrun DRMs (RTL-8.67e): the TEC overrun column (one hex DRM, the best: rough or
 /// marsh +2, woods +1; a stream hexside +2; towns none), the ER differential and combined
-/// arms. No engineers (10.61h), no coordination (8.65); CAS is not built.
+/// arms. No engineers (10.61h), no ground coordination (8.65); the German CAS is added by
+/// `resolve` after its own check (8.67d–e).
 pub fn drms(s: &State, o: &Overrun) -> (i32, Vec<String>) {
     let mut total = 0;
     let mut words = Vec::new();
@@ -310,7 +316,13 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let dfn = artillery::defense_without(s, o.target, gun.as_deref()) + sup;
     let table = crts().table(Table::Mobile);
     let col = table.column(att, dfn);
-    let (net, words) = drms(s, &o);
+    let (mut net, mut words) = drms(s, &o);
+    // 8.67d: the German CAS check comes before the roll; no defensive CAS (8.66, 13.24a).
+    let (cas, flew) = super::air::overrun_cas(s, &o, dice, &mut ev);
+    if cas != 0 {
+        net += cas;
+        words.push(format!("german CAS {cas:+}"));
+    }
     let clamped = net.clamp(-5, 5);
     let roll = d10(dice);
     let modified = roll as i32 + clamped;
@@ -347,6 +359,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         }
     }
     ev.extend(artillery::fire_in_hex(s, &defenders));
+    ev.extend(super::air::land(s, flew.as_slice()));
     let enemy = s.scenario.other(&side);
     let alive: Vec<String> = stack.iter().filter(|id| s.unit(id).is_some_and(|u| u.hex.is_some())).cloned().collect();
     if !s.occupied_by(o.target, &enemy) && !alive.is_empty() {
@@ -428,7 +441,13 @@ active: {formation: 8pz, os: mobile}
     }
 
     fn order(units: &[&str]) -> OverrunOrder {
-        OverrunOrder { units: units.iter().map(|u| u.to_string()).collect(), path: vec![], hex: "3223".parse().expect("hex"), lead: None }
+        OverrunOrder {
+            units: units.iter().map(|u| u.to_string()).collect(),
+            path: vec![],
+            hex: "3223".parse().expect("hex"),
+            lead: None,
+            air: None,
+        }
     }
 
     fn rule_of(s: &mut State, units: &[&str]) -> Option<String> {

@@ -59,12 +59,15 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
     if stray {
         return Err(vec![Violation::new(
             "RTL-9.2",
-            "this entry is your Enemy Reaction Phase: it names only `refuse`, `react`, `command_points` (and your standing `no_retreat` or `defensive_artillery`); your own operations come later",
+            "this entry is your Enemy Reaction Phase: it names only `refuse`, `react`, `command_points` (and your standing `no_retreat`, `defensive_artillery` or `defensive_air`); your own operations come later",
         )]);
     }
     let mut ev = Vec::new();
     if let Some(list) = &o.defensive_artillery {
         ev.extend(super::artillery::set_defensive(s, side, list)?);
+    }
+    if let Some(list) = &o.defensive_air {
+        ev.extend(super::air::set_defensive(s, side, list)?);
     }
     if let Some(list) = &o.no_retreat {
         ev.extend(super::no_retreat::set(s, side, list)?);

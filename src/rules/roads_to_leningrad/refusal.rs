@@ -206,6 +206,8 @@ active: {formation: 8pz, os: assault}
             advance: false,
             artillery: vec![],
             artillery_lead: None,
+            air: vec![],
+            air_lead: None,
         };
         super::super::combat::declare(&mut s, "german", &o).expect("declared");
         s

@@ -98,6 +98,11 @@ pub struct Formation {
     /// The first turn its AM is available (S3.23: the 70th RD from 14AM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// A German armored or motorized formation (RTL-13.24b2): its attacks may take
+    /// offensive CAS as often as the side's OCMR allows; every other formation at most once
+    /// a turn (13.24b3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub motorized: bool,
 }
 
 fn one() -> u8 {
@@ -297,6 +302,44 @@ pub struct StrongpointData {
     pub no_build_before: BTreeMap<String, String>,
 }
 
+/// The two aircraft types (RTL-2.23): A ground attack, B bomber.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum AirType {
+    A,
+    B,
+}
+
+/// An air unit of the Air Display (RTL-2.23, 13.0, digest B.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AirUnit {
+    pub id: String,
+    pub side: String,
+    /// The aircraft printed on the counter (Ju 88, I-153 …).
+    pub model: String,
+    /// A (ground attack) or B (bomber), RTL-2.23.
+    #[serde(rename = "type")]
+    pub kind: AirType,
+    /// Its CAS value, 1 or 2 (RTL-13.23: −value for the attacker, +value for the defender).
+    pub cas: u32,
+    /// Its Efficiency Rating, for the CAS coordination check (RTL-13.16, 10.41b).
+    pub er: u32,
+    /// The turn it arrives in the Ready box (RTL-5.24); at start when absent (4.14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// Air units and the Offensive CAS Missions Remaining (RTL-13, S3.28).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AirData {
+    #[serde(default)]
+    pub units: Vec<AirUnit>,
+    /// Per side, the OCMR set at the start of each turn from the named turn on (S3.28).
+    #[serde(default)]
+    pub ocmr: BTreeMap<String, BTreeMap<String, u32>>,
+}
+
 /// The scenario as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -316,6 +359,9 @@ pub struct RawScenario {
     /// Strongpoint markers and building restrictions (RTL-14); none by default.
     #[serde(default)]
     pub strongpoints: StrongpointData,
+    /// Air units and the per-turn OCMR (RTL-13, S3.28); none by default.
+    #[serde(default)]
+    pub air: AirData,
 }
 
 /// A side.
@@ -459,6 +505,24 @@ impl Scenario {
         for side in raw.strongpoints.markers.keys() {
             if !side_ok(side) {
                 p.push(format!("strongpoint markers of unknown side {side}"));
+            }
+        }
+        // RTL-2.23, 13.23: an air unit is A or B with a CAS value of 1 or 2; ids are unique
+        // among ground and air units alike (orders name both).
+        for a in &raw.air.units {
+            if !side_ok(&a.side) || !matches!(a.cas, 1 | 2) || a.er == 0 {
+                p.push(format!("air unit {}: a known side, CAS 1 or 2, ER at least 1 (RTL-13.23)", a.id));
+            }
+            if raw.units.iter().any(|u| u.id == a.id) || raw.air.units.iter().filter(|b| b.id == a.id).count() > 1 {
+                p.push(format!("air unit {}: its id is taken", a.id));
+            }
+            if a.from.as_ref().is_some_and(|t| !raw.turns.contains(t)) {
+                p.push(format!("air unit {}: arrives on a turn not on the track", a.id));
+            }
+        }
+        for (side, by_turn) in &raw.air.ocmr {
+            if !side_ok(side) || by_turn.keys().any(|t| !raw.turns.contains(t)) {
+                p.push(format!("ocmr: side {side} and its turns must exist (S3.28)"));
             }
         }
         for (f, t) in &raw.strongpoints.no_build_before {

@@ -39,6 +39,14 @@ pub enum Os {
     Pass,
 }
 
+/// Where an air unit is on the Air Display (RTL-13.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AirBox {
+    Ready,
+    Flown,
+}
+
 /// A unit in play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
@@ -104,6 +112,12 @@ pub struct Attack {
     /// artillery unit not adjacent to the defending hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artillery_lead: Option<String>,
+    /// The attacker's air units committed to its CAS (RTL-10.41a, 13.21: at most two).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub air: Vec<String>,
+    /// The lead air unit of its CAS coordination check (RTL-10.41b); default the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_lead: Option<String>,
     /// The defending hex passed its No Retreat check in the Enemy Reaction Phase (RTL-9.42b):
     /// the marker lives only while the batch is resolved, so it is never in a saved state.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -134,6 +148,9 @@ pub struct Overrun {
     pub lead: String,
     /// Half MPs each unit has spent, the overrun's cost included.
     pub spent: BTreeMap<String, u32>,
+    /// The German type-A air unit supporting it (RTL-8.66, 13.22).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air: Option<String>,
 }
 
 /// The stack of a successful overrun, which may go on moving (RTL-8.67h–i).
@@ -275,6 +292,19 @@ pub struct State {
     /// flipped (15.32).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cp_spends: Vec<super::command::Spend>,
+    /// The Air Display (RTL-13.11): the air units that have arrived, Ready or Flown.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub air: BTreeMap<String, AirBox>,
+    /// Offensive CAS Missions Remaining this turn, per side (RTL-13.24b1, S3.28).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ocmr: BTreeMap<String, u32>,
+    /// Formations that have had their one offensive CAS mission this turn (RTL-13.24b3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cas_formations: Vec<String>,
+    /// Each side's standing instruction for defensive CAS (RTL-13.24a; reading): the air
+    /// units, in order, that fly for any defending hex of its that they may reach.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub defensive_air: BTreeMap<String, Vec<String>>,
     /// Who last controlled each VP location (S1.22).
     pub control: BTreeMap<HexId, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

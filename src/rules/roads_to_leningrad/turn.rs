@@ -101,6 +101,8 @@ pub fn strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             w
         }
     };
+    // The Air Readiness Phase (A4) comes after the weather it reads (13.12 reading).
+    ev.extend(super::air::readiness(s));
     match st.initiative.get(&name) {
         Some(side) => {
             s.first = side.clone();
@@ -349,6 +351,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 || o.play.is_some()
                 || !o.actions.is_empty()
                 || o.defensive_artillery.is_some()
+                || o.defensive_air.is_some()
                 || o.no_retreat.is_some()
                 || !o.build.is_empty()
                 || !o.remove_strongpoints.is_empty()
@@ -392,6 +395,9 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             };
             // So is No Retreat's (RTL-9.4); the owner's removals free markers for this
             // entry's construction (14.26c, d).
+            if let Some(list) = &o.defensive_air {
+                ev.extend(super::air::set_defensive(&mut w, &side, list)?);
+            }
             if let Some(list) = &o.no_retreat {
                 ev.extend(super::no_retreat::set(&mut w, &side, list)?);
             }

@@ -57,7 +57,10 @@ pub fn describe(s: &State) -> String {
         ));
     }
     for a in &s.attacks {
-        let art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
+        let mut art = if a.artillery.is_empty() { String::new() } else { format!(", artillery {}", a.artillery.join(", ")) };
+        if !a.air.is_empty() {
+            art.push_str(&format!(", air {}", a.air.join(", ")));
+        }
         out.push(format!(
             "attack on {} by {} (lead {}, {} CRT{art}) waits for its dice",
             a.target,
@@ -134,6 +137,7 @@ pub fn describe(s: &State) -> String {
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
+    out.extend(super::air::display(s));
     for p in &s.strongpoints {
         out.push(match &p.builder {
             None => format!("strongpoint at {} ({})", p.hex, p.side),
@@ -192,7 +196,7 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str("refuse: []   # e.g. [\"HEX\"]: an ER check of the lead unit, no DRM; a pass retreats the hex 2 hexes\n");
             t.push_str("react: []    # e.g. [{unit: ID, path: [\"HEX\", ...]}]: an ER check each, then up to half MA\n");
             t.push_str("# no_retreat: [HEX, ...]   # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
-            t.push_str("# command_points: [{hq: ID, react: ID}]   # or no_retreat: HEX, defensive_artillery: HEX: an HQ's CPs as a DRM (RTL-15.33b)\n");
+            t.push_str("# command_points: [{hq: ID, react: ID}]   # or no_retreat: HEX, defensive_artillery: HEX, defensive_air: HEX: an HQ's CPs as a DRM (RTL-15.33b)\n");
         }
         Phase::Os { .. } if s.reaction.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the Enemy Reaction Phase and the combats (RTL-9.2-9.4, 10)\n");
@@ -231,11 +235,13 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
             t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
             t.push_str(
-                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n",
+                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, air: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n",
             );
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
+            t.push_str("# defensive_air: [ID, ...]    # standing: your air for defensive CAS, two a combat (RTL-13.24a)\n");
+            t.push_str("# attacks may commit air: attack: {..., air: [ID, ID], air_lead: ID}; an overrun: air: ID (RTL-10.41, 8.66)\n");
             t.push_str("actions:\n");
             t.push_str("  # - move: {unit: ID, path: [\"HEX\", ...]}\n");
             t.push_str("  # - overrun: {units: [ID, ...], path: [\"HEX\", ...], hex: \"HEX\", lead: ID}   # Mobile only, the last action (RTL-8.6)\n");
