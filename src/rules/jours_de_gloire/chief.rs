@@ -163,7 +163,10 @@ pub fn sweep(s: &mut State) -> Vec<Event> {
         if stacked && policy(s, &side) == Evasion::Alone {
             ev.push(Event::rule(
                 RULE,
-                format!("{who} in contact with the {side} commander-in-chief in {}: stacked with friends, he stays (standing policy)", c.hex),
+                format!(
+                    "{who} in contact with the {side} commander-in-chief in {}: stacked with friends, he stays (standing policy)",
+                    c.hex
+                ),
             ));
             settle(s, &side);
             continue;
@@ -183,11 +186,17 @@ pub fn sweep(s: &mut State) -> Vec<Event> {
                 settle(s, &side);
             }
             None if !stacked => {
-                ev.push(Event::rule(RULE, format!("{who} in contact with the {side} commander-in-chief in {}: alone, he must evade", c.hex)));
+                ev.push(Event::rule(
+                    RULE,
+                    format!("{who} in contact with the {side} commander-in-chief in {}: alone, he must evade", c.hex),
+                ));
                 ev.extend(eliminate(s, &side, "every way out passes through enemy units or off the map"));
             }
             None => {
-                ev.push(Event::rule(RULE, format!("the {side} commander-in-chief in {} has no hex to evade to: he stays with his units", c.hex)));
+                ev.push(Event::rule(
+                    RULE,
+                    format!("the {side} commander-in-chief in {} has no hex to evade to: he stays with his units", c.hex),
+                ));
                 settle(s, &side);
             }
         }

@@ -107,7 +107,9 @@ pub fn check_assign(s: &State, side: &str, o: &Orders) -> Vec<Violation> {
         if *st == Status::OR && s.fallen.iter().any(|x| x == side) {
             errs.push(Violation::new(
                 super::chief::RULE,
-                format!("group {gid}: your commander-in-chief is eliminated, your army's groups receive no orders to the end of the battle"),
+                format!(
+                    "group {gid}: your commander-in-chief is eliminated, your army's groups receive no orders to the end of the battle"
+                ),
             ));
         } else if *st == Status::OR && !g.in_reach {
             errs.push(Violation::new(

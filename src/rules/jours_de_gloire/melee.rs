@@ -576,7 +576,9 @@ pub fn fight(
     // 9.4, 9.5.1: the attacking units and their hexes, to see who leaves.
     let att_before: Vec<(String, HexId)> = from
         .iter()
-        .flat_map(|a| s.units_at(*a).filter(|u| u.side == side && u.kind != Kind::Artillery).map(|u| (u.id.clone(), *a)).collect::<Vec<_>>())
+        .flat_map(|a| {
+            s.units_at(*a).filter(|u| u.side == side && u.kind != Kind::Artillery).map(|u| (u.id.clone(), *a)).collect::<Vec<_>>()
+        })
         .collect();
     // 8.5: every unit of the hexes, effects left to right; the attacker's cell first.
     ev.extend(apply(s, dice, &from, &held, &row.attacker, att_loses, true));
@@ -604,7 +606,9 @@ pub fn fight(
     // pursued has left the hex it would counter-attack from).
     let pur = row.flags.contains(&MeleeFlag::Pursuit) && cavalry_defends;
     let countered: &[HexId] = charge.map(|m| m.countered.as_slice()).unwrap_or(&[]);
-    if (pur || !countered.is_empty()) && !charge.is_some_and(|m| m.answering) {
+    if pur && charge.is_some_and(|m| m.answering) {
+        ev.push(Event::rule(super::charge::ANSWER, "a charge of a pursuit that answers a combat: no pursuit answers it in turn"));
+    } else if pur || !countered.is_empty() {
         ev.extend(super::charge::answer(s, side, &held, &att_before, countered, pur, dice));
     }
     // 8.7.2: the breakthrough melee is resolved at once, before the declaration goes on.

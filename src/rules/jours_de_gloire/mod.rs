@@ -84,7 +84,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             sheltered: false,
         })
         .collect();
-    let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false }).collect();
+    let chiefs =
+        sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false }).collect();
     let holder = sc.victory.holder.clone();
     let mut s = State {
         scenario: sc,
