@@ -115,7 +115,7 @@ pub fn eliminate(s: &mut State, side: &str, why: &str) -> Vec<Event> {
 /// move (JDG 2.5.2): a commander of its side in `from` follows it; `None` for `to` when the
 /// move carried it off the map, which eliminates him too.
 pub fn follow(s: &mut State, side: &str, unit: &str, from: HexId, to: Option<HexId>) -> Vec<Event> {
-    if !s.chief(side).is_some_and(|c| c.hex == from) {
+    if s.chief(side).is_none_or(|c| c.hex != from) {
         return vec![];
     }
     let Some(to) = to else {
