@@ -6,7 +6,8 @@
 //!   turn: 2                         # default 1
 //!   units:                          # when given, only these units are on the map
 //!     - {id: FR-30, hex: "0506", facing: 5, disordered: true}   # or `routed: true`, `square: true`
-//!   chiefs: {french: "0807"}        # commanders moved before the case
+//!   chiefs: {french: "0807"}        # commanders moved before the case (one not named whose
+//!                                   #   set-up hex holds enemy units joins his first unit)
 //!   activate: boudet                # phase D, boudet's first marker drawn
 //!   marker: 2                       #   (or its second marker)
 //!   tested: {boudet-1: false}       # leader-initiative results of this activation (2.4.3)
@@ -22,6 +23,9 @@
 //!   rout: {french: run}             # standing rout policies (JDG 10.4)
 //!   counter_battery: {austrian: always}  # standing counter-battery policies (JDG 7.1)
 //!   reaction_fire: {austrian: top}  # standing reaction-fire policies (JDG 7.1, 8.3.3)
+//!   chief_evasion: {french: always} # standing evasion policies of the commanders (JDG 2.5.2)
+//!   pursue: {austrian: always}     # standing pursuit policies of attacked cavalry (JDG 9.4, 9.5.1)
+//!   fallen: [austrian]              # commanders-in-chief eliminated before the case
 //!   winner: austrian                # this turn's strategic-initiative winner (with `activate`)
 //!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
 //!                                   #   `units`, reinforcements not named are gone
@@ -92,6 +96,15 @@ struct CaseState {
     /// Standing reaction-fire policies (JDG 7.1, 8.3.3), by side.
     #[serde(default)]
     reaction_fire: BTreeMap<String, super::reaction::ReactionFire>,
+    /// Standing evasion policies for the commanders-in-chief (JDG 2.5.2), by side.
+    #[serde(default)]
+    chief_evasion: BTreeMap<String, super::chief::Evasion>,
+    /// Standing pursuit policies of the attacked cavalry (JDG 9.4, 9.5.1), by side.
+    #[serde(default)]
+    pursue: BTreeMap<String, super::charge::Pursuit>,
+    /// Sides whose commander-in-chief was eliminated before the case (JDG 2.5.2).
+    #[serde(default)]
+    fallen: Vec<String>,
     /// The side that won this turn's strategic initiative (JDG 3), for a case in phase D.
     #[serde(default)]
     winner: Option<String>,
@@ -163,6 +176,15 @@ impl CaseRuleset for JoursDeGloire {
             // Units list bottom first as given: re-sort so artillery tops its stack.
             s.units.sort_by_key(|u| u.kind == super::scenario::Kind::Artillery);
         }
+        // A commander the case does not place, whose set-up hex the case gave to enemy
+        // units, joins the first unit of his side on the map (2.5.2: never among enemies).
+        for ch in s.chiefs.iter_mut().filter(|x| !c.chiefs.contains_key(&x.side)) {
+            if s.units.iter().any(|u| u.side != ch.side && u.hex == Some(ch.hex))
+                && let Some(h) = s.units.iter().filter(|u| u.side == ch.side).find_map(|u| u.hex)
+            {
+                ch.hex = h;
+            }
+        }
         for (side, h) in c.chiefs {
             let ch = s.chiefs.iter_mut().find(|x| x.side == side).ok_or_else(|| format!("case state: no side {side}"))?;
             ch.hex = h;
@@ -173,6 +195,10 @@ impl CaseRuleset for JoursDeGloire {
         s.rout = c.rout;
         s.counter_battery = c.counter_battery;
         s.reaction = c.reaction_fire;
+        s.evasion = c.chief_evasion;
+        s.pursuit = c.pursue;
+        s.fallen = c.fallen;
+        s.chiefs.retain(|x| !s.fallen.contains(&x.side));
         s.demoralised = c.demoralised;
         s.groups.clear();
         compute_groups(&mut s);
@@ -220,6 +246,10 @@ impl CaseRuleset for JoursDeGloire {
                 g.committed = false;
                 g.status = None;
             }
+        }
+        // 2.5.2: the contacts the case starts with are accepted, as after any check.
+        for side in ["french", "austrian"] {
+            super::chief::settle(&mut s, side);
         }
         JoursDeGloire::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

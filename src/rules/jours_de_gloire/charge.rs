@@ -40,9 +40,14 @@
 //! advance, in the order (`recall`), a conditional instruction (digest F.4).
 //!
 //! The charged batteries' reaction fire (8.3.3, 9.3.2) comes inside each combat, after the
-//! square and the counter-charge (`reaction`). Not built: a charge combined with an infantry
-//! melee (9.2, 8.7.3), the pursuit by attacked or counter-charging cavalry (9.4, 9.5.1), the
-//! charge of a stack from several hexes.
+//! square and the counter-charge (`reaction`).
+//!
+//! **The attacked cavalry's pursuit** (9.4, 9.5.1, `answer`): on a result with the PUR flag
+//! against cavalry, or after a successful counter-charge, when an attacker left its hex,
+//! the defending seat's standing policy (`pursue: never | always`, default never) sends the
+//! attacked cavalry after it by the same pursuit and charges, then its end-of-charge test;
+//! those charges start no pursuit in turn. Not built: a charge combined with an infantry
+//! melee (9.2, 8.7.3), the charge of a stack from several hexes.
 
 use super::command::status_of;
 use super::disorder::{cohesion_test, disorder};
@@ -55,6 +60,8 @@ use crate::dice::Dice;
 use crate::engine::{Event, Violation};
 use crate::geo::facing::{Facing, in_cone, turn_steps, vertices_fronting};
 use crate::geo::hex::HexId;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A `charge` action.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -72,6 +79,107 @@ pub struct ChargeOrder {
     /// Call the charge off if the target forms square (JDG 9.3.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recall: bool,
+}
+
+/// A seat's standing policy for the pursuit by its attacked cavalry (JDG 9.4, 9.5.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Pursuit {
+    /// The attacked cavalry never pursues.
+    #[default]
+    Never,
+    /// It pursues whenever it may: a PUR result, or a successful counter-charge, with the
+    /// attacker gone from its hex.
+    Always,
+}
+
+/// The standing pursuit policy of `side` (JDG 9.4, 9.5.1).
+pub fn pursuit_policy(s: &State, side: &str) -> Pursuit {
+    s.pursuit.get(side).copied().unwrap_or_default()
+}
+
+/// The rule of the attacked cavalry's pursuit.
+pub const ANSWER: &str = "JDG 9.5.1";
+
+/// The pursuit by the cavalry of `held` (the hexes defending against `side`) of an
+/// attacker that left its hex (JDG 9.4, 9.5.1), by the defending seat's standing policy:
+/// allowed by a PUR result (`pur`) or by a successful counter-charge (`countered`, the
+/// hexes that made one). `attackers`: the attacking units and the hexes they fought from.
+/// The pursuer follows the rules of a charging stack's pursuit (9.2, 9.5.2): along the
+/// pursued unit's path, then pursuit charges, then the end-of-charge test.
+pub fn answer(
+    s: &mut State,
+    side: &str,
+    held: &[HexId],
+    attackers: &[(String, HexId)],
+    countered: &[HexId],
+    pur: bool,
+    dice: &mut Dice,
+) -> Vec<Event> {
+    let owner = s.scenario.other(side).to_string();
+    let Some((pid, origin)) = attackers.iter().find(|(id, h)| s.unit(id).is_some_and(|u| u.hex.is_some() && u.hex != Some(*h))).cloned()
+    else {
+        return vec![];
+    };
+    let why = match (pur, countered.is_empty()) {
+        (true, true) => "the PUR result",
+        (true, false) => "the PUR result and the successful counter-charge",
+        _ => "the successful counter-charge",
+    };
+    // Who may pursue: good-order cavalry of a defending hex (on a counter-charge, of one that
+    // counter-charged); heavy cavalry first, then the best cohesion, then the lowest hex id
+    // (9.5.2).
+    let mut best: Option<((bool, i32, HexId), Vec<String>)> = None;
+    for &d in held {
+        if !pur && !countered.contains(&d) {
+            continue;
+        }
+        let cav: Vec<&Unit> = fighters(s, d).filter(|u| u.side == owner && u.kind == Kind::Cavalry).collect();
+        if cav.is_empty() || s.units_at(d).any(|u| u.side == owner && u.kind == Kind::Infantry) {
+            continue;
+        }
+        let heavy = cav.iter().any(|u| s.data(&u.id).is_some_and(|x| x.heavy));
+        let coh = cav.iter().map(|u| i32::from(s.face(u).cohesion)).max().unwrap_or(0);
+        let key = (!heavy, -coh, d);
+        if best.as_ref().is_none_or(|b| key < b.0) {
+            best = Some((key, cav.iter().map(|u| u.id.clone()).collect()));
+        }
+    }
+    let Some(((_, _, from), units)) = best else {
+        return vec![Event::rule(ANSWER, format!("{pid} left {origin}, but no attacked cavalry is in good order to pursue it"))];
+    };
+    if pursuit_policy(s, &owner) == Pursuit::Never {
+        return vec![Event::rule(
+            ANSWER,
+            format!("{} may pursue {pid} after {why}: the {owner} standing policy is never to pursue", units.join(", ")),
+        )];
+    }
+    let mut ev = vec![Event::rule(
+        ANSWER,
+        format!("{} in {from} pursue {pid} after {why} ({owner} standing policy, JDG 9.4, 9.5.1)", units.join(", ")),
+    )];
+    let trail: Vec<HexId> = std::iter::once(origin).chain(s.trail.iter().filter(|(x, _)| *x == pid).map(|(_, h)| *h)).collect();
+    let (next, msg) = follow(s, &owner, from, &pid, &trail);
+    ev.push(Event::rule("JDG 9.5.2", msg));
+    if let Some(at) = next {
+        let v = fighters(s, at).find(|u| u.side == owner).map(|u| u.facing).unwrap_or(0);
+        let fronts = front_enemy_hexes(s, &owner, at, v);
+        let (ok, no): (Vec<HexId>, Vec<HexId>) = fronts.into_iter().partition(|d| chargeable(s, at, *d));
+        for d in &no {
+            ev.push(Event::rule("JDG 9.5.2", format!("the enemy in {d} stands where no charge strikes")));
+        }
+        if ok.is_empty() {
+            ev.push(Event::rule("JDG 9.5.2", "nothing to charge in the front hexes: the pursuit ends"));
+        } else {
+            let list: Vec<String> = ok.iter().map(|h| h.to_string()).collect();
+            ev.push(Event::rule("JDG 9.5.2", format!("pursuit charge 1 from {at} against {}", list.join(" and "))));
+            let (e, _) = charges(s, &owner, at, ok, 1, false, true, dice);
+            ev.extend(e);
+        }
+    }
+    // 9.4: "the same rules as those that charge": the end-of-charge test when it ends.
+    ev.extend(end_test(s, &units, dice));
+    ev
 }
 
 /// The declared charge waiting for its dice.
@@ -274,20 +382,64 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         }
     }
     done(s);
-    let mut at_hex = o.path.last().copied().unwrap_or(o.from);
+    let at_hex = o.path.last().copied().unwrap_or(o.from);
     let mut targets: Vec<HexId> = vec![o.at];
     for d in front_enemy_hexes(s, &side, at_hex, v) {
         if !targets.contains(&d) && chargeable(s, at_hex, d) {
             targets.push(d);
         }
     }
+    let (e, recalled) = charges(s, &side, at_hex, targets, 0, o.recall, false, dice);
+    ev.extend(e);
+    if !recalled {
+        ev.extend(end_test(s, &p.units, dice));
+    }
+    ev
+}
+
+/// The end-of-charge test (9.2, 9.5): every unit of `units` still on the map takes a
+/// cohesion test, a failure one more disorder.
+fn end_test(s: &mut State, units: &[String], dice: &mut Dice) -> Vec<Event> {
+    let mut ev = Vec::new();
+    for id in units {
+        if s.unit(id).is_none_or(|u| u.hex.is_none()) {
+            continue;
+        }
+        let die = dice.roll(10);
+        let (failed, e) = cohesion_test(s, id, die);
+        ev.push(Event::rule("JDG 9.2", format!("end-of-charge cohesion test of {id}")));
+        ev.extend(e);
+        if failed {
+            ev.extend(disorder(s, id, false, &[]));
+        }
+    }
+    ev
+}
+
+/// The charges of the stack of `side` in `at_hex` against `targets` (9.2 to 9.5.2): the
+/// square tests, the recall when `ask_recall` asks for it, the counter-charges, the combat, and
+/// the pursuit charges that follow, the first numbered `n + 1`. `answering` for the
+/// defender's pursuit (9.4, 9.5.1), which starts no pursuit in turn. Returns the events and
+/// whether the stack was recalled (no end test then).
+#[allow(clippy::too_many_arguments)]
+fn charges(
+    s: &mut State,
+    side: &str,
+    mut at_hex: HexId,
+    mut targets: Vec<HexId>,
+    mut n: u32,
+    ask_recall: bool,
+    answering: bool,
+    dice: &mut Dice,
+) -> (Vec<Event>, bool) {
+    let mut ev = Vec::new();
+    let target = targets.first().copied().unwrap_or(at_hex);
     let mut lost_square: Vec<String> = Vec::new();
-    let mut n = 0u32;
-    let mut recall_allowed = o.recall;
+    let mut recall_allowed = ask_recall;
     loop {
         // 9.3.1: the square test of each charged hex of infantry in clear.
         for &d in &targets {
-            ev.extend(square_test(s, &side, d, at_hex, &lost_square, dice));
+            ev.extend(square_test(s, side, d, at_hex, &lost_square, dice));
         }
         let square = targets.iter().any(|d| s.units_at(*d).any(|u| u.side != side && u.square));
         // 9.3.3: the recall, asked for in the order (the first charge only).
@@ -298,14 +450,15 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             let (ok, e) = et(s, &top, 0, "recall", dice);
             ev.extend(e);
             if ok {
-                ev.extend(recall(s, &side, &mates, at_hex, o.at));
-                return ev;
+                ev.extend(recall(s, side, &mates, at_hex, target));
+                return (ev, true);
             }
             ev.push(Event::rule("JDG 9.3.3", "the recall fails: the charge goes on"));
         }
         // 9.4: the counter-charge of each charged hex of cavalry in good order.
         let chargers_now: Vec<Unit> = fighters(s, at_hex).filter(|u| u.side == side).cloned().collect();
         let heavy = chargers_now.iter().any(|u| s.data(&u.id).is_some_and(|d| d.heavy));
+        let mut countered = Vec::new();
         let mut bonus = if heavy { s.scenario.melee_drm.charge_heavy } else { s.scenario.melee_drm.charge_light };
         for &d in &targets {
             let defs: Vec<Unit> = s.units_at(d).filter(|u| u.side != side && u.kind != Kind::Artillery).cloned().collect();
@@ -327,6 +480,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             if ok {
                 ev.push(Event::rule("JDG 9.4", format!("{} counter-charges: the charge loses its bonus", dtop.id)));
                 bonus = 0;
+                countered.push(d);
             } else {
                 ev.push(Event::rule("JDG 9.4", format!("{}'s counter-charge fails", dtop.id)));
             }
@@ -337,7 +491,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             .iter()
             .flat_map(|d| s.units_at(*d).filter(|u| u.side != side).map(|u| (u.id.clone(), *d, u.kind)).collect::<Vec<_>>())
             .collect();
-        let mods = ChargeMods { bonus, vs_square: square, pursuit: n };
+        let mods = ChargeMods { bonus, vs_square: square, pursuit: n, countered, answering };
         let c = Combat {
             from: vec![at_hex],
             at: targets.clone(),
@@ -347,7 +501,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             breakthrough: false,
             advance_after_refusal: false,
         };
-        let (e, _) = combat(s, &side, &c, dice, Some(&mods));
+        let (e, _) = combat(s, side, &c, dice, Some(&mods));
         ev.extend(e);
         for (id, h, _) in &before {
             // A square that fell back lost its formation: no new square in this pursuit (a
@@ -366,9 +520,9 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             before.iter().filter(|(id, _, k)| *k != Kind::Artillery && s.unit(id).is_some_and(|u| u.hex.is_some())).collect();
         let next: (Option<HexId>, String) = if let Some((id, origin, _)) = moved.first() {
             let trail: Vec<HexId> = std::iter::once(*origin).chain(s.trail.iter().filter(|(x, _)| x == id).map(|(_, h)| *h)).collect();
-            follow(s, &side, at_hex, id, &trail)
+            follow(s, side, at_hex, id, &trail)
         } else if before.iter().any(|(_, _, k)| *k != Kind::Artillery) {
-            advance_into(s, &side, at_hex, targets[0])
+            advance_into(s, side, at_hex, targets[0])
         } else {
             (None, "no pursuit after a charge that eliminated artillery".into())
         };
@@ -377,7 +531,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         let Some(to) = next else { break };
         at_hex = to;
         let v = fighters(s, at_hex).next().map(|u| u.facing).unwrap_or(0);
-        let fronts = front_enemy_hexes(s, &side, at_hex, v);
+        let fronts = front_enemy_hexes(s, side, at_hex, v);
         let (ok, no): (Vec<HexId>, Vec<HexId>) = fronts.into_iter().partition(|d| chargeable(s, at_hex, *d));
         for d in &no {
             ev.push(Event::rule("JDG 9.5.2", format!("the enemy in {d} stands where no charge strikes")));
@@ -394,20 +548,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             break;
         }
     }
-    // 9.2, 9.5: the end-of-charge test of every charging unit.
-    for id in &p.units {
-        if s.unit(id).is_none_or(|u| u.hex.is_none()) {
-            continue;
-        }
-        let die = dice.roll(10);
-        let (failed, e) = cohesion_test(s, id, die);
-        ev.push(Event::rule("JDG 9.2", format!("end-of-charge cohesion test of {id}")));
-        ev.extend(e);
-        if failed {
-            ev.extend(disorder(s, id, false, &[]));
-        }
-    }
-    ev
+    (ev, false)
 }
 
 /// The square test of the enemy in `d` charged from `from` (9.3.1).

@@ -104,7 +104,14 @@ pub fn check_assign(s: &State, side: &str, o: &Orders) -> Vec<Violation> {
             errs.push(Violation::new("JDG 2.3.1", format!("{gid} is not one of your tactical groups this turn")));
             continue;
         };
-        if *st == Status::OR && !g.in_reach {
+        if *st == Status::OR && s.fallen.iter().any(|x| x == side) {
+            errs.push(Violation::new(
+                super::chief::RULE,
+                format!(
+                    "group {gid}: your commander-in-chief is eliminated, your army's groups receive no orders to the end of the battle"
+                ),
+            ));
+        } else if *st == Status::OR && !g.in_reach {
             errs.push(Violation::new(
                 RULE,
                 format!("group {gid} has no unit within your commander-in-chief's command distance: it cannot receive orders"),

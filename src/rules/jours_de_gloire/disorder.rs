@@ -174,8 +174,14 @@ fn retreat_path(s: &State, id: &str, n: usize, attackers: &[HexId], prefer: Opti
 }
 
 /// Move unit `id` to the end of a retreat path; units entering a stack go to its bottom.
-fn put(s: &mut State, id: &str, end: HexId) {
+/// A commander-in-chief stacked with it follows it (2.5.2).
+fn put(s: &mut State, id: &str, end: HexId) -> Vec<Event> {
+    let mut ev = Vec::new();
     if let Some(i) = s.units.iter().position(|x| x.id == id) {
+        if let Some(from) = s.units[i].hex {
+            let side = s.units[i].side.clone();
+            ev = super::chief::follow(s, &side, id, from, Some(end));
+        }
         let mut x = s.units.remove(i);
         x.hex = Some(end);
         // 4.2: a square that falls back or retreats is no more.
@@ -184,6 +190,7 @@ fn put(s: &mut State, id: &str, end: HexId) {
         x.sheltered = false;
         s.units.insert(0, x);
     }
+    ev
 }
 
 /// The fall back of unit `id` (JDG 10, E.11): one hex away from every hex in `attackers`,
@@ -198,7 +205,7 @@ pub fn fall_back(s: &mut State, id: &str, attackers: &[HexId], with: Option<HexI
         return eliminate(s, id, "it cannot fall back (JDG 10.3.1)");
     };
     let end = *path.last().unwrap_or(&origin);
-    put(s, id, end);
+    let followed = put(s, id, end);
     s.trail.push((id.to_string(), end));
     // 10.3.2: it takes the facing of a unit that did not move (artillery keeps its own).
     let conform =
@@ -209,6 +216,7 @@ pub fn fall_back(s: &mut State, id: &str, attackers: &[HexId], with: Option<HexI
         x.facing = f;
     }
     let mut ev = vec![Event::rule("JDG 10.3.1", format!("{id} falls back from {origin} to {end}"))];
+    ev.extend(followed);
     for _ in 0..extra {
         ev.push(Event::rule("JDG 10.3.4", format!("{id}'s fall back crossed a steep slope, ford or bridge or entered an enemy front hex: one more disorder (JDG 10.3.4, 10.3.5)")));
         ev.extend(disorder(s, id, false, attackers));
@@ -231,9 +239,10 @@ pub fn rout_retreat(s: &mut State, id: &str, attackers: &[HexId]) -> Vec<Event> 
     let end = *path.last().unwrap_or(&origin);
     super::rout::note_passed(s, id, origin, &path);
     // Leaving its stack: routed units go to the bottom of the stack they enter (5.1.2).
-    put(s, id, end);
+    let followed = put(s, id, end);
     s.trail.extend(path.iter().map(|h| (id.to_string(), *h)));
     let mut ev = vec![Event::rule("JDG 10.3.1", format!("{id} makes its rout retreat from {origin}: {}", list.join(" → ")))];
+    ev.extend(followed);
     if extra > 0 {
         // 10.3.4, 10.3.5: a routed unit that takes any further disorder is eliminated.
         ev.extend(eliminate(s, id, "its retreat crossed a steep slope, ford or bridge or entered an enemy front hex (JDG 10.3.4, 10.3.5)"));

@@ -59,10 +59,12 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let mut totals = Vec::new();
     for d in s.scenario.sides.clone() {
         let die = dice.roll(10);
-        let drm = i32::from(d.commander.drm);
+        // 2.5.2: an army whose commander-in-chief fell has no DRM.
+        let drm = if s.fallen.contains(&d.id) { 0 } else { i32::from(d.commander.drm) };
         let total = die as i32 + drm;
         ev.push(Event::roll(format!("{STRATEGIC}: strategic initiative of the {} player", d.id), "d10", die));
-        ev.push(Event::rule(STRATEGIC, format!("{}: {die} + {drm} ({}) = {total}", d.id, d.commander.name)));
+        let who = if s.fallen.contains(&d.id) { format!("{} eliminated, JDG 2.5.2", d.commander.name) } else { d.commander.name.clone() };
+        ev.push(Event::rule(STRATEGIC, format!("{}: {die} + {drm} ({who}) = {total}", d.id)));
         totals.push((d.id.clone(), total));
     }
     // The higher total wins; equal totals give nobody the initiative.

@@ -74,7 +74,30 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 2 => Some(super::reaction::ReactionFire::UnderGuns),
                 _ => None,
             };
-            Some(Orders { assign, drop, refuse, counter_attack, rout, counter_battery, reaction_fire, ..Orders::default() })
+            // And the commander-in-chief's evasion policy (JDG 2.5.2).
+            let chief_evasion = match ch.roll(5) {
+                0 => Some(super::chief::Evasion::Alone),
+                1 | 2 => Some(super::chief::Evasion::Always),
+                _ => None,
+            };
+            // And the attacked cavalry's pursuit policy (JDG 9.4, 9.5.1).
+            let pursue = match ch.roll(5) {
+                0 => Some(super::charge::Pursuit::Never),
+                1 | 2 => Some(super::charge::Pursuit::Always),
+                _ => None,
+            };
+            Some(Orders {
+                assign,
+                drop,
+                refuse,
+                counter_attack,
+                rout,
+                counter_battery,
+                reaction_fire,
+                chief_evasion,
+                pursue,
+                ..Orders::default()
+            })
         }
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and

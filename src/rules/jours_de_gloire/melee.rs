@@ -111,6 +111,12 @@ pub struct ChargeMods {
     pub vs_square: bool,
     /// 0 for the charge itself, n for the n-th pursuit charge (9.5.2).
     pub pursuit: u32,
+    /// The charged hexes whose cavalry counter-charged with success (9.4): if the charger
+    /// falls back or retreats, they may pursue it.
+    pub countered: Vec<HexId>,
+    /// A charge of the defender's answering pursuit (9.4, 9.5.1): its results start no
+    /// pursuit of the other side in turn.
+    pub answering: bool,
 }
 
 /// The facing of the stack in `h` for its attack: `turn` if given, else its infantry's or
@@ -559,7 +565,7 @@ pub fn fight(
             MeleeFlag::Breakthrough => "a breakthrough by the attacker (JDG 8.7.2)",
             MeleeFlag::CounterAttack if charge.is_some() => "a counter-attack (JDG 8.7.2): not built after a charge, nothing follows",
             MeleeFlag::CounterAttack => "a counter-attack by the defender (JDG 8.7.2)",
-            MeleeFlag::Pursuit => "a pursuit by defending cavalry (JDG 9.5.1): not built, nothing follows",
+            MeleeFlag::Pursuit => "a pursuit by the attacked cavalry (JDG 9.5.1)",
         };
         ev.push(Event::rule("JDG 8.7.2", format!("the result allows {what}")));
     }
@@ -567,6 +573,13 @@ pub fn fight(
     let bt = charge.is_none() && row.flags.contains(&MeleeFlag::Breakthrough);
     let att_loses = row.attacker.contains(&MeleeEffect::FallBack);
     let def_loses = row.defender.contains(&MeleeEffect::FallBack);
+    // 9.4, 9.5.1: the attacking units and their hexes, to see who leaves.
+    let att_before: Vec<(String, HexId)> = from
+        .iter()
+        .flat_map(|a| {
+            s.units_at(*a).filter(|u| u.side == side && u.kind != Kind::Artillery).map(|u| (u.id.clone(), *a)).collect::<Vec<_>>()
+        })
+        .collect();
     // 8.5: every unit of the hexes, effects left to right; the attacker's cell first.
     ev.extend(apply(s, dice, &from, &held, &row.attacker, att_loses, true));
     ev.extend(apply(s, dice, &held, &from, &row.defender, def_loses, false));
@@ -587,6 +600,16 @@ pub fn fight(
         } else {
             ev.extend(advance(s, side, c, &from, &emptied, false));
         }
+    }
+    // 9.4, 9.5.1: the attacked cavalry may pursue an attacker that left its hex, on a PUR
+    // result or after a successful counter-charge; before any counter-attack (a unit that
+    // pursued has left the hex it would counter-attack from).
+    let pur = row.flags.contains(&MeleeFlag::Pursuit) && cavalry_defends;
+    let countered: &[HexId] = charge.map(|m| m.countered.as_slice()).unwrap_or(&[]);
+    if pur && charge.is_some_and(|m| m.answering) {
+        ev.push(Event::rule(super::charge::ANSWER, "a charge of a pursuit that answers a combat: no pursuit answers it in turn"));
+    } else if pur || !countered.is_empty() {
+        ev.extend(super::charge::answer(s, side, &held, &att_before, countered, pur, dice));
     }
     // 8.7.2: the breakthrough melee is resolved at once, before the declaration goes on.
     if bt {

@@ -1,5 +1,5 @@
 //! Jours de Gloire (Vae Victis series rules, version 2021), Napoleonic battles — ruleset
-//! `jours-de-gloire`. A ninth slice (issue 23).
+//! `jours-de-gloire`. A tenth slice (issue 23).
 //!
 //! Built: the scenario data (`scenario`, representative Marengo battle), tactical groups
 //! and their secret orders as commitments opened at the formation's first activation
@@ -16,8 +16,10 @@
 //! JDG 8.8); the counter-attack by standing policy (`counter`, JDG 8.7.2); rout moves in
 //! phase E and instead of a routed unit's cohesion test (`rout`, JDG 10.4), with the tests
 //! of the units they pass through (JDG 10.5); the breakthrough (`melee`, JDG 8.7.2);
-//! counter-battery and reaction fire by standing policies (`reaction`, JDG 7.1, 8.3.3). Not
-//! built: a charge combined with a melee;
+//! counter-battery and reaction fire by standing policies (`reaction`, JDG 7.1, 8.3.3); the
+//! commander-in-chief's evasion by standing policy, his following a retreat or rout and his
+//! elimination (`chief`, JDG 2.5.2); the attacked cavalry's pursuit by standing policy
+//! (`charge::answer`, JDG 9.4, 9.5.1). Not built: a charge combined with a melee;
 //! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
@@ -29,6 +31,7 @@
 
 pub mod cases;
 pub mod charge;
+pub mod chief;
 pub mod command;
 pub mod counter;
 pub mod disorder;
@@ -81,7 +84,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             sheltered: false,
         })
         .collect();
-    let chiefs = sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false }).collect();
+    let chiefs =
+        sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false }).collect();
     let holder = sc.victory.holder.clone();
     let mut s = State {
         scenario: sc,
@@ -118,6 +122,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         counter_battery: std::collections::BTreeMap::new(),
         reaction: std::collections::BTreeMap::new(),
         reacted: vec![],
+        evasion: std::collections::BTreeMap::new(),
+        fallen: vec![],
+        pursuit: std::collections::BTreeMap::new(),
         activated: vec![],
         holder,
         outcome: None,
@@ -134,6 +141,9 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         return Err(ScenarioError {
             problems: vec![format!("{} sets up on or next to an enemy reinforcement entry hex (JDG 5.2.3)", u.id)],
         });
+    }
+    for side in s.scenario.sides.iter().map(|d| d.id.clone()).collect::<Vec<_>>() {
+        chief::settle(&mut s, &side);
     }
     turn::start_turn(&mut s);
     Ok(s)
@@ -212,6 +222,7 @@ impl Ruleset for JoursDeGloire {
         }
         s.trail.clear();
         ev.extend(reinforce::sweep(s));
+        ev.extend(chief::sweep(s));
         ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {

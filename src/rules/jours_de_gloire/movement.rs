@@ -495,6 +495,8 @@ pub fn step_chief(s: &mut State, side: &str, m: &ChiefMove) -> Result<Vec<Event>
         x.hex = at;
         x.moved = true;
     }
+    // 2.5.2: he came to the enemies in contact there; they did not come to him.
+    super::chief::settle(s, side);
     Ok(vec![Event::rule("JDG 2.5.1", format!("the {side} commander-in-chief moves to {at} ({} MP)", half(spent)))])
 }
 

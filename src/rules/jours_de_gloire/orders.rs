@@ -41,6 +41,16 @@ pub struct Orders {
     /// `under_guns` (the infantry or cavalry under the guns of a mixed stack, 5.1.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reaction_fire: Option<super::reaction::ReactionFire>,
+    /// The seat's standing pursuit policy for its attacked cavalry from this entry on (JDG
+    /// 9.4, 9.5.1), in a phase-A or activation entry: `never` or `always` (pursue an
+    /// attacker that left its hex on a PUR result or after a successful counter-charge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pursue: Option<super::charge::Pursuit>,
+    /// The seat's standing evasion policy for its commander-in-chief from this entry on
+    /// (JDG 2.5.2), in a phase-A or activation entry: `alone` (only the compulsory evasion,
+    /// when no friendly unit shares his hex) or `always` (when stacked too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chief_evasion: Option<super::chief::Evasion>,
     /// The seat's standing rout policy from this entry on (JDG 10.4), in a phase-A or
     /// activation entry: `stop` (in the first town, village or castle a rout move enters,
     /// and stay there) or `run`.

@@ -138,6 +138,9 @@ pub fn refuse(s: &mut State, side: &str, from: &[HexId], at: &[HexId], dice: &mu
         }
         // 6.1.1: joining friends, the stack takes their facing.
         let conform = s.units_at(end).find(|u| u.kind != Kind::Artillery && !u.routed).map(|u| u.facing);
+        if let Some(first) = ids.first() {
+            ev.extend(super::chief::follow(s, &owner, first, d, Some(end)));
+        }
         for id in &ids {
             if let Some(i) = s.units.iter().position(|x| x.id == *id) {
                 let mut x = s.units.remove(i);

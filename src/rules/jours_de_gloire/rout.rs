@@ -257,7 +257,7 @@ impl Search<'_> {
             let Some(h) = hex else {
                 if passing || spent < self.budget {
                     goes |= within;
-                    self.push(path, cols, Some("its rout move carries it off the map (JDG 10.4)".into()), false, false, false);
+                    self.push(path, cols, Some(OFF_MAP.into()), false, false, false);
                 }
                 continue;
             };
@@ -338,6 +338,9 @@ fn name(d: RoutDirection) -> String {
     }
 }
 
+/// Why a rout move that leaves the map eliminates its unit.
+const OFF_MAP: &str = "its rout move carries it off the map (JDG 10.4)";
+
 /// The rout move of unit `id` (module doc); `partner`: it started phase E stacked with
 /// another routed unit (10.4: they part).
 pub fn rout_move(s: &mut State, id: &str, partner: bool) -> Vec<Event> {
@@ -367,10 +370,13 @@ pub fn rout_move(s: &mut State, id: &str, partner: bool) -> Vec<Event> {
     s.trail.extend(way.path.iter().skip(1).map(|h| (id.to_string(), *h)));
     note_passed(s, id, start, way.path.get(1..).unwrap_or(&[]));
     if let Some(why) = way.dies {
-        // It dies where its move ends (the last map hex of the way).
+        // It dies where its move ends (the last map hex of the way); a commander stacked
+        // with it goes there, or off the map with it (2.5.2).
+        let last = way.path.last().copied();
         if let Some(x) = s.unit_mut(id) {
-            x.hex = way.path.last().copied().or(x.hex);
+            x.hex = last.or(x.hex);
         }
+        ev.extend(super::chief::follow(s, &u.side, id, start, if why == OFF_MAP { None } else { last }));
         ev.extend(eliminate(s, id, &why));
         return ev;
     }
@@ -381,6 +387,9 @@ pub fn rout_move(s: &mut State, id: &str, partner: bool) -> Vec<Event> {
         x.hex = Some(end);
         x.sheltered = way.stops;
         s.units.insert(0, x);
+    }
+    if end != start {
+        ev.extend(super::chief::follow(s, &u.side, id, start, Some(end)));
     }
     if way.stops {
         ev.push(Event::rule(RULE, format!("{id} stops its rout in {end} (a town, village or castle) and stays there")));

@@ -203,6 +203,14 @@ pub struct Chief {
     /// Moved this turn (flipped; back at the end of the turn, a reading of a gap).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moved: bool,
+    /// The enemy units in contact with him at the last check, accepted (JDG 2.5.2): only a
+    /// unit not listed here brings on an evasion.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub near: Vec<String>,
+    /// He was alone in his hex at the last check (JDG 2.5.2): a commander left alone in
+    /// contact must evade.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alone: bool,
 }
 
 /// The whole state.
@@ -296,6 +304,18 @@ pub struct State {
     /// Each side's standing reaction-fire policy (JDG 7.1, 8.3.3); none: never.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reaction: BTreeMap<String, super::reaction::ReactionFire>,
+    /// Each side's standing evasion policy for its commander-in-chief (JDG 2.5.2); none:
+    /// only when alone.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub evasion: BTreeMap<String, super::chief::Evasion>,
+    /// Each side's standing pursuit policy for its attacked cavalry (JDG 9.4, 9.5.1); none:
+    /// never.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pursuit: BTreeMap<String, super::charge::Pursuit>,
+    /// Sides whose commander-in-chief was eliminated (JDG 2.5.2): their groups receive no
+    /// orders from the next phase A to the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallen: Vec<String>,
     /// Batteries that made their counter-battery or reaction fire in the current activation
     /// (JDG 7.1: one of the two, once).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -142,6 +142,7 @@ pub fn step(s: &mut State, side: &str, a: &Action) -> Result<Vec<Event>, Vec<Vio
     }
     let mut ev = step_action(s, side, a)?;
     ev.extend(super::reinforce::sweep(s));
+    ev.extend(super::chief::sweep(s));
     Ok(ev)
 }
 
@@ -231,6 +232,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
         o.rout.map(|p| set_policy(&mut w.rout, &side, p, super::rout::RULE, "rout")),
         o.counter_battery.map(|p| set_policy(&mut w.counter_battery, &side, p, super::reaction::RULE, "counter-battery")),
         o.reaction_fire.map(|p| set_policy(&mut w.reaction, &side, p, super::reaction::RULE, "reaction-fire")),
+        o.pursue.map(|p| set_policy(&mut w.pursuit, &side, p, super::charge::ANSWER, "pursuit")),
+        o.chief_evasion.map(|p| set_policy(&mut w.evasion, &side, p, super::chief::RULE, "commander's evasion")),
     ];
     let r = run_phase(s, w, &side, o);
     r.map(|(w, mut ev)| {

@@ -110,6 +110,10 @@ pub fn describe(s: &State) -> String {
     for c in &s.chiefs {
         out.push(format!("commander-in-chief of {} at {}{}", c.side, c.hex, if c.moved { " (moved this turn)" } else { "" }));
     }
+    for side in &s.fallen {
+        out.push(format!("the {side} commander-in-chief is eliminated: no {side} group receives orders (JDG 2.5.2)"));
+    }
+
     for (h, v) in &s.scenario.vp {
         let who = s.holder.get(h).map(String::as_str).unwrap_or("nobody");
         out.push(format!("VP hex {h} ({v} VP) held by {who}"));
@@ -230,6 +234,16 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if u.marker && s.units.iter().any(|e| e.side != u.side && e.hex.is_some_and(|eh| eh.distance(h) <= 5)) {
             return Err(format!("{} keeps its Reinforcement marker within 5 hexes of an enemy (JDG 5.2.1)", u.id));
+        }
+    }
+    for c in &s.chiefs {
+        // 2.5.2: a commander never stays among enemy units, nor alone next to one that
+        // came to him (he evades or is eliminated at once).
+        if s.units_at(c.hex).any(|u| u.side != c.side) {
+            return Err(format!("the {} commander-in-chief stands in {} with enemy units", c.side, c.hex));
+        }
+        if s.fallen.contains(&c.side) {
+            return Err(format!("the {} commander-in-chief is both on the map and eliminated", c.side));
         }
     }
     if s.turn == 0 || s.turn > s.scenario.turns {
