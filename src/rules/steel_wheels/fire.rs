@@ -229,7 +229,7 @@ pub fn plan_order(s: &State, firer: &Unit, at: Point, moving: bool, f: &super::o
             }
             return super::building_fire::plan(s, firer, at, moving, &b, f.aim.as_deref());
         }
-        if s.ruins.iter().any(|r| *r == f.target) {
+        if s.ruins.contains(&f.target) {
             return Err(vec![v("SW-BLDF-5", format!("{} is ruins: fire at the squads in it", f.target))]);
         }
     }
