@@ -58,13 +58,21 @@ impl Face {
             Face::Front | Face::Rear => Vector::new(-d.y, d.x),
             Face::Left | Face::Right => d,
         };
-        if w.is_zero() {
-            return false;
-        }
-        let (s, _) = super::trig::dir(900 - a.min(900) as i32);
-        let x = w.cross(e);
-        x * x * 1_000_000_000_000 >= (s as i128 * s as i128) * w.len_sq() * e.len_sq()
+        plane_impact_at_least(e, w, a)
     }
+}
+
+/// Whether the line of fire `w` meets a vertical plane running along `e` (a plate, or a
+/// building's wall seen from above, BLDF-2) at an angle of **at least** `a` tenths
+/// (`0..=900`), measured between the line and the plane: `(w × e)²·10¹² ≥ COS[900 −
+/// a]²·|w|²·|e|²`, exact in integers. False for a zero vector.
+pub fn plane_impact_at_least(e: Vector, w: Vector, a: u16) -> bool {
+    if w.is_zero() || e.is_zero() {
+        return false;
+    }
+    let (s, _) = super::trig::dir(900 - a.min(900) as i32);
+    let x = w.cross(e);
+    x * x * 1_000_000_000_000 >= (s as i128 * s as i128) * w.len_sq() * e.len_sq()
 }
 
 #[cfg(test)]
@@ -102,5 +110,15 @@ mod tests {
         // The side of the same tank, fired at from abeam.
         assert!(Face::Left.impact_at_least(h, Vector::new(0, -100), 750));
         assert!(!Face::Left.impact_at_least(h, Vector::new(-100, -100), 750));
+    }
+
+    #[test]
+    fn wall_planes() {
+        // A wall along x, fired at square on, at 45° and along its own line.
+        let wall = Vector::new(80, 0);
+        assert!(plane_impact_at_least(wall, Vector::new(0, 100), 750));
+        assert!(!plane_impact_at_least(wall, Vector::new(100, 100), 750));
+        assert!(!plane_impact_at_least(wall, Vector::new(100, 0), 750));
+        assert!(!plane_impact_at_least(Vector::new(0, 0), Vector::new(0, 100), 750));
     }
 }

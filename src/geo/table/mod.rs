@@ -30,4 +30,4 @@ pub use path::{LinearFeature, Path, PathError};
 pub use point::{MAX_COORD, Point, Vector};
 pub use shape::{Footprint, Polygon, ShapeError};
 pub use sight::{AreaSight, Blocker, Ignore, SampleSight, Scene, TerrainArea};
-pub use template::{Template, deviate, scatter_heading};
+pub use template::{Template, WallPoint, along_wall, deviate, scatter_heading, wall_scatter};

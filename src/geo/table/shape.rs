@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::angle::Heading;
 use super::num::{round_div, sat_i32};
 use super::point::{Point, Vector, orient};
-use super::segment::{RatPoint, cmp_dist_sq, crossing, on_segment, point_segment_dist_sq, point_segment_within};
+use super::segment::{RatPoint, cmp_dist_sq, crossing, meeting_params, on_segment, point_segment_dist_sq, point_segment_within};
 use super::trig::TRIG_SCALE;
 
 /// Why a polygon was refused.
@@ -113,6 +113,23 @@ impl Polygon {
     /// Whether `p` is inside and not on the boundary.
     pub fn contains_strictly(&self, p: Point) -> bool {
         self.contains(p) && !self.on_boundary(p)
+    }
+
+    /// Whether a point at a rational position lies in this polygon, taken as **convex**
+    /// (boundary included): on the inner side of every edge or on it.
+    pub fn convex_contains_rat(&self, x: &RatPoint) -> bool {
+        let ccw = self.area2() > 0;
+        self.edges().all(|(p, q)| {
+            let o = x.orient(p, q);
+            o == 0 || (o > 0) == ccw
+        })
+    }
+
+    /// Whether the segment `a b` meets this polygon's boundary only inside the convex
+    /// `zone` (boundary included): every crossing, touch or shared stretch of the two lies
+    /// in the zone. A segment that never meets the boundary passes.
+    pub fn meets_boundary_only_in(&self, a: Point, b: Point, zone: &Polygon) -> bool {
+        self.edges().all(|(p, q)| meeting_params(a, b, p, q).into_iter().all(|t| zone.convex_contains_rat(&RatPoint::at(a, b, t))))
     }
 
     /// Crossing number (ray towards +x) for a point at a rational position; the boundary

@@ -68,6 +68,37 @@ pub fn deviate(p: Point, distance_mm: i32, heading: Heading) -> Point {
     if distance_mm <= 0 { p } else { p.offset(distance_mm, heading) }
 }
 
+/// A point of a wall's vertical plane: the wall runs from `a` to `b` on the ground, `along`
+/// is the distance from `a` along it in mm and `up` the height above the ground in mm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WallPoint {
+    pub along: i32,
+    pub up: i32,
+}
+
+/// Scatter on a wall's vertical plane (digest D.1 "Scatter", BLDF-1): the two offsets of a
+/// ground scatter of `distance_mm` at `heading` (its x and y, each `round_div(d·COS,
+/// 10⁶)`) are laid along the wall and upwards. Returns the new wall point when it lies on the
+/// wall's outline (`0 ≤ along ≤ length_mm`, `0 ≤ up ≤ height_mm`, bounds included), `None`
+/// off it (the shot flies past and has no effect).
+pub fn wall_scatter(from: WallPoint, distance_mm: i32, heading: Heading, length_mm: i32, height_mm: i32) -> Option<WallPoint> {
+    let moved = deviate(Point::new(from.along, from.up), distance_mm, heading);
+    let p = WallPoint { along: moved.x, up: moved.y };
+    ((0..=length_mm).contains(&p.along) && (0..=height_mm).contains(&p.up)).then_some(p)
+}
+
+/// The ground point `along` mm from `a` towards `b` (rounded half away from zero).
+pub fn along_wall(a: Point, b: Point, along: i32) -> Point {
+    let v = a.to(b);
+    let len = super::num::ceil_sqrt(v.len_sq() as u128) as i128;
+    if len == 0 {
+        return a;
+    }
+    let x = a.x as i128 + super::num::round_div(v.x as i128 * along as i128, len);
+    let y = a.y as i128 + super::num::round_div(v.y as i128 * along as i128, len);
+    Point::new(super::num::sat_i32(x), super::num::sat_i32(y))
+}
+
 /// The scatter direction from a 3600-face die read 1..=3600: face `f` is heading `f − 1`
 /// tenths (the face index, digest AMB-13). `None` for a face outside 1..=3600.
 pub fn scatter_heading(face: u32) -> Option<Heading> {
@@ -77,6 +108,20 @@ pub fn scatter_heading(face: u32) -> Option<Heading> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wall_plane_scatter() {
+        let mid = WallPoint { along: 40, up: 60 };
+        // 5 cm straight "east" runs along the wall: 40 + 50 = 90 > 80, off the wall.
+        assert_eq!(wall_scatter(mid, 50, Heading::new(0), 80, 120), None);
+        // 3 cm "north" goes up the wall: 60 + 30 = 90, still on it.
+        assert_eq!(wall_scatter(mid, 30, Heading::new(900), 80, 120), Some(WallPoint { along: 40, up: 90 }));
+        // Exactly to the wall's top edge counts as on it.
+        assert_eq!(wall_scatter(mid, 60, Heading::new(900), 80, 120), Some(WallPoint { along: 40, up: 120 }));
+        // 7 cm down goes below the ground: off.
+        assert_eq!(wall_scatter(mid, 70, Heading::new(2700), 80, 120), None);
+        assert_eq!(along_wall(Point::new(900, 540), Point::new(980, 540), 25), Point::new(925, 540));
+    }
 
     fn p(x: i32, y: i32) -> Point {
         Point::new(x, y)

@@ -13,7 +13,7 @@
 use super::data;
 use super::movement::{self, Door, Moved, Speed};
 use super::orders::{InBuilding, Move};
-use super::scenario::{Building, Opening, footprint, point};
+use super::scenario::{Building, Opening, OpeningKind, footprint, point};
 use super::state::{Inside, State, Unit};
 use crate::engine::{Event, Violation};
 use crate::geo::table::segment::{RatPoint, meeting_params};
@@ -28,13 +28,29 @@ pub fn on_area(poly: &Polygon, fp: &Footprint) -> bool {
     poly.contains(fp.centre()) || poly.edges().any(|(a, b)| fp.meets_segment(a, b)) || poly.vertices().iter().any(|&p| fp.contains(p))
 }
 
-/// Whether a rational point lies in a convex polygon (boundary included).
 fn in_convex(zone: &Polygon, x: &RatPoint) -> bool {
-    let ccw = zone.area2() > 0;
-    zone.edges().all(|(p, q)| {
-        let o = x.orient(p, q);
-        o == 0 || (o > 0) == ccw
-    })
+    zone.convex_contains_rat(x)
+}
+
+/// BLDM-4 (TEXT): how many figures may fire through one opening: two at a window or a
+/// loophole, three at a door, four at a gate. The rule names no gap ("buca"); it is read as
+/// the smallest opening, two.
+pub fn firers_per(kind: OpeningKind) -> u32 {
+    match kind {
+        OpeningKind::Window | OpeningKind::Loophole | OpeningKind::Gap => 2,
+        OpeningKind::Door => 3,
+        OpeningKind::Gate => 4,
+    }
+}
+
+/// BLDM-4: the openings on occupant `u`'s floor that face `target`: the line from the
+/// middle of the opening's zone to the target meets the building's outline only inside that
+/// zone, so the figures at the opening fire out through it and not across the building.
+/// Empty when `u` is not inside a building.
+pub fn facing_openings<'a>(s: &'a State, u: &Unit, target: Point) -> Vec<&'a Opening> {
+    let Some(i) = &u.inside else { return vec![] };
+    let (Some(b), Some(area)) = (s.scenario.building(&i.building), s.scenario.area(&i.building)) else { return vec![] };
+    b.openings.iter().filter(|o| o.floor == i.floor && area.polygon.meets_boundary_only_in(o.zone.centroid(), target, &o.zone)).collect()
 }
 
 /// The ground-floor access point of `b` that holds the leader standing at `p` wholly, if any.

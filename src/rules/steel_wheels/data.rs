@@ -44,6 +44,8 @@ pub struct TerrainRow {
     /// none, edge or obstacle.
     pub sight: String,
     pub dangerous: bool,
+    /// The wall material (BLDF-2): L, M, C or B for buildings, bunkers and casemates.
+    pub material: Option<char>,
 }
 
 /// A weapon (E.32).
@@ -182,12 +184,15 @@ pub struct Data {
     pub light_unarmoured: BTreeMap<u32, [u32; 10]>,
     /// target column → row 1..15 → result word (E.26).
     pub tiro: BTreeMap<String, [String; 16]>,
+    /// TIRO's green section (HW-3, BLDF): `wall`, `opening`, `post`, rows 1..15.
+    pub tiro_green: BTreeMap<String, [String; 16]>,
     /// section → calibre row index → 18 cells (None = X), with the row and column keys (E.27).
     pub pen: BTreeMap<String, Vec<[Option<u32>; 18]>>,
     pub pen_calibre_lo: Vec<u32>,
     pub pen_thickness: Vec<u32>,
     /// column → row 1..10 → result text (E.28).
     pub effects: BTreeMap<String, [String; 11]>,
+    pub building_effects: BuildingEffects,
     pub weapons: BTreeMap<String, Weapon>,
     /// army → card name → card.
     pub units: BTreeMap<String, BTreeMap<String, Card>>,
@@ -196,6 +201,9 @@ pub struct Data {
     /// Radius of a squad leader's round base (D.1: 9 mm for an 18 mm base), the figure that
     /// must stand wholly in an access point to enter a building (BLDM-2).
     pub leader_base_radius_mm: u32,
+    /// The height of one floor of a building (E.22 "40 per floor"): a wall's plane is
+    /// floors × this high (BLDF-1), and a point on it lies on floor `up / this`.
+    pub floor_height_mm: u32,
 }
 
 #[derive(Deserialize)]
@@ -208,6 +216,7 @@ struct Raw {
     tiro_heavy: RawTiro,
     penetration: BTreeMap<String, yaml_serde::Value>,
     heavy_effects: RawEffects,
+    building_effects: RawBuildingEffects,
     weapons: BTreeMap<String, Weapon>,
     units: BTreeMap<String, BTreeMap<String, Card>>,
     engine: RawEngine,
@@ -227,6 +236,8 @@ struct RawTerrainRow {
     sight: String,
     #[serde(default)]
     dangerous: bool,
+    #[serde(default)]
+    material: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -237,6 +248,7 @@ struct RawLightUnarmoured {
 #[derive(Deserialize)]
 struct RawTiro {
     columns: BTreeMap<String, BTreeMap<String, String>>,
+    green_section: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -245,11 +257,68 @@ struct RawEffects {
 }
 
 #[derive(Deserialize)]
+struct RawBuildingEffects {
+    calibre_rows: Vec<RawCalRow>,
+    columns: Vec<String>,
+    rows: BTreeMap<u32, Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct RawCalRow {
+    upto_mm: Option<u32>,
+    add: i32,
+}
+
+/// One cell of E.29 (BLDF-5, IMP-4): the radius of the devastated area and whether the
+/// building becomes ruins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Devastation {
+    pub radius_cm: u32,
+    pub ruins: bool,
+}
+
+/// E.29, EFFECTS of heavy weapons against BUILDINGS (representative).
+#[derive(Debug)]
+pub struct BuildingEffects {
+    /// (upper calibre bound in tenths of a mm, inclusive; none above) and the row modifier.
+    pub calibre_rows: Vec<(Option<u32>, i32)>,
+    /// The material letters of the columns.
+    pub columns: Vec<char>,
+    /// Rows 1..=14.
+    pub rows: BTreeMap<u32, Vec<Devastation>>,
+}
+
+impl BuildingEffects {
+    /// The row of a D10 `roll` for a calibre (tenths of a mm): the roll plus the calibre's
+    /// modifier, clamped to the chart's rows.
+    pub fn row(&self, roll: u32, cal_tenths: u32) -> u32 {
+        let add = self.modifier(cal_tenths);
+        let last = self.rows.keys().next_back().copied().unwrap_or(1);
+        (roll as i32 + add).clamp(1, last as i32) as u32
+    }
+    /// The modifier the calibre gives the row.
+    pub fn modifier(&self, cal_tenths: u32) -> i32 {
+        self.calibre_rows.iter().find(|(up, _)| up.is_none_or(|u| cal_tenths <= u)).map(|r| r.1).unwrap_or(0)
+    }
+    /// The cell of `row` for wall material `m`.
+    pub fn cell(&self, row: u32, m: char) -> Option<Devastation> {
+        let col = self.columns.iter().position(|&c| c == m)?;
+        self.rows.get(&row)?.get(col).copied()
+    }
+}
+
+#[derive(Deserialize)]
 struct RawEngine {
     squad_base_mm: [u32; 2],
     gun_base_mm: [u32; 2],
     #[serde(default = "leader_radius")]
     leader_base_radius_mm: u32,
+    #[serde(default = "floor_height")]
+    floor_height_mm: u32,
+}
+
+fn floor_height() -> u32 {
+    40
 }
 
 fn leader_radius() -> u32 {
@@ -287,7 +356,14 @@ fn load() -> Result<Data, String> {
         let moves: [MoveCode; 5] = mv.try_into().map_err(|_| format!("terrain {name}: five move codes"))?;
         terrain.insert(
             name,
-            TerrainRow { moves, cover: r.cover.chars().next().unwrap_or('S'), obs: r.obs, sight: r.sight, dangerous: r.dangerous },
+            TerrainRow {
+                moves,
+                cover: r.cover.chars().next().unwrap_or('S'),
+                obs: r.obs,
+                sight: r.sight,
+                dangerous: r.dangerous,
+                material: r.material.and_then(|m| m.chars().next()),
+            },
         );
     }
     let mut obs = BTreeMap::new();
@@ -304,7 +380,10 @@ fn load() -> Result<Data, String> {
         light_inf.insert(k.to_string(), m);
     }
     let mut tiro = BTreeMap::new();
-    for (col, spans) in raw.tiro_heavy.columns {
+    let mut tiro_green = BTreeMap::new();
+    for (green, (col, spans)) in
+        raw.tiro_heavy.columns.into_iter().map(|c| (false, c)).chain(raw.tiro_heavy.green_section.into_iter().map(|c| (true, c)))
+    {
         let mut rows: [String; 16] = Default::default();
         for (k, word) in spans {
             let (a, b) = span(&k)?;
@@ -315,7 +394,8 @@ fn load() -> Result<Data, String> {
         if rows[1..].iter().any(|w| w.is_empty()) {
             return Err(format!("TIRO column {col} misses a row"));
         }
-        tiro.insert(col, rows);
+        let into = if green { &mut tiro_green } else { &mut tiro };
+        into.insert(col, rows);
     }
     let rows_of = |key: &str| -> Result<Vec<String>, String> {
         let v = raw.penetration.get(key).ok_or(format!("penetration: no {key}"))?;
@@ -349,6 +429,30 @@ fn load() -> Result<Data, String> {
         }
         effects.insert(col, out);
     }
+    let be = raw.building_effects;
+    let mut be_rows = BTreeMap::new();
+    for (r, cells) in be.rows {
+        let cells = cells
+            .iter()
+            .map(|c| {
+                let ruins = c.ends_with('R');
+                let radius_cm = c.trim_end_matches('R').parse::<u32>().map_err(|_| format!("building effects row {r}: bad cell {c}"))?;
+                Ok(Devastation { radius_cm, ruins })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if cells.len() != be.columns.len() {
+            return Err(format!("building effects row {r}: {} cells for {} columns", cells.len(), be.columns.len()));
+        }
+        be_rows.insert(r, cells);
+    }
+    if be_rows.keys().copied().ne(1..=be_rows.len() as u32) {
+        return Err("building effects: rows must run 1, 2, 3, ...".into());
+    }
+    let building_effects = BuildingEffects {
+        calibre_rows: be.calibre_rows.iter().map(|c| (c.upto_mm.map(|m| m * 10), c.add)).collect(),
+        columns: be.columns.iter().filter_map(|c| c.chars().next()).collect(),
+        rows: be_rows,
+    };
     Ok(Data {
         version: raw.data_version,
         terrain,
@@ -356,15 +460,18 @@ fn load() -> Result<Data, String> {
         light_inf,
         light_unarmoured: raw.light_fire_vs_unarmoured_vehicle.losses,
         tiro,
+        tiro_green,
         pen,
         pen_calibre_lo,
         pen_thickness,
         effects,
+        building_effects,
         weapons: raw.weapons,
         units: raw.units,
         squad_base_mm: raw.engine.squad_base_mm,
         gun_base_mm: raw.engine.gun_base_mm,
         leader_base_radius_mm: raw.engine.leader_base_radius_mm,
+        floor_height_mm: raw.engine.floor_height_mm,
     })
 }
 
@@ -395,6 +502,19 @@ impl Data {
         let col = self.pen_thickness.iter().position(|&t| t >= thickness_mm)?;
         self.pen.get(sec)?.get(row)?.get(col).copied().flatten()
     }
+    /// The penetration cell of a wall of material `m` (BLDF-2: the chart's L, M, C, B
+    /// columns, after its thickness columns); `None` = X.
+    pub fn pen_material_cell(&self, ap: bool, ge75: bool, cal_tenths: u32, m: char) -> Option<u32> {
+        let sec = match (ap, ge75) {
+            (true, true) => "AP_ge75",
+            (true, false) => "AP_lt75",
+            (false, true) => "HE_AA_ge75",
+            (false, false) => "HE_AA_lt75",
+        };
+        let k = ['L', 'M', 'C', 'B'].iter().position(|&c| c == m)?;
+        let row = self.pen_calibre_lo.iter().rposition(|&lo| cal_tenths / 10 >= lo)?;
+        self.pen.get(sec)?.get(row)?.get(self.pen_thickness.len() + k).copied().flatten()
+    }
 }
 
 #[cfg(test)]
@@ -412,6 +532,19 @@ mod tests {
         assert_eq!(d.pen_cell(true, true, 750, 51), Some(5));
         // 37 mm AP against 80 mm: X.
         assert_eq!(d.pen_cell(true, true, 370, 80), None);
+        // E.27's material columns and E.29 (the digest's representative values).
+        assert_eq!(d.pen_material_cell(true, true, 750, 'M'), Some(2));
+        assert_eq!(d.pen_material_cell(false, false, 750, 'M'), Some(7));
+        assert_eq!(d.pen_material_cell(false, true, 750, 'C'), None);
+        let be = &d.building_effects;
+        assert_eq!(d.tiro_green["wall"][5], "hit");
+        assert_eq!(d.tiro_green["opening"][9], "miss");
+        assert_eq!(d.tiro_green["opening"][10], "through");
+        assert_eq!(be.row(10, 1050), 12);
+        assert_eq!(be.row(1, 200), 1);
+        assert_eq!(be.row(10, 1500), 14);
+        assert_eq!(be.cell(12, 'M'), Some(Devastation { radius_cm: 9, ruins: true }));
+        assert_eq!(be.cell(7, 'M'), Some(Devastation { radius_cm: 4, ruins: false }));
         assert_eq!(d.card("US", "M4A1_Sherman").map(|c| c.crew.as_ref().map(|c| c.count)), Some(Some(5)));
     }
 }

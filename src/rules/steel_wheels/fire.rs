@@ -64,6 +64,13 @@ pub struct Plan {
     pub target_moving: bool,
     /// Target cover for light fire and direct hits: S, L, M or P (EFF-4).
     pub cover: char,
+    /// BLDM-4: for a squad firing from inside a building, the openings it fires through and
+    /// how many of its figures that lets fire (told when the fire is resolved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
+    /// BLDF: the fire is at a building, with this aim (the target is then its area id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aim: Option<super::building_fire::Aim>,
 }
 
 fn v(rule: &str, msg: String) -> Violation {
@@ -188,7 +195,7 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
 }
 
 /// Half-width of a weapon's arc in tenths (AIM-V, AIM-A, E.13), from its site.
-fn arc_half(site: &str) -> Option<u16> {
+pub(super) fn arc_half(site: &str) -> Option<u16> {
     Some(match site {
         "turret" | "coaxial" | "pintle" => 1800,
         "spg_fixed" => 150,
@@ -199,7 +206,7 @@ fn arc_half(site: &str) -> Option<u16> {
     })
 }
 
-fn band_of(w: &Weapon, gap_mm: u32) -> Option<Band> {
+pub(super) fn band_of(w: &Weapon, gap_mm: u32) -> Option<Band> {
     let [sh, ef, lo] = w.range;
     if gap_mm <= sh? * 10 {
         Some(Band::Short)
@@ -210,6 +217,26 @@ fn band_of(w: &Weapon, gap_mm: u32) -> Option<Band> {
     } else {
         None
     }
+}
+
+/// Plan a Fire order: at a building (BLDF, its area id as the target, `aim` an opening or
+/// the wall) or at a unit.
+pub fn plan_order(s: &State, firer: &Unit, at: Point, moving: bool, f: &super::orders::Fire) -> Result<Plan, Vec<Violation>> {
+    if s.unit(&f.target).is_none() {
+        if let Some(b) = super::building_fire::target(s, &f.target) {
+            if firer.panic || firer.no_fire {
+                return plan(s, firer, at, moving, &f.target);
+            }
+            return super::building_fire::plan(s, firer, at, moving, &b, f.aim.as_deref());
+        }
+        if s.ruins.contains(&f.target) {
+            return Err(vec![v("SW-BLDF-5", format!("{} is ruins: fire at the squads in it", f.target))]);
+        }
+    }
+    if f.aim.is_some() {
+        return Err(vec![v("SW-HW-1", format!("an aim (opening or wall) is given only for fire at a building; {} is none", f.target))]);
+    }
+    plan(s, firer, at, moving, &f.target)
 }
 
 /// Plan the fire of `firer` (standing at `at`, having moved or about to move when `moving`)
@@ -255,6 +282,36 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     let tfp = t.footprint();
     let gap = ffp.gap_mm(&tfp);
     let one_survivor = firer.figures <= 1 && firer.crew_size() > 1;
+    // BLDM-4: an occupant fires only through the openings of its floor that face the
+    // target, so many figures an opening.
+    let mut through = None;
+    let mut at_openings = None;
+    if let Some(i) = &firer.inside {
+        let ops = super::buildings::facing_openings(s, firer, t.at);
+        if ops.is_empty() {
+            return Err(vec![v(
+                "SW-BLDM-4",
+                format!(
+                    "no opening on floor {} of {} faces {target_id}: its occupants fire only through the openings of their floor",
+                    i.floor, i.building
+                ),
+            )]);
+        }
+        let cap: u32 = ops.iter().map(|o| super::buildings::firers_per(o.kind)).sum();
+        let n = cap.min(firer.figures);
+        at_openings = Some(n);
+        let list: Vec<String> = ops.iter().map(|o| format!("{} ({})", o.id, super::buildings::firers_per(o.kind))).collect();
+        through = Some(format!(
+            "{} fires from floor {} of {} through {}: {n} of its {} figures at the openings fire",
+            firer.id,
+            i.floor,
+            i.building,
+            list.join(", "),
+            firer.figures
+        ));
+    }
+    // Lines that may fire: (card index, per-figure shots, band, heavy).
+    let mut able: Vec<(usize, u32, Band, bool)> = Vec::new();
     let mut heavy = Vec::new();
     let mut light: Vec<LightGroup> = Vec::new();
     let mut why = Vec::new();
@@ -290,17 +347,13 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
             why.push(format!("{} has no Moving shots (EFF-1, ARTM-4)", line.w));
             continue;
         };
-        let shots = per * line.n;
         if w.class == "light" {
             // WPN-1: light weapons never fire at armoured units, but EMB-5 lets them
             // reach the passengers an armoured vehicle carries.
             if t.armoured() && !exposed {
                 continue;
             }
-            match light.iter_mut().find(|g| g.band == band) {
-                Some(g) => g.shots += shots,
-                None => light.push(LightGroup { band, shots }),
-            }
+            able.push((i, per, band, false));
         } else {
             if one_survivor {
                 why.push(format!("{} has one survivor: no heavy weapons (CREW-1)", firer.id));
@@ -310,6 +363,38 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
                 why.push(format!("{} is jammed (DAM-3)", line.w));
                 continue;
             }
+            able.push((i, per, band, true));
+        }
+    }
+    // BLDM-4: which figures stand at the openings is the owner's choice; with no choice
+    // asked, the heavy weapons go first, then the light ones by shots a figure, ties in card
+    // order (the G.1 default standing instruction).
+    if at_openings.is_some() {
+        able.sort_by_key(|&(i, per, _, h)| (!h, std::cmp::Reverse(per), i));
+    }
+    let mut left = at_openings;
+    for (i, per, band, is_heavy) in able {
+        let line = &firer.card().armament[i];
+        let Some(w) = d.weapons.get(&line.w) else { continue };
+        let n = match left.as_mut() {
+            Some(l) => {
+                let n = line.n.min(*l);
+                *l -= n;
+                n
+            }
+            None => line.n,
+        };
+        if n == 0 {
+            why.push(format!("no figure with {} stands at an opening (BLDM-4)", line.w));
+            continue;
+        }
+        let shots = per * n;
+        if !is_heavy {
+            match light.iter_mut().find(|g| g.band == band) {
+                Some(g) => g.shots += shots,
+                None => light.push(LightGroup { band, shots }),
+            }
+        } else {
             let ap = if t.armoured() {
                 w.ammo.iter().any(|a| a == "AP")
             } else {
@@ -319,6 +404,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
             heavy.push(HeavyLine { weapon: line.w.clone(), shots, band, shoulder: w.shoulder, ap, cal_tenths: cal });
         }
     }
+    heavy.sort_by_key(|h| firer.card().armament.iter().position(|l| l.w == h.weapon));
     light.sort_by_key(|g| g.band);
     if heavy.is_empty() && light.is_empty() {
         let mut msg = format!("no weapon of {} can fire at {target_id}", firer.id);
@@ -330,7 +416,17 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     let (kind, _) = terrain_of(s, &tfp);
     let cover =
         if exposed { super::transport::passenger_cover(t) } else { data::data().terrain.get(&kind).map(|r| r.cover).unwrap_or('S') };
-    Ok(Plan { firer: firer.id.clone(), target: target_id.to_string(), from: at, heavy, light, target_moving: t.seen_moving(), cover })
+    Ok(Plan {
+        firer: firer.id.clone(),
+        target: target_id.to_string(),
+        from: at,
+        heavy,
+        light,
+        target_moving: t.seen_moving(),
+        cover,
+        through,
+        aim: None,
+    })
 }
 
 /// The index of a unit's main gun: its first heavy weapon line.
@@ -417,7 +513,13 @@ pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     let mut ev = Vec::new();
     let Some(firer) = s.unit(&p.firer).cloned() else { return ev };
     let ad = s.ad(&firer.side);
+    if let Some(aim) = &p.aim {
+        return super::building_fire::resolve(s, p, aim, dice);
+    }
     let mut ct: Vec<String> = Vec::new();
+    if let Some(t) = &p.through {
+        ev.push(Event::rule("SW-BLDM-4", t.clone()));
+    }
     // HW-7: a heavy-weapon hit, whatever it does, calls for the target's SF test.
     let mut struck = false;
     for line in &p.heavy {

@@ -27,14 +27,27 @@ use crate::geo::table::Point;
 use crate::geo::table::impact::{Face, Struck, struck_face};
 
 /// The fragments of shot `n` bursting at `at` with radius `radius_mm`; `direct` is the unit
-/// the shell fell on, if any. The losses are held (IF-1).
-pub fn burst(s: &mut State, at: Point, radius_mm: u32, cal: u32, direct: &[String], n: usize, dice: &mut Dice) -> Vec<Event> {
+/// the shell fell on, if any; `sheltered` are the squads inside the building the burst is
+/// outside of or on the roof of, which its walls shield (BLDF-2, IMP-4). The losses are held
+/// (IF-1).
+#[allow(clippy::too_many_arguments)]
+pub fn burst(
+    s: &mut State,
+    at: Point,
+    radius_mm: u32,
+    cal: u32,
+    direct: &[String],
+    sheltered: &[String],
+    n: usize,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut ev = Vec::new();
     let mut reached: Vec<Unit> = s
         .units
         .iter()
         .filter(|u| u.on_table() && !u.destroyed && u.figures > 0 && u.footprint().within_point(at, radius_mm))
         .filter(|u| u.is_infantry() || !direct.contains(&u.id))
+        .filter(|u| !sheltered.contains(&u.id))
         .cloned()
         .collect();
     reached.sort_by(|a, b| a.id.cmp(&b.id));

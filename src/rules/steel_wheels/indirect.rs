@@ -66,6 +66,8 @@ pub enum Loss {
     Figure { unit: String },
     /// IMP-3: an E.28 result on a model.
     Effects { unit: String, col: String, roll: u32 },
+    /// IMP-4, BLDF-5: every figure of a squad in a devastated area dies.
+    All { unit: String },
 }
 
 /// The commitment id of a plan.
@@ -514,6 +516,11 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
                 ev.push(Event::rule("SW-IMP-1", format!("shot {n} lands off the table")));
                 continue;
             }
+            // IMP-4: a shell on a building goes through its roof and bursts on its top floor.
+            if let Some(id) = super::building_fire::target_at(s, at).map(|t| t.area.id.clone()) {
+                ev.extend(super::building_fire::shell_through_roof(s, &id, at, cal, frag_mm, n, dice));
+                continue;
+            }
             let mut hit: Vec<Unit> = s.units.iter().filter(|u| u.on_table() && u.footprint().contains(at)).cloned().collect();
             hit.sort_by(|a, b| a.id.cmp(&b.id));
             let mut inside = false;
@@ -525,7 +532,7 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
             // SPL-1: the shell bursts where it lands, unless inside an armoured vehicle.
             if frag_mm > 0 && !inside {
                 let direct: Vec<String> = hit.iter().map(|u| u.id.clone()).collect();
-                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, n, dice));
+                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, &[], n, dice));
             }
         }
     }
@@ -580,8 +587,16 @@ fn hit_unit(s: &mut State, u: &Unit, cal: u32, n: usize, dice: &mut Dice) -> (Ve
 
 /// IF-1: the held losses of phase 4, applied together in resolution order.
 pub fn apply_held(s: &mut State) -> Vec<Event> {
+    let mut ev = vec![Event::rule("SW-IF-1", format!("phase 4 ends: its {} losses apply together", s.held.len()))];
+    ev.extend(apply_losses(s));
+    ev
+}
+
+/// The held losses applied in the order they were found (IF-1 at the end of phase 4; at
+/// once for the fragments of a direct-fire HE burst, BLDF-2).
+pub fn apply_losses(s: &mut State) -> Vec<Event> {
     let held = std::mem::take(&mut s.held);
-    let mut ev = vec![Event::rule("SW-IF-1", format!("phase 4 ends: its {} losses apply together", held.len()))];
+    let mut ev = Vec::new();
     let mut ct = Vec::new();
     for l in held {
         match l {
@@ -592,6 +607,13 @@ pub fn apply_held(s: &mut State) -> Vec<Event> {
                 }
             }
             Loss::Effects { unit, col, roll } => ev.extend(fire::apply_effects(s, &unit, &col, roll, &mut ct)),
+            Loss::All { unit } => {
+                if let Some(u) = s.unit_mut(&unit) {
+                    let n = u.figures;
+                    let n = fire::kill(u, n);
+                    ev.push(Event::rule("SW-BLDF-5", format!("{unit} loses {n} figure(s) in the devastated area")));
+                }
+            }
         }
     }
     ev

@@ -60,7 +60,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     if u.footprint().gap_mm(&e.footprint()) > super::assault::REACH_MM {
                         continue;
                     }
-                    if let Some(o) = try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone() }), ..Action::default() })
+                    if let Some(o) =
+                        try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone(), aim: None }), ..Action::default() })
                     {
                         return Some(o);
                     }
@@ -85,11 +86,32 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     }
                 }
             }
+            // BLDF: a heavy weapon now and then fires at the building a spotted enemy holds,
+            // at its wall or, one time in two, at one of its openings that faces the firer.
+            if let Some((bid, _)) = super::building_fire::bot_plan(s, u)
+                && ch.roll(2) == 0
+            {
+                let openings: Vec<String> =
+                    s.scenario.building(&bid).map(|b| b.openings.iter().map(|o| o.id.clone()).collect()).unwrap_or_default();
+                let mut aims: Vec<Option<String>> = Vec::new();
+                if !openings.is_empty() && ch.roll(2) == 0 {
+                    let k = ch.roll(openings.len() as u32) as usize;
+                    aims.push(openings.get(k).cloned());
+                }
+                aims.push(None);
+                for aim in aims {
+                    if let Some(o) =
+                        try_one(Action { unit: id.clone(), fire: Some(Fire { target: bid.clone(), aim }), ..Action::default() })
+                    {
+                        return Some(o);
+                    }
+                }
+            }
             for e in enemies.iter().take(4) {
                 if ch.roll(5) == 0 {
                     break;
                 }
-                let f = Action { unit: id.clone(), fire: Some(Fire { target: e.id.clone() }), ..Action::default() };
+                let f = Action { unit: id.clone(), fire: Some(Fire { target: e.id.clone(), aim: None }), ..Action::default() };
                 if let Some(o) = try_one(f) {
                     // Now and then a complex action: a short step as well.
                     if ch.roll(3) == 0
@@ -97,7 +119,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                         && let Some(o2) = try_one(Action {
                             unit: id.clone(),
                             movement: Some(m),
-                            fire: Some(Fire { target: e.id.clone() }),
+                            fire: Some(Fire { target: e.id.clone(), aim: None }),
                             fire_first,
                             ..Action::default()
                         })

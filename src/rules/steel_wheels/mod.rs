@@ -17,6 +17,7 @@
 //! by the other seat's next entry; an entry ends at its first random action.
 
 pub mod assault;
+pub mod building_fire;
 pub mod buildings;
 pub mod cases;
 pub mod data;
@@ -100,6 +101,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         plans: vec![],
         asked: vec![],
         held: vec![],
+        ruins: vec![],
         melees: vec![],
         fresh: vec![],
         window: None,

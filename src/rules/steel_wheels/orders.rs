@@ -157,5 +157,10 @@ pub struct Move {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fire {
+    /// A unit, or a building's area id (heavy weapons only, BLDF-1).
     pub target: String,
+    /// At a building (HW-1): an opening's id, or `wall` (the default) for the centre of the
+    /// wall facing the firer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aim: Option<String>,
 }

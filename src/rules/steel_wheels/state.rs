@@ -224,6 +224,10 @@ pub struct State {
     /// Phase-4 losses held until the end of the phase (IF-1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<super::indirect::Loss>,
+    /// Buildings an E.29 `R` result has turned into ruins (BLDF-5): no longer fired on as
+    /// buildings, and a shell landing on one bursts in the open.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ruins: Vec<String>,
     /// Melees standing after an assault (ASL-4): the assaulted squad's only action is its CT.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub melees: Vec<super::assault::Melee>,

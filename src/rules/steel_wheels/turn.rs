@@ -403,6 +403,12 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 .unit(u.id.clone()),
             ]);
         }
+        if target.aim.is_some() {
+            return Err(vec![
+                Violation::new("SW-ASL-0", "an assault goes at a unit: it takes no aim (an aim is for fire at a building, BLDF)")
+                    .unit(u.id.clone()),
+            ]);
+        }
         let p = assault::plan(s, &u, &target.target)?;
         let m = s.unit_mut(&u.id).expect("exists");
         // C.4: Moving + Firing once in contact; until the dice, it has fired and not moved.
@@ -471,7 +477,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                     }
                 }
                 let firer = w.unit(&u.id).cloned().unwrap_or(u.clone());
-                Some(fire::plan(&w, &firer, fire_at, complex, &f.target)?)
+                Some(fire::plan_order(&w, &firer, fire_at, complex, f)?)
             }
             None => None,
         };
