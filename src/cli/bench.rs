@@ -12,7 +12,7 @@ use crate::log::store;
 /// Arguments of `umpire bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Measures, in one run on this machine (medians of --reps runs, each measurement alternating\nwith its baseline):\n  verify: the replay of `umpire verify` (signatures, chain, dice, rules; 2 threads) on bot games\n          of --entries entries (the Marne stretched to turn 250 without sudden death), against\n          the floor any verifier pays (split, SHA-256, a generic YAML parse, verify_strict; 2\n          threads), and its peak memory as a process;\n  tournament: one `umpire verify` of --tournament-games Marne bot-game logs against as many\n          separate `umpire verify` processes;\n  First World War: verify per entry (omniscient pass included) against Glory's End;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  status, orders template, orders check: whole processes on a 300-entry Campaign game;\n  check:  validating the largest orders entry of a bot game in-process;\n  start:  process start-up (`umpire --version`) against `true`."
+    after_help = "Measures, in one run on this machine (medians of --reps runs, each measurement alternating\nwith its baseline):\n  verify: the replay of `umpire verify` (signatures, chain, dice, rules; 2 threads) on bot games\n          of --entries entries (the Marne stretched to turn 250 without sudden death), against\n          the floor any verifier pays (split, SHA-256, a generic YAML parse, verify_strict; 2\n          threads), its peak memory as a process (median of 5) and its memory per byte of log\n          (the largest game against its first half);\n  tournament: one `umpire verify` of --tournament-games Marne bot-game logs against as many\n          separate `umpire verify` processes;\n  First World War: verify per entry (omniscient pass included) against Glory's End;\n  apply:  `umpire apply` (the real binary) adding entry N to the game's first N entries\n          (--apply-entries), with and without the cache next to the log;\n  status, orders template, orders check: whole processes on a 300-entry Campaign game;\n  check:  validating the largest orders entry of a bot game in-process;\n  start:  process start-up (`umpire --version`) against `true`."
 )]
 pub struct BenchArgs {
     /// Total entries of the generated logs to verify.
@@ -468,30 +468,26 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     let largest = logs.iter().enumerate().max_by_key(|(_, l)| l.len()).map(|(i, _)| i).unwrap_or(0);
     let big = work.join("largest.log");
     std::fs::write(&big, &logs[largest]).map_err(io)?;
-    let peak = peak_kib(&exe, &["verify".as_ref(), big.as_os_str()], &work.join("peak.kib"))?;
+    // Medians of 5: the peak varies by a few hundred KiB from run to run.
+    let median_peak = |p: &std::path::Path| -> Result<u64, CliError> {
+        let mut v =
+            (0..5).map(|_| peak_kib(&exe, &["verify".as_ref(), p.as_os_str()], &work.join("peak.kib"))).collect::<Result<Vec<_>, _>>()?;
+        v.sort_unstable();
+        Ok(v[2])
+    };
+    let peak = median_peak(&big)?;
     let big_len = logs[largest].len() as u64;
     // Memory per byte of log: the largest game verified whole (above) and as its first half.
     // Both processes pay the same fixed costs (the binary's pages, the scenario, the full
     // parse-ahead window of 8 chunks of 64 entries), so the difference is what each further
     // byte of log costs, which says whether the limit holds for logs far larger than a bot
-    // game (Glory's End games end by turn 255, so no bot game is much longer). Medians of 5:
-    // the peak varies by a few hundred KiB from run to run.
-    let long = &games[largest];
-    let whole = big.clone();
-    let whole_bytes = &logs[largest];
-    let head = long.entries.len() / 2;
+    // game (Glory's End games end by turn 255, so no bot game is much longer).
+    let head = games[largest].entries.len() / 2;
     let small = work.join("half.log");
-    let small_bytes = store::join_log(&long.entries[..head]);
+    let small_bytes = store::join_log(&games[largest].entries[..head]);
     std::fs::write(&small, &small_bytes).map_err(io)?;
-    let median_peak = |p: &std::path::Path| -> Result<u64, CliError> {
-        let mut v = (0..5)
-            .map(|_| peak_kib(&exe, &["verify".as_ref(), p.as_os_str()], &work.join("peak-slope.kib")))
-            .collect::<Result<Vec<_>, _>>()?;
-        v.sort_unstable();
-        Ok(v[2])
-    };
-    let (peak_small, peak_whole) = (median_peak(&small)?, median_peak(&whole)?);
-    let (small_len, whole_len) = (small_bytes.len() as u64, whole_bytes.len() as u64);
+    let peak_small = median_peak(&small)?;
+    let small_len = small_bytes.len() as u64;
 
     // A tournament: bot games verified by one `umpire verify A.log B.log …` against one
     // `umpire verify X.log` process after another.
@@ -665,15 +661,15 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     );
     // Resident bytes per byte of log between the two, and where that line reaches at 250 MiB
     // (issue 20's own example: 1.26 GB then).
-    let slope = (peak_whole.saturating_sub(peak_small) * 1024) as f64 / whole_len.saturating_sub(small_len).max(1) as f64;
+    let slope = (peak.saturating_sub(peak_small) * 1024) as f64 / big_len.saturating_sub(small_len).max(1) as f64;
     let far = 250 * 1024 * 1024_u64;
     let projected = (peak_small * 1024) as f64 + slope * far.saturating_sub(small_len) as f64;
     let far_limit = (2 * far + 20 * 1024 * 1024) as f64;
     say!(
         "| memory per byte of log: peak of `umpire verify` on one game of {} entries ({:.1} MiB of log, {:.1} MiB) against its first {head} ({:.1} MiB of log, {:.1} MiB) | {slope:.2} bytes per byte | 2× log + 20 MiB, at a 250 MiB log: {:.0} MiB projected against a limit of {:.0} MiB | {:.2}× limit | ≤ limit: {} |",
-        long.entries.len(),
-        whole_len as f64 / 1048576.0,
-        peak_whole as f64 / 1024.0,
+        games[largest].entries.len(),
+        big_len as f64 / 1048576.0,
+        peak as f64 / 1024.0,
         small_len as f64 / 1048576.0,
         peak_small as f64 / 1024.0,
         projected / 1048576.0,

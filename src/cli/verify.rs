@@ -148,8 +148,6 @@ pub fn audit_log(
             r.random_events.append(&mut s.resolved);
         }
         r.random_events.append(&mut dice);
-    }
-    if let Some(g) = &game {
         r.game = Some(g.id().to_hex());
         r.ruleset = Some(format!("{} {}", g.genesis().ruleset.id, g.genesis().ruleset.version));
         r.scenario = Some(g.genesis().scenario.name.clone());
@@ -497,54 +495,37 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
 
 /// [`replay_log_with`], keeping the steps' events or not; the same results otherwise.
 pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
-    match replay_inner(path, bytes, pipeline, events, false) {
-        Ok(r) => r,
-        Err(NeedsEntries) => unreachable!("a replay that holds its entries never gives up for lack of them"),
-    }
+    replay(path, bytes, pipeline, events, false)
 }
 
 /// [`replay_log_keeping`] with the steps' events dropped, for a report alone: each entry is
 /// let go with its step as soon as the rules took it, so the game ends up holding its state
 /// and the entries and steps of the genesis and joins alone ([`LogReplay::count`] still says
-/// how many entries there were, and the let-go steps' dice are kept for the report). What would need the
-/// entries again — a take-back (it replays a prefix), a commitment or private draw (the
-/// omniscient pass replays them all), a refused entry (the careful replay) — makes this
-/// replay start over holding them, with the same result as [`replay_log_keeping`].
+/// how many entries there were, and the let-go steps' dice are kept for the report). What
+/// would need the entries again — a take-back (it replays a prefix), a commitment or private
+/// draw (the omniscient pass replays them all), a refused entry (the careful replay) — makes
+/// this replay start over holding them, with the same result as [`replay_log_keeping`].
 fn replay_lean(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<LogReplay, StoreError> {
-    match replay_inner(path, bytes, pipeline, StepEvents::Drop, true) {
-        Ok(r) => r,
-        Err(NeedsEntries) => replay_log_keeping(path, bytes, pipeline, StepEvents::Drop),
-    }
+    replay(path, bytes, pipeline, StepEvents::Drop, true)
 }
 
-/// A lean replay met an entry after which the game needs the entries it let go.
-struct NeedsEntries;
-
-fn replay_inner(
-    path: &std::path::Path,
-    bytes: &[u8],
-    pipeline: Pipeline,
-    events: StepEvents,
-    lean: bool,
-) -> Result<Result<LogReplay, StoreError>, NeedsEntries> {
+/// [`replay_log_keeping`] (`lean` false) or [`replay_lean`] (`lean` true).
+fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents, lean: bool) -> Result<LogReplay, StoreError> {
     let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
     if bytes.is_empty() {
-        return Ok(Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() }));
+        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() });
     }
     if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
-        return Ok(Err(StoreError::NotALog { path: path.to_path_buf() }));
+        return Err(StoreError::NotALog { path: path.to_path_buf() });
     }
     let parts = store::split_log(bytes);
-    let first = match Entry::parse(parts[0]) {
-        Ok(e) => e,
-        Err(e) => return Ok(Err(parse_err(0, e))),
-    };
+    let first = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
     // The keys, for the signatures, come from the genesis entry alone; the game itself (the
     // scenario read and set up, the longest step before any entry can be replayed) is made
     // on this thread while the helper already parses and checks the first chunks.
     let genesis = match crate::log::protocol::ProtocolState::from_genesis(&first) {
         Ok(p) => p.genesis,
-        Err(e) => return Ok(no_game(&parts, first, e.into(), parse_err)),
+        Err(e) => return no_game(&parts, first, e.into(), parse_err),
     };
     let mut game: Option<Game> = None;
     let made = |game: &mut Option<Game>| -> Result<(), GameError> {
@@ -597,14 +578,6 @@ fn replay_inner(
             match game.apply_owned_or_spoil(e) {
                 // Applied: its orders' parsed tree is no longer needed (issue 20's memory).
                 Ok(()) => {
-                    if let Some(kept) = game.entries.iter_mut().rev().find(|k| k.hash == hash) {
-                        kept.shed_orders();
-                    }
-                    if events == StepEvents::Drop
-                        && let Some(step) = game.steps.iter_mut().rev().find(|s| s.hash == hash)
-                    {
-                        step.events = Vec::new();
-                    }
                     if lean && game.protocol.all_joined {
                         // Hidden values send the report to the omniscient pass, which replays
                         // every entry; open amendments read earlier ones.
@@ -613,12 +586,22 @@ fn replay_inner(
                         }
                         // The report wants a let-go entry's dice alone; the rules read neither
                         // the entry nor its step again.
-                        if game.entries.last().is_some_and(|k| k.hash == hash) && game.steps.last().is_some_and(|s| s.hash == hash) {
+                        if game.entries.last().is_some_and(|k| k.hash == hash)
+                            && let Some(mut step) = game.steps.pop_if(|s| s.hash == hash)
+                        {
                             game.entries.pop();
-                            let mut step = game.steps.pop().expect("tested above");
                             let_go_dice.append(&mut step.resolved);
                             let_go += 1;
+                            continue;
                         }
+                    }
+                    if let Some(kept) = game.entries.iter_mut().rev().find(|k| k.hash == hash) {
+                        kept.shed_orders();
+                    }
+                    if events == StepEvents::Drop
+                        && let Some(step) = game.steps.iter_mut().rev().find(|s| s.hash == hash)
+                    {
+                        step.events = Vec::new();
                     }
                 }
                 // The careful replay that names the refusal replays every entry.
@@ -639,9 +622,9 @@ fn replay_inner(
     let run = run.and_then(|()| made(&mut game).map_err(Stop::Genesis));
     let mut game = match run {
         Ok(()) => game.expect("made above"),
-        Err(Stop::Store(e)) => return Ok(Err(e)),
-        Err(Stop::Genesis(e)) => return Ok(no_game(&parts, first, e, parse_err)),
-        Err(Stop::NeedsEntries) => return Err(NeedsEntries),
+        Err(Stop::Store(e)) => return Err(e),
+        Err(Stop::Genesis(e)) => return no_game(&parts, first, e, parse_err),
+        Err(Stop::NeedsEntries) => return replay(path, bytes, pipeline, events, false),
     };
     let applied = lean.then(|| game.entries.len() + let_go);
     // The shortcut served this replay only; a game handed on checks signatures itself.
@@ -668,7 +651,7 @@ fn replay_inner(
             s.events = Vec::new();
         }
     }
-    Ok(Ok(out))
+    Ok(out)
 }
 
 /// Why [`replay_log_with`] stopped before the end of the log.
