@@ -34,7 +34,7 @@ use super::state::{State, Unit};
 use crate::dice::Dice;
 use crate::engine::{Event, Violation};
 use crate::geo::table::impact::plane_impact_at_least;
-use crate::geo::table::{Arc, Footprint, Heading, Point, WallPoint, along_wall, deviate, scatter_heading, wall_scatter};
+use crate::geo::table::{Footprint, Heading, Point, WallPoint, along_wall, deviate, scatter_heading, wall_scatter};
 
 /// What a fire at a building aims at (HW-1), fixed when the order is read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,34 +180,9 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, b: &Target, aim: O
     let one_survivor = firer.figures <= 1 && firer.crew_size() > 1;
     let mut heavy = Vec::new();
     let mut why = Vec::new();
-    for (i, line) in firer.card().armament.iter().enumerate() {
-        let Some(w) = d.weapons.get(&line.w) else { continue };
-        if firer.lost_weapons.contains(&i) || w.class != "heavy" {
-            continue;
-        }
-        let site = line.site.as_deref().unwrap_or("squad");
-        if !firer.is_infantry() && matches!(site, "crew" | "sergeant") {
-            continue;
-        }
-        if w.thrown || w.ammo.iter().any(|a| a == "F") || w.traj == "parabolic" || w.fire == "indirect" {
-            continue;
-        }
-        if !firer.is_infantry() {
-            let Some(half) = fire::arc_half(site) else { continue };
-            if !Arc::new(firer.heading, half).meets(at, &spot) {
-                why.push(format!("{} ({site}) does not bear (AIM-V)", line.w));
-                continue;
-            }
-        }
-        let Some(band) = fire::band_of(w, gap) else {
-            why.push(format!("{} is out of range at {gap} mm (WPN-4)", line.w));
-            continue;
-        };
-        let per = if moving { w.shots[1] } else { w.shots[0] };
-        let Some(per) = per.filter(|&n| n > 0) else {
-            why.push(format!("{} has no Moving shots (EFF-1)", line.w));
-            continue;
-        };
+    for (i, per, band) in fire::lines_in_reach(d, firer, at, &spot, gap, moving, fire::Lines::Heavy, &mut why) {
+        let line = &firer.card().armament[i];
+        let w = &d.weapons[&line.w];
         if one_survivor || (i == fire::main_gun(firer) && firer.gun_jammed) {
             why.push(format!("{} cannot fire (CREW-1, DAM-3)", line.w));
             continue;

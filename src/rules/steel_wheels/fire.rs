@@ -221,6 +221,66 @@ pub(super) fn band_of(w: &Weapon, gap_mm: u32) -> Option<Band> {
 
 /// Plan a Fire order: at a building (BLDF, its area id as the target, `aim` an opening or
 /// the wall) or at a unit.
+/// Which lines of a card [`lines_in_reach`] looks at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lines {
+    /// Light and heavy weapons (fire at a unit).
+    All,
+    /// Heavy weapons alone (fire at a building, BLDF-1: light weapons fire at the squads
+    /// inside instead); the light ones are passed over without a reason.
+    Heavy,
+}
+
+/// The armament lines of `firer`, at `at`, that can fire at the footprint `tfp` `gap` mm away:
+/// (card index, shots a figure, range band). Lost weapons, a vehicle's or gun's crew arms
+/// (they fire only dismounted), charges, flame, mortars and indirect fire (not built) are
+/// passed over; a line out of its arc (AIM-V/AIM-A; infantry fire all round, AIM-I), out of
+/// range (WPN-4) or with no shots at the firer's status (EFF-1, ARTM-4) adds its reason to `why`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn lines_in_reach(
+    d: &data::Data,
+    firer: &Unit,
+    at: Point,
+    tfp: &Footprint,
+    gap: u32,
+    moving: bool,
+    lines: Lines,
+    why: &mut Vec<String>,
+) -> Vec<(usize, u32, Band)> {
+    let mut out = Vec::new();
+    for (i, line) in firer.card().armament.iter().enumerate() {
+        let Some(w) = d.weapons.get(&line.w) else { continue };
+        if firer.lost_weapons.contains(&i) || (lines == Lines::Heavy && w.class != "heavy") {
+            continue;
+        }
+        let site = line.site.as_deref().unwrap_or("squad");
+        if !firer.is_infantry() && matches!(site, "crew" | "sergeant") {
+            continue;
+        }
+        if w.thrown || w.ammo.iter().any(|a| a == "F") || w.traj == "parabolic" || w.fire == "indirect" {
+            continue;
+        }
+        if !firer.is_infantry() {
+            let Some(half) = arc_half(site) else { continue };
+            if !Arc::new(firer.heading, half).meets(at, tfp) {
+                why.push(format!("{} ({site}) does not bear: ±{}° (AIM-V)", line.w, half / 10));
+                continue;
+            }
+        }
+        let Some(band) = band_of(w, gap) else {
+            why.push(format!("{} is out of range at {gap} mm (WPN-4)", line.w));
+            continue;
+        };
+        let per = if moving { w.shots[1] } else { w.shots[0] };
+        let Some(per) = per.filter(|&n| n > 0) else {
+            why.push(format!("{} has no Moving shots (EFF-1, ARTM-4)", line.w));
+            continue;
+        };
+        out.push((i, per, band));
+    }
+    out
+}
+
 pub fn plan_order(s: &State, firer: &Unit, at: Point, moving: bool, f: &super::orders::Fire) -> Result<Plan, Vec<Violation>> {
     if s.unit(&f.target).is_none() {
         if let Some(b) = super::building_fire::target(s, &f.target) {
@@ -315,38 +375,9 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
     let mut heavy = Vec::new();
     let mut light: Vec<LightGroup> = Vec::new();
     let mut why = Vec::new();
-    for (i, line) in firer.card().armament.iter().enumerate() {
-        let Some(w) = d.weapons.get(&line.w) else { continue };
-        if firer.lost_weapons.contains(&i) {
-            continue;
-        }
-        let site = line.site.as_deref().unwrap_or("squad");
-        // Personal arms of a vehicle's or gun's crew fire only dismounted; charges, mortars,
-        // flame and indirect fire are not built in this slice.
-        if !firer.is_infantry() && matches!(site, "crew" | "sergeant") {
-            continue;
-        }
-        if w.thrown || w.ammo.iter().any(|a| a == "F") || w.traj == "parabolic" || w.fire == "indirect" {
-            continue;
-        }
-        // AIM-V / AIM-A arcs; infantry fire in any direction (AIM-I).
-        if !firer.is_infantry() {
-            let Some(half) = arc_half(site) else { continue };
-            if !Arc::new(firer.heading, half).meets(at, &tfp) {
-                why.push(format!("{} ({site}) does not bear: ±{}° (AIM-V)", line.w, half / 10));
-                continue;
-            }
-        }
-        let Some(band) = band_of(w, gap) else {
-            why.push(format!("{} is out of range at {gap} mm (WPN-4)", line.w));
-            continue;
-        };
-        // EFF-1: the shots column by the firer's status (ARTM-4: none when moving is "-").
-        let per = if moving { w.shots[1] } else { w.shots[0] };
-        let Some(per) = per.filter(|&n| n > 0) else {
-            why.push(format!("{} has no Moving shots (EFF-1, ARTM-4)", line.w));
-            continue;
-        };
+    for (i, per, band) in lines_in_reach(d, firer, at, &tfp, gap, moving, Lines::All, &mut why) {
+        let line = &firer.card().armament[i];
+        let w = &d.weapons[&line.w];
         if w.class == "light" {
             // WPN-1: light weapons never fire at armoured units, but EMB-5 lets them
             // reach the passengers an armoured vehicle carries.
