@@ -202,13 +202,7 @@ pub fn set_defensive(s: &mut State, side: &str, ids: &[String]) -> Result<Vec<Ev
     if !errs.is_empty() {
         return Err(errs);
     }
-    let words = if list.is_empty() { "none".to_string() } else { list.join(", ") };
-    if list.is_empty() {
-        s.defensive_air.remove(side);
-    } else {
-        s.defensive_air.insert(side.to_string(), list);
-    }
-    Ok(vec![Event::rule("RTL-13.24a", format!("the {side} standing instruction for defensive CAS: {words}"))])
+    Ok(vec![super::artillery::set_standing(&mut s.defensive_air, side, list, "RTL-13.24a", "defensive CAS")])
 }
 
 /// The defender's air for a declared attack on `target` (13.24a, 13.21): the first two of his

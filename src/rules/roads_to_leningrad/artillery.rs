@@ -314,11 +314,23 @@ pub fn set_defensive(s: &mut State, side: &str, ids: &[String]) -> Result<Vec<Ev
     if !errs.is_empty() {
         return Err(errs);
     }
+    Ok(vec![set_standing(&mut s.defensive_fire, side, list, "RTL-12.11", "defensive artillery")])
+}
+
+/// Store `side`'s checked standing list in `lists` (an empty list removes it) and say so:
+/// the defensive artillery (RTL-12.11) and the defensive CAS (RTL-13.24a) are kept alike.
+pub(super) fn set_standing(
+    lists: &mut std::collections::BTreeMap<String, Vec<String>>,
+    side: &str,
+    list: Vec<String>,
+    rule: &str,
+    what: &str,
+) -> Event {
     let words = if list.is_empty() { "none".to_string() } else { list.join(", ") };
     if list.is_empty() {
-        s.defensive_fire.remove(side);
+        lists.remove(side);
     } else {
-        s.defensive_fire.insert(side.to_string(), list);
+        lists.insert(side.to_string(), list);
     }
-    Ok(vec![Event::rule("RTL-12.11", format!("the {side} standing instruction for defensive artillery: {words}"))])
+    Event::rule(rule, format!("the {side} standing instruction for {what}: {words}"))
 }
