@@ -10,6 +10,7 @@ use crate::engine::game::{Cheat, Game, GameError, RandomEvent, describe_outcome}
 use crate::log::entry::{Entry, Kind};
 use crate::log::protocol::{Agreement, Presigned, compare};
 use crate::log::store::{self, StoreError};
+use crate::log::stream::LogFile;
 
 /// Arguments of `umpire verify`.
 #[derive(Debug, clap::Args)]
@@ -124,8 +125,11 @@ pub fn audit_log(
     // rules took them (issue 20's memory); a log that turns out to need them is replayed
     // again holding them (`replay_lean`).
     let lean = against.is_empty() && !hidden && events == StepEvents::Drop;
-    let replayed = store::read_log_bytes(log)
-        .and_then(|bytes| if lean { replay_lean(log, &bytes, pipeline) } else { replay_log_keeping(log, &bytes, pipeline, events) });
+    let replayed = if lean {
+        replay_lean(log, pipeline)
+    } else {
+        store::read_log_bytes(log).and_then(|bytes| replay_log_keeping(log, &bytes, pipeline, events))
+    };
     let replayed = match replayed {
         Ok(x) => x,
         Err(e) => {
@@ -495,37 +499,83 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
 
 /// [`replay_log_with`], keeping the steps' events or not; the same results otherwise.
 pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
-    replay(path, bytes, pipeline, events, false)
-}
-
-/// [`replay_log_keeping`] with the steps' events dropped, for a report alone: each entry is
-/// let go with its step as soon as the rules took it, so the game ends up holding its state
-/// and the entries and steps of the genesis and joins alone ([`LogReplay::count`] still says
-/// how many entries there were, and the let-go steps' dice are kept for the report). What
-/// would need the entries again — a take-back (it replays a prefix), a commitment or private
-/// draw (the omniscient pass replays them all), a refused entry (the careful replay) — makes
-/// this replay start over holding them, with the same result as [`replay_log_keeping`].
-fn replay_lean(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline) -> Result<LogReplay, StoreError> {
-    replay(path, bytes, pipeline, StepEvents::Drop, true)
-}
-
-/// [`replay_log_keeping`] (`lean` false) or [`replay_lean`] (`lean` true).
-fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents, lean: bool) -> Result<LogReplay, StoreError> {
-    let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
     if bytes.is_empty() {
         return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() });
     }
     if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
         return Err(StoreError::NotALog { path: path.to_path_buf() });
     }
-    let parts = store::split_log(bytes);
-    let first = Entry::parse(parts[0]).map_err(|e| parse_err(0, e))?;
+    let replayed = replay(path, &Source::Text(store::split_log(bytes)), pipeline, events, false)?;
+    Ok(replayed.expect("a replay holding its entries never needs them again"))
+}
+
+/// [`replay_log_keeping`] with the steps' events dropped, for a report alone: the log is
+/// read from its file a chunk of entries at a time ([`LogFile`]), and each entry is let go
+/// with its step as soon as the rules took it, so neither the text nor the entries are held:
+/// the game ends up holding its state and the entries and steps of the genesis and joins
+/// alone ([`LogReplay::count`] still says how many entries there were, and the let-go steps'
+/// dice are kept for the report). What would need the entries again — a take-back (it
+/// replays a prefix), a commitment or private draw (the omniscient pass replays them all), a
+/// refused entry (the careful replay) — makes this replay start over on the whole text,
+/// with the same result as [`replay_log_keeping`].
+fn replay_lean(path: &std::path::Path, pipeline: Pipeline) -> Result<LogReplay, StoreError> {
+    let log = LogFile::open(path)?;
+    if log.is_empty() {
+        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() });
+    }
+    match replay(path, &Source::File(&log), pipeline, StepEvents::Drop, true)? {
+        Some(replayed) => Ok(replayed),
+        None => {
+            let bytes = log.read_all()?;
+            drop(log);
+            replay_log_keeping(path, &bytes, pipeline, StepEvents::Drop)
+        }
+    }
+}
+
+/// Where a replay reads its entries' bytes: log text in memory, or a log file a chunk of
+/// entries at a time.
+enum Source<'a> {
+    Text(Vec<&'a [u8]>),
+    File(&'a LogFile),
+}
+
+impl Source<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Source::Text(parts) => parts.len(),
+            Source::File(log) => log.len(),
+        }
+    }
+
+    /// `f` on the bytes of entries `range`, one slice each.
+    fn with_entries<T>(&self, range: std::ops::Range<usize>, f: impl FnOnce(&[&[u8]]) -> T) -> Result<T, StoreError> {
+        match self {
+            Source::Text(parts) => Ok(f(&parts[range])),
+            Source::File(log) => log.with_entries(range, f),
+        }
+    }
+}
+
+/// The replay of a non-empty log that starts with a `---` line, holding its entries (`lean`
+/// false) or letting them go ([`replay_lean`]); `None` when a lean replay met what needs
+/// them (see there).
+fn replay(
+    path: &std::path::Path,
+    src: &Source,
+    pipeline: Pipeline,
+    events: StepEvents,
+    lean: bool,
+) -> Result<Option<LogReplay>, StoreError> {
+    let parse_err = |index: usize, source| StoreError::Entry { path: path.to_path_buf(), index, source };
+    let n = src.len();
+    let first = src.with_entries(0..1, |p| Entry::parse(p[0]))?.map_err(|e| parse_err(0, e))?;
     // The keys, for the signatures, come from the genesis entry alone; the game itself (the
     // scenario read and set up, the longest step before any entry can be replayed) is made
     // on this thread while the helper already parses and checks the first chunks.
     let genesis = match crate::log::protocol::ProtocolState::from_genesis(&first) {
         Ok(p) => p.genesis,
-        Err(e) => return no_game(&parts, first, e.into(), parse_err),
+        Err(e) => return no_game(src, first, e.into(), parse_err).map(Some),
     };
     let mut game: Option<Game> = None;
     let made = |game: &mut Option<Game>| -> Result<(), GameError> {
@@ -534,9 +584,9 @@ fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: Step
             // Room for every entry at once: growing by doubling would copy them and, at the
             // peak, hold up to half as many again unused. A lean replay holds none.
             if !lean {
-                g.entries.reserve_exact(parts.len().saturating_sub(g.entries.len()));
+                g.entries.reserve_exact(n.saturating_sub(g.entries.len()));
             }
-            g.steps.reserve_exact(parts.len().saturating_sub(g.steps.len()));
+            g.steps.reserve_exact(n.saturating_sub(g.steps.len()));
             *game = Some(g);
         }
         Ok(())
@@ -548,14 +598,14 @@ fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: Step
     // Entries a lean replay let go once applied, and the dice their steps resolved.
     let mut let_go = 0_usize;
     let mut let_go_dice: Vec<RandomEvent> = Vec::new();
-    let after_genesis = &parts[1..];
-    // One chunk: its entries parsed, and their signatures checked, or the first parse error.
-    let prepare = |c: usize, chunk: &[&[u8]]| -> Result<(Vec<Entry>, Presigned), StoreError> {
-        let es: Vec<Entry> = chunk
-            .iter()
-            .enumerate()
-            .map(|(j, b)| Entry::parse(b).map_err(|e| parse_err(1 + c * CHUNK + j, e)))
-            .collect::<Result<_, _>>()?;
+    // Chunk `c` of the entries after the genesis: parsed, and their signatures checked, or
+    // the first read or parse error.
+    let chunks = (n - 1).div_ceil(CHUNK);
+    let prepare = |c: usize| -> Result<(Vec<Entry>, Presigned), StoreError> {
+        let from = 1 + c * CHUNK;
+        let es: Vec<Entry> = src.with_entries(from..n.min(from + CHUNK), |chunk| {
+            chunk.iter().enumerate().map(|(j, b)| Entry::parse(b).map_err(|e| parse_err(from + j, e))).collect::<Result<_, _>>()
+        })??;
         let pre = Presigned::check(&genesis, &es);
         Ok((es, pre))
     };
@@ -612,19 +662,16 @@ fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: Step
         Ok(())
     };
     let run = match pipeline {
-        Pipeline::OneThread => after_genesis.chunks(CHUNK).enumerate().try_for_each(|(c, chunk)| take(prepare(c, chunk))),
-        Pipeline::TwoThreads => {
-            let chunks: Vec<&[&[u8]]> = after_genesis.chunks(CHUNK).collect();
-            super::ahead::prepare_ahead(chunks.len(), |c| prepare(c, chunks[c]), |m| m.is_err(), take)
-        }
+        Pipeline::OneThread => (0..chunks).try_for_each(|c| take(prepare(c))),
+        Pipeline::TwoThreads => super::ahead::prepare_ahead(chunks, prepare, |m| m.is_err(), take),
     };
     // A log of the genesis alone made no chunk.
     let run = run.and_then(|()| made(&mut game).map_err(Stop::Genesis));
     let mut game = match run {
         Ok(()) => game.expect("made above"),
         Err(Stop::Store(e)) => return Err(e),
-        Err(Stop::Genesis(e)) => return no_game(&parts, first, e, parse_err),
-        Err(Stop::NeedsEntries) => return replay(path, bytes, pipeline, events, false),
+        Err(Stop::Genesis(e)) => return no_game(src, first, e, parse_err).map(Some),
+        Err(Stop::NeedsEntries) => return Ok(None),
     };
     let applied = lean.then(|| game.entries.len() + let_go);
     // The shortcut served this replay only; a game handed on checks signatures itself.
@@ -651,7 +698,7 @@ fn replay(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: Step
             s.events = Vec::new();
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// Why [`replay_log_with`] stopped before the end of the log.
@@ -667,15 +714,16 @@ enum Stop {
 /// A log whose genesis makes no game: no keys to check against, so the rest is only
 /// parsed, for `parse_log`'s errors; then the genesis's error.
 fn no_game(
-    parts: &[&[u8]],
+    src: &Source,
     first: Entry,
     error: GameError,
     parse_err: impl Fn(usize, crate::log::entry::EntryError) -> StoreError,
 ) -> Result<LogReplay, StoreError> {
     let mut entries = vec![first];
-    for (i, b) in parts.iter().enumerate().skip(1) {
-        entries.push(Entry::parse(b).map_err(|e| parse_err(i, e))?);
-    }
+    let rest = src.with_entries(1..src.len(), |parts| {
+        parts.iter().enumerate().map(|(i, b)| Entry::parse(b).map_err(|e| parse_err(1 + i, e))).collect::<Result<Vec<_>, _>>()
+    })??;
+    entries.extend(rest);
     Ok(LogReplay { replayed: Err((None, error)), all: Some(entries), applied: None, dice: Vec::new() })
 }
 
@@ -838,7 +886,7 @@ mod same_results_tests {
         // The lean replay (a report alone): the same steps and state as the reference with
         // its events dropped; it let the entries go unless something hidden needs them again.
         for pipeline in [Pipeline::TwoThreads, Pipeline::OneThread] {
-            let lean = replay_lean(path, bytes, pipeline).expect("parses");
+            let lean = replay_lean(&log, pipeline).expect("parses");
             assert_eq!(lean.count(), reference.entries.len(), "{what} {pipeline:?}");
             let lean_dice = lean.dice;
             let lean = lean.replayed.unwrap_or_else(|(_, e)| panic!("{what} {pipeline:?}: {e}"));
@@ -939,6 +987,37 @@ mod same_results_tests {
             }
         }
         assert_eq!(tried, 5, "five entries refused halfway were tried");
+    }
+
+    #[test]
+    fn a_log_that_does_not_parse_or_start_reports_the_same_read_whole_or_in_chunks() {
+        // A game past its second chunk of entries (64 a chunk).
+        let bytes =
+            (1..).map(|seed| bot_log("glorys-end/marne", seed, None, 300)).find(|b| store::split_log(b).len() > 80).expect("a long game");
+        let mut parts: Vec<Vec<u8>> = store::split_log(&bytes).into_iter().map(<[u8]>::to_vec).collect();
+        let at = parts.len() - 3;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let report = |parts: &[Vec<u8>], name: &str| {
+            let log = dir.path().join(name);
+            let text: Vec<u8> = parts.iter().flat_map(|p| b"---\n".iter().chain(p)).copied().collect();
+            std::fs::write(&log, text).expect("writes");
+            // Lean (read from the file in chunks) and holding everything (read whole).
+            let (a, _) = audit_log(&log, &[], false, Pipeline::TwoThreads, StepEvents::Drop);
+            let (b, _) = audit_log(&log, &[], false, Pipeline::OneThread, StepEvents::Keep);
+            assert!(!a.ok, "{name}");
+            assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap(), "{name}: the reports differ");
+            a
+        };
+        // An entry past the first chunks that is not YAML: the parse error names it.
+        let kept = parts[at].clone();
+        parts[at] = b"seq: [unclosed\n".to_vec();
+        let a = report(&parts, "unparsable.log");
+        assert!(a.problems.iter().any(|p| p.contains(&format!("entry {at}"))), "{:?}", a.problems);
+        // A genesis that makes no game: the rest is parsed for its errors, then the genesis's.
+        parts[at] = kept;
+        let g = String::from_utf8(parts[0].clone()).unwrap().replacen("ruleset:", "rulesett:", 1);
+        parts[0] = g.into_bytes();
+        report(&parts, "genesis.log");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod entry;
 pub mod protocol;
 pub mod store;
+pub mod stream;
 pub mod yamlevents;
 pub mod yamlscan;
 

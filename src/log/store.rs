@@ -108,25 +108,76 @@ fn is_separator(line: &[u8]) -> bool {
 /// Text before the first `---` line is dropped here; [`read_log`] refuses a log that has
 /// any (`NotALog`).
 pub fn split_log(bytes: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None; // start of the current entry
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let end = bytes[pos..].iter().position(|&b| b == b'\n').map(|i| pos + i + 1).unwrap_or(bytes.len());
-        let line = &bytes[pos..end];
-        let content = line.strip_suffix(b"\n").unwrap_or(line);
-        if is_separator(content) {
-            if let Some(s) = start {
-                out.push(&bytes[s..pos]);
+    let mut spans = EntrySpans::default();
+    spans.feed(bytes);
+    spans.finish().into_iter().map(|(s, e)| &bytes[s as usize..e as usize]).collect()
+}
+
+/// Where the entries of log text lie, found from its bytes given in pieces of any size: the
+/// same entries as [`split_log`] (which is this on one piece), for a log read from its file a
+/// block at a time ([`super::stream::LogFile`]) without holding the text.
+#[derive(Debug, Default)]
+pub struct EntrySpans {
+    /// Bytes fed so far.
+    pos: u64,
+    /// The current line's length so far, and its first bytes: a separator is 3 or 4 long.
+    line_len: u64,
+    line_head: [u8; 4],
+    /// Where the current entry starts (just after its `---` line), once one has.
+    start: Option<u64>,
+    /// Each finished entry's `[start, end)` in the text.
+    spans: Vec<(u64, u64)>,
+}
+
+impl EntrySpans {
+    /// The next piece of the text.
+    pub fn feed(&mut self, mut piece: &[u8]) {
+        while !piece.is_empty() {
+            let (segment, newline) = match piece.iter().position(|&b| b == b'\n') {
+                Some(i) => (&piece[..i], true),
+                None => (piece, false),
+            };
+            self.add_to_line(segment);
+            let taken = segment.len() + usize::from(newline);
+            self.pos += taken as u64;
+            piece = &piece[taken..];
+            if newline {
+                self.end_line(1);
             }
-            start = Some(end);
         }
-        pos = end;
     }
-    if let Some(s) = start {
-        out.push(&bytes[s..]);
+
+    fn add_to_line(&mut self, segment: &[u8]) {
+        for (k, &b) in segment.iter().take(4).enumerate() {
+            if let Some(slot) = self.line_head.get_mut(self.line_len as usize + k) {
+                *slot = b;
+            }
+        }
+        self.line_len += segment.len() as u64;
     }
-    out
+
+    /// A line ended at `self.pos`, after its newline of `newline` bytes (0 for the text's
+    /// last line without one): split there if it was a `---` line.
+    fn end_line(&mut self, newline: u64) {
+        if self.line_len <= 4 && is_separator(&self.line_head[..self.line_len as usize]) {
+            if let Some(s) = self.start {
+                self.spans.push((s, self.pos - newline - self.line_len));
+            }
+            self.start = Some(self.pos);
+        }
+        self.line_len = 0;
+    }
+
+    /// The entries' spans, once the whole text was fed.
+    pub fn finish(mut self) -> Vec<(u64, u64)> {
+        if self.line_len > 0 {
+            self.end_line(0);
+        }
+        if let Some(s) = self.start {
+            self.spans.push((s, self.pos));
+        }
+        self.spans
+    }
 }
 
 /// Join entries into log text: each preceded by `---\n`.
