@@ -500,12 +500,17 @@ pub fn replay_log_with(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline)
 /// [`replay_log_with`], keeping the steps' events or not; the same results otherwise.
 pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
     if bytes.is_empty() {
-        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() });
+        return Ok(LogReplay::empty());
     }
     if !(bytes.starts_with(b"---\n") || bytes.starts_with(b"---\r\n")) {
         return Err(StoreError::NotALog { path: path.to_path_buf() });
     }
-    let replayed = replay(path, &Source::Text(store::split_log(bytes)), pipeline, events, false)?;
+    replay_holding(path, store::split_log(bytes), pipeline, events)
+}
+
+/// The replay of a log's entries (non-empty, split from its text) holding every one of them.
+fn replay_holding(path: &std::path::Path, parts: Vec<&[u8]>, pipeline: Pipeline, events: StepEvents) -> Result<LogReplay, StoreError> {
+    let replayed = replay(path, &Source::Text(parts), pipeline, events, false)?;
     Ok(replayed.expect("a replay holding its entries never needs them again"))
 }
 
@@ -521,14 +526,17 @@ pub fn replay_log_keeping(path: &std::path::Path, bytes: &[u8], pipeline: Pipeli
 fn replay_lean(path: &std::path::Path, pipeline: Pipeline) -> Result<LogReplay, StoreError> {
     let log = LogFile::open(path)?;
     if log.is_empty() {
-        return Ok(LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() });
+        return Ok(LogReplay::empty());
     }
     match replay(path, &Source::File(&log), pipeline, StepEvents::Drop, true)? {
         Some(replayed) => Ok(replayed),
         None => {
+            // The entries found when the file was opened, on its text read whole (which
+            // `read_all` checks splits the same way): the text is not split a second time.
             let bytes = log.read_all()?;
+            let parts = log.entries_of(&bytes);
             drop(log);
-            replay_log_keeping(path, &bytes, pipeline, StepEvents::Drop)
+            replay_holding(path, parts, pipeline, StepEvents::Drop)
         }
     }
 }
@@ -743,6 +751,11 @@ pub struct LogReplay {
 }
 
 impl LogReplay {
+    /// The replay of an empty log (a log of no entries).
+    fn empty() -> LogReplay {
+        LogReplay { replayed: Game::replay(&[]), all: Some(Vec::new()), applied: None, dice: Vec::new() }
+    }
+
     /// Every entry of the log, in log order.
     pub fn entries(&self) -> &[Entry] {
         match (&self.all, &self.replayed) {

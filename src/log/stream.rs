@@ -3,7 +3,7 @@
 //! text beside the game it rebuilds).
 //!
 //! [`LogFile::open`] reads the file once, a block at a time, and keeps only where each entry
-//! lies ([`EntrySpans`], the same split as [`split_log`]); [`LogFile::with_entries`] then
+//! lies ([`EntrySpans`], the same split as [`split_log`](super::store::split_log)); [`LogFile::with_entries`] then
 //! reads the bytes of a run of entries again when they are wanted. The file is held open
 //! from the first read to the last, and umpire never writes a log in place (it renames a new
 //! file over it, `store`), so every read sees the file the spans were found in. A file
@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::store::{EntrySpans, MAX_LOG_BYTES, StoreError, open_regular, split_log};
+use super::store::{EntrySpans, MAX_LOG_BYTES, StoreError, open_regular};
 
 /// Bytes read per block when finding the entries.
 const BLOCK: usize = 1 << 20;
@@ -76,7 +76,7 @@ impl LogFile {
     }
 
     /// Hand the bytes of entries `range` (by index, counting from 0) to `f`, one slice each,
-    /// as [`split_log`] would give them; they are read from the file for this call alone.
+    /// as [`split_log`](super::store::split_log) would give them; they are read from the file for this call alone.
     pub fn with_entries<T>(&self, range: Range<usize>, f: impl FnOnce(&[&[u8]]) -> T) -> Result<T, StoreError> {
         let spans = &self.spans[range];
         let (Some(first), Some(last)) = (spans.first(), spans.last()) else { return Ok(f(&[])) };
@@ -86,15 +86,23 @@ impl LogFile {
     }
 
     /// The whole text, as [`super::store::read_log_bytes`] returns it, for a replay that
-    /// turns out to need every entry at once.
+    /// turns out to need every entry at once; its entries are [`LogFile::entries_of`] it.
     pub fn read_all(&self) -> Result<Vec<u8>, StoreError> {
         let bytes = self.read_range(0, self.size)?;
         // The text read twice must split the same way, or it changed in between.
-        if split_log(&bytes).len() != self.spans.len() {
+        let mut again = EntrySpans::default();
+        again.feed(&bytes);
+        if again.finish() != self.spans {
             let io = std::io::Error::other("the log changed on disk while it was read");
             return Err(StoreError::Io { path: self.path.clone(), source: io });
         }
         Ok(bytes)
+    }
+
+    /// Each entry's bytes in `text`, the whole text [`LogFile::read_all`] returned: the
+    /// entries found when the file was opened, as [`split_log`](super::store::split_log) gives them.
+    pub fn entries_of<'t>(&self, text: &'t [u8]) -> Vec<&'t [u8]> {
+        self.spans.iter().map(|&(s, e)| &text[s as usize..e as usize]).collect()
     }
 
     fn read_range(&self, start: u64, end: u64) -> Result<Vec<u8>, StoreError> {
@@ -157,7 +165,9 @@ mod tests {
                     assert_eq!(got, whole[a..b].iter().map(|x| x.to_vec()).collect::<Vec<_>>());
                 }
             }
-            assert_eq!(log.read_all().expect("reads"), *text);
+            let all = log.read_all().expect("reads");
+            assert_eq!(all, *text);
+            assert_eq!(log.entries_of(&all), whole);
         }
     }
 
