@@ -10,6 +10,8 @@
 //!   declare: us                  # or phase Declare for that side
 //!   tokens: {us: 1}
 //!   turn: 2
+//!   turns: 10                    # the battle's planned length (Crossroads: 6)
+//!   last_turn: 9                 # as an end roll after turn 8 fixed it (DUR-1)
 //!   manoeuvred: [us-tanks]       # platoons done this turn; units may be `acted: true`, `destroyed: true`
 //!   plans:                       # fire plans already made (IFP-5), committed earlier
 //!     - {battery: us-b1, planned: 1, markers: [[..], [..], [..], [..]], real: 2, ordered: true}
@@ -52,6 +54,12 @@ struct CaseState {
     tokens: BTreeMap<String, u32>,
     #[serde(default)]
     turn: Option<u32>,
+    /// The battle's planned length, for the Crossroads battle's 6 (SW-DUR).
+    #[serde(default)]
+    turns: Option<u32>,
+    /// The last turn as an end roll already fixed it (DUR-1).
+    #[serde(default)]
+    last_turn: Option<u32>,
     /// Platoons that have manoeuvred this turn.
     #[serde(default)]
     manoeuvred: Vec<String>,
@@ -160,6 +168,10 @@ impl CaseRuleset for SteelWheels {
         if let Some(t) = c.turn {
             s.turn = t;
         }
+        if let Some(t) = c.turns {
+            s.scenario.turns = t;
+        }
+        s.last_turn = c.last_turn;
         if let Some(units) = c.units {
             let named: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
             if let Some(bad) = named.iter().find(|id| s.unit(id).is_none()) {

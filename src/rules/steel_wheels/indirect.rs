@@ -124,7 +124,7 @@ pub fn can_request<'a>(s: &'a State, side: &str) -> Vec<&'a Battery> {
         .batteries
         .iter()
         .filter(|b| b.side == side && observer(s, b).is_ok())
-        .filter(|b| s.turn < s.scenario.turns || !off_table(b))
+        .filter(|b| s.turn < s.final_turn() || !off_table(b))
         .filter(|b| !s.plans.iter().any(|p| p.battery == b.id && p.planned == s.turn))
         .collect()
 }

@@ -99,6 +99,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         pending: None,
         outcome: None,
         plans: vec![],
+        last_turn: None,
         asked: vec![],
         held: vec![],
         ruins: vec![],
@@ -158,6 +159,7 @@ impl Ruleset for SteelWheels {
             state::Pending::Barrage { side } => format!("SW-IF-1: the shots of {side}'s batteries"),
             state::Pending::Assault(a) => format!("SW-ASL-1: {} assaults {}", a.attacker, a.target),
             state::Pending::Melee { defender } => format!("SW-ASL-4: the CT of {defender}, assaulted and still in contact"),
+            state::Pending::EndRoll => format!("SW-DUR-1: the end roll after turn {}, a D6 per side", s.turn),
             state::Pending::Opportunity(v) => format!(
                 "SW-OPP-3: opportunity fire on {} by {}",
                 v.window.mover,

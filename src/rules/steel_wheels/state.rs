@@ -195,6 +195,8 @@ pub enum Pending {
     Melee { defender: String },
     /// OPP-3/4: the opportunity fire declared on a move, shot by shot in path order.
     Opportunity(super::opportunity::Volley),
+    /// DUR-1: the end roll after turn 8, a D6 per side (seat order), which fixes the last turn.
+    EndRoll,
 }
 
 /// The whole state.
@@ -218,6 +220,10 @@ pub struct State {
     /// Indirect-fire plans (IFP-5), made and not yet fired.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plans: Vec<super::indirect::IfPlan>,
+    /// The last turn as the end roll after turn 8 fixed it (DUR-1); until then the
+    /// scenario's `turns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_turn: Option<u32>,
     /// Sides already asked in this turn's phase 2.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub asked: Vec<String>,
@@ -275,14 +281,23 @@ impl State {
     pub fn live_platoons(&self, side: &str) -> usize {
         self.scenario.platoons.iter().filter(|p| p.side == side && self.units.iter().any(|u| u.platoon == p.id && u.alive())).count()
     }
+    /// The turn after which the battle ends: the scenario's length, or what the end roll
+    /// after turn 8 made of it (DUR-1).
+    pub fn final_turn(&self) -> u32 {
+        self.last_turn.unwrap_or(self.scenario.turns)
+    }
     pub fn phase_text(&self) -> String {
         if let Some(w) = &self.window {
             return format!(
                 "turn {}/{}, manoeuvre {}: {} may fire on {}'s move or pass (SW-OPP-3)",
-                self.turn, self.scenario.turns, self.manoeuvre, w.side, w.mover
+                self.turn,
+                self.final_turn(),
+                self.manoeuvre,
+                w.side,
+                w.mover
             );
         }
-        let head = format!("turn {}/{}, manoeuvre {}", self.turn, self.scenario.turns, self.manoeuvre);
+        let head = format!("turn {}/{}, manoeuvre {}", self.turn, self.final_turn(), self.manoeuvre);
         match &self.phase {
             Phase::Declare { side } => format!("{head}: {side} declares a platoon or plays a token (SW-SEQ-1)"),
             Phase::Oppose { side, declared } => format!(

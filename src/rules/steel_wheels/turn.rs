@@ -174,8 +174,11 @@ fn firing_markers(s: &mut State) -> Vec<Event> {
     ev
 }
 
-/// Phase 5 and the victory check at the turn limit (SW-DUR: the fixed length of this
-/// slice; the end roll after turn 8 is not built).
+/// The turn whose end brings the end roll (DUR-1).
+pub const END_ROLL_AFTER: u32 = 8;
+
+/// Phase 5 and the victory check at the last turn (SW-DUR): the scenario's length, which a
+/// battle planned longer than 8 turns has cut by the end roll after turn 8 (DUR-1).
 fn end_turn(s: &mut State) -> Vec<Event> {
     // Phase 4 (IF-1): each side with plans due opens them and fires; the losses wait.
     if let Some(side) = indirect::due_side(s) {
@@ -186,15 +189,59 @@ fn end_turn(s: &mut State) -> Vec<Event> {
     ev.push(Event::rule("SW-TURN-1", format!("turn {} ends: unused tokens are lost (TOK-4)", s.turn)));
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
     let wiped = |side: &str| s.units.iter().filter(|u| u.side == side).all(|u| u.lost());
-    if s.turn >= s.scenario.turns || wiped(&a) || wiped(&b) {
-        let o = victory(s);
-        ev.push(Event::rule("SW-VIC-3", outcome_text(&o)));
-        s.outcome = Some(o);
-        s.phase = Phase::Over;
+    if s.turn >= s.final_turn() || wiped(&a) || wiped(&b) {
+        ev.extend(end_battle(s));
+        return ev;
+    }
+    if s.turn == END_ROLL_AFTER && s.last_turn.is_none() {
+        // The roll waits for the other side's entry, like every roll (G.1).
+        s.pending = Some(Pending::EndRoll);
+        ev.push(Event::rule(
+            "SW-DUR-1",
+            format!(
+                "turn {END_ROLL_AFTER} is over: each side rolls a D6 and the sum fixes the last turn (2-4: this one, 5-8: 9, 9-12: 10)"
+            ),
+        ));
         return ev;
     }
     s.turn += 1;
     ev.extend(start_turn(s));
+    ev
+}
+
+/// The victory count (SW-VIC) and the end of the battle.
+fn end_battle(s: &mut State) -> Vec<Event> {
+    let o = victory(s);
+    let ev = vec![Event::rule("SW-VIC-3", outcome_text(&o))];
+    s.outcome = Some(o);
+    s.phase = Phase::Over;
+    ev
+}
+
+/// DUR-1: a D6 per side, in seat order (G.1), summed: 2-4 ends the battle with turn 8, 5-8
+/// after turn 9, 9-12 after turn 10; never past the scenario's own length.
+fn end_roll(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut sum = 0;
+    for side in [s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone()] {
+        let r = dice.roll(6) + 1;
+        ev.push(Event::roll(format!("{side} end roll"), "d6", r));
+        sum += r;
+    }
+    let rolled = match sum {
+        ..=4 => END_ROLL_AFTER,
+        5..=8 => END_ROLL_AFTER + 1,
+        _ => END_ROLL_AFTER + 2,
+    };
+    let last = rolled.min(s.scenario.turns);
+    s.last_turn = Some(last);
+    ev.push(Event::rule("SW-DUR-1", format!("end roll {sum}: the battle ends after turn {last}")));
+    if s.turn >= last {
+        ev.extend(end_battle(s));
+    } else {
+        s.turn += 1;
+        ev.extend(start_turn(s));
+    }
     ev
 }
 
@@ -597,10 +644,21 @@ pub fn recover(s: &mut State, id: &str, dice: &mut Dice) -> Vec<Event> {
     ev
 }
 
-/// Resolve the pending roll.
+/// Resolve the pending roll. A roll that ends turn 8 is followed by the end roll, on the
+/// same entry's dice (the rules' next step, not a new decision: DUR-1).
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+    let mut ev = resolve_one(s, dice);
+    if s.pending == Some(Pending::EndRoll) {
+        s.pending = None;
+        ev.extend(end_roll(s, dice));
+    }
+    ev
+}
+
+fn resolve_one(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let Some(p) = s.pending.take() else { return vec![] };
     let mut ev = match p {
+        Pending::EndRoll => return end_roll(s, dice),
         Pending::Initiative { units, declarer } => return roll_initiative(s, &units, &declarer, dice),
         Pending::Fire(plan) => fire::resolve(s, &plan, dice),
         Pending::Recovery { unit } => recover(s, &unit, dice),
