@@ -46,8 +46,16 @@
 //! against cavalry, or after a successful counter-charge, when an attacker left its hex,
 //! the defending seat's standing policy (`pursue: never | always`, default never) sends the
 //! attacked cavalry after it by the same pursuit and charges, then its end-of-charge test;
-//! those charges start no pursuit in turn. Not built: a charge combined with an infantry
-//! melee (9.2, 8.7.3), the charge of a stack from several hexes.
+//! those charges start no pursuit in turn.
+//!
+//! **A charge combined with an infantry melee** (9.2, 8.7.3, `with`): the infantry stacks
+//! named, checked at declaration (`combined`), fight in the first combat with the charger:
+//! one force ratio and cohesion differential over every engaged unit, the melee DRMs and the
+//! charge's added (against a square only its −2), each SO infantry stack's engagement test
+//! at the combat. The charging cavalry pursues first (8.7.3); the infantry advances only
+//! when no charging unit is left in good order; the end-of-charge test is the cavalry's
+//! alone. A charge that does not strike (failed test, recall) takes the infantry's melee
+//! with it. Not built: the charge of a stack from several hexes.
 
 use super::command::status_of;
 use super::disorder::{cohesion_test, disorder};
@@ -388,7 +396,10 @@ fn combined(s: &State, w: &State, side: &str, formation: &str, o: &ChargeOrder, 
         for d in obliged(s, side, a, f) {
             let taken = targets.contains(&d) || s.units_at(d).any(|e| e.side != side && s.meleed.contains(&e.id));
             if !taken {
-                errs.push(bad("JDG 8.2", format!("the stack in {a} must also attack the enemy in its front hex {d}, which the charge does not strike")));
+                errs.push(bad(
+                    "JDG 8.2",
+                    format!("the stack in {a} must also attack the enemy in its front hex {d}, which the charge does not strike"),
+                ));
             }
         }
         joined.extend(fighters(s, a).map(|u| u.id.clone()));

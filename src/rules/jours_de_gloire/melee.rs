@@ -34,6 +34,10 @@
 //! cohesion tie, and the one-vertex turn of the advance, are given in advance in the combat
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
+//! A charge combined with an infantry melee (9.2) is a charge's combat with the infantry
+//! hexes among the attackers (`ChargeMods::infantry`, declared with the charge); infantry
+//! that joined one makes no melee after it.
+//!
 //! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`); a counter-attack
 //! (8.7.2, `counter`) comes last, at once, and so does a breakthrough melee (8.7.2), when
 //! the declaration asked for one (`breakthrough: true`). A routed unit's CT is a rout move
