@@ -46,8 +46,16 @@
 //! against cavalry, or after a successful counter-charge, when an attacker left its hex,
 //! the defending seat's standing policy (`pursue: never | always`, default never) sends the
 //! attacked cavalry after it by the same pursuit and charges, then its end-of-charge test;
-//! those charges start no pursuit in turn. Not built: a charge combined with an infantry
-//! melee (9.2, 8.7.3), the charge of a stack from several hexes.
+//! those charges start no pursuit in turn.
+//!
+//! **A charge combined with an infantry melee** (9.2, 8.7.3, `with`): the infantry stacks
+//! named, checked at declaration (`combined`), fight in the first combat with the charger:
+//! one force ratio and cohesion differential over every engaged unit, the melee DRMs and the
+//! charge's added (against a square only its −2), each SO infantry stack's engagement test
+//! at the combat. The charging cavalry pursues first (8.7.3); the infantry advances only
+//! when no charging unit is left in good order; the end-of-charge test is the cavalry's
+//! alone. A charge that does not strike (failed test, recall) takes the infantry's melee
+//! with it. Not built: the charge of a stack from several hexes.
 
 use super::command::status_of;
 use super::disorder::{cohesion_test, disorder};
@@ -79,6 +87,11 @@ pub struct ChargeOrder {
     /// Call the charge off if the target forms square (JDG 9.3.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recall: bool,
+    /// Infantry stacks of the activated formation whose melee against `at` combines with
+    /// the charge (JDG 9.2): one combat, the charge's DRMs added to the melee's. Each hex
+    /// holds infantry in good order with `at` in a front hex it could enter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<HexId>,
 }
 
 /// A seat's standing policy for the pursuit by its attacked cavalry (JDG 9.4, 9.5.1).
@@ -173,7 +186,7 @@ pub fn answer(
         } else {
             let list: Vec<String> = ok.iter().map(|h| h.to_string()).collect();
             ev.push(Event::rule("JDG 9.5.2", format!("pursuit charge 1 from {at} against {}", list.join(" and "))));
-            let (e, _) = charges(s, &owner, at, ok, 1, false, true, dice);
+            let (e, _) = charges(s, &owner, at, ok, 1, false, true, &[], dice);
             ev.extend(e);
         }
     }
@@ -299,13 +312,21 @@ pub fn step_charge(s: &mut State, side: &str, o: &ChargeOrder) -> Result<Vec<Eve
         let cap = reduced(s, u);
         move_capped(&mut w, side, &m, Some(cap))?;
     }
+    // 9.2: the infantry whose melee combines with the charge.
+    let joined = combined(s, &w, side, &am.formation, o, end, v)?;
     s.fire_closed = true;
+    for id in &joined {
+        s.joined.push(id.clone());
+        if !s.acted.contains(id) {
+            s.acted.push(id.clone());
+        }
+    }
     let ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
     let top = ids.last().cloned().unwrap_or_default();
     let so = status_of(s, &top) == Status::SO;
     s.charge = Some(Pending { side: side.to_string(), order: o.clone(), units: ids.clone() });
     let path: Vec<String> = o.path.iter().map(|h| h.to_string()).collect();
-    Ok(vec![Event::rule(
+    let mut ev = vec![Event::rule(
         "JDG 9.1",
         format!(
             "charge declared{}: {} from {} by {} against {}",
@@ -315,7 +336,75 @@ pub fn step_charge(s: &mut State, side: &str, o: &ChargeOrder) -> Result<Vec<Eve
             path.join(" → "),
             o.at
         ),
-    )])
+    )];
+    if !joined.is_empty() {
+        let hexes: Vec<String> = o.with.iter().map(|h| h.to_string()).collect();
+        ev.push(Event::rule(COMBINED, format!("{} in {} combine their melee with the charge", joined.join(", "), hexes.join(" and "))));
+    }
+    Ok(ev)
+}
+
+/// The rule of a charge combined with an infantry melee.
+pub const COMBINED: &str = "JDG 9.2";
+
+/// Check the `with` hexes of a charge (JDG 9.2, 8.2, 8.4.1) against `w`, the state after the
+/// charge move (the charger in `end` facing `v`); returns the infantry that joins.
+fn combined(s: &State, w: &State, side: &str, formation: &str, o: &ChargeOrder, end: HexId, v: u8) -> Result<Vec<String>, Vec<Violation>> {
+    use super::melee::{enterable, obliged};
+    let mut errs = Vec::new();
+    let mut seen: Vec<HexId> = vec![o.from];
+    let mut joined = Vec::new();
+    // What the combined combat attacks: the target and every chargeable enemy in front.
+    let mut targets = vec![o.at];
+    targets.extend(front_enemy_hexes(w, side, end, v).into_iter().filter(|d| chargeable(w, end, *d)));
+    for &a in &o.with {
+        let bad = |rule: &str, msg: String| Violation::new(rule, msg).hex(a.to_string());
+        if seen.contains(&a) {
+            errs.push(bad(COMBINED, format!("{a} is named twice in the charge: a stack makes one attack")));
+            continue;
+        }
+        seen.push(a);
+        let own: Vec<&Unit> = s.units_at(a).filter(|u| u.side == side).collect();
+        if own.is_empty() {
+            let what = if s.units_at(a).next().is_some() { "holds only enemy units" } else { "holds no unit of yours" };
+            errs.push(bad(COMBINED, format!("{a} {what}: only your own infantry combines with your charge")));
+            continue;
+        }
+        if let Some(u) = own.iter().find(|u| u.kind == Kind::Cavalry) {
+            errs.push(bad(COMBINED, format!("{} in {a} is cavalry: only an infantry melee combines with a charge", u.id)).unit(&u.id));
+            continue;
+        }
+        if let Some(u) = own.iter().find(|u| u.kind != Kind::Artillery && u.formation != formation) {
+            errs.push(Violation::new("JDG 2.2", format!("{} belongs to {}; {formation} is activated", u.id, u.formation)).unit(&u.id));
+            continue;
+        }
+        let Some(top) = fighters(s, a).next() else {
+            errs.push(bad("JDG 8.2", format!("nothing in {a} may melee: disordered, routed, square and artillery units never do")));
+            continue;
+        };
+        if let Some(u) = fighters(s, a).find(|u| s.joined.contains(&u.id)) {
+            errs.push(bad(COMBINED, format!("{} has made its attack with a charge in this activation already", u.id)).unit(&u.id));
+            continue;
+        }
+        let f = top.facing;
+        if !(a.is_adjacent(o.at) && Facing::Vertex(f).front_hex(a, o.at, false) && enterable(s, Kind::Infantry, a, o.at)) {
+            errs.push(bad("JDG 8.4.1", format!("{} is not a front hex of the stack in {a} that it could enter", o.at)));
+            continue;
+        }
+        // 8.2: the infantry attacks every enemy in its front hexes; the combat takes the
+        // charge's targets only.
+        for d in obliged(s, side, a, f) {
+            let taken = targets.contains(&d) || s.units_at(d).any(|e| e.side != side && s.meleed.contains(&e.id));
+            if !taken {
+                errs.push(bad(
+                    "JDG 8.2",
+                    format!("the stack in {a} must also attack the enemy in its front hex {d}, which the charge does not strike"),
+                ));
+            }
+        }
+        joined.extend(fighters(s, a).map(|u| u.id.clone()));
+    }
+    if errs.is_empty() { Ok(joined) } else { Err(errs) }
 }
 
 /// What the pending charge waits for.
@@ -363,6 +452,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         ev.extend(e);
         if !ok {
             ev.push(Event::rule("JDG 9.1", format!("{} stay in {} and do not fight in this activation", p.units.join(", "), o.from)));
+            ev.extend(called_off(&o));
             done(s);
             return ev;
         }
@@ -376,6 +466,7 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             Ok(e) => ev.extend(e),
             Err(_) => {
                 ev.push(Event::rule("JDG 9.1", format!("{id} cannot make its charge move any more: the charge is off")));
+                ev.extend(called_off(&o));
                 done(s);
                 return ev;
             }
@@ -389,12 +480,26 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             targets.push(d);
         }
     }
-    let (e, recalled) = charges(s, &side, at_hex, targets, 0, o.recall, false, dice);
+    let (e, recalled) = charges(s, &side, at_hex, targets, 0, o.recall, false, &o.with, dice);
     ev.extend(e);
-    if !recalled {
+    if recalled {
+        ev.extend(called_off(&o));
+    } else {
+        // 9.2: the end-of-charge test is the charging cavalry's; the infantry takes none.
         ev.extend(end_test(s, &p.units, dice));
     }
     ev
+}
+
+/// The combined melee of a charge that does not strike (9.1 failed engagement test, 9.3.3
+/// recall): the combination is one combat, so the infantry's melee is off too, and its
+/// attack is spent (it was declared with the charge).
+fn called_off(o: &ChargeOrder) -> Vec<Event> {
+    if o.with.is_empty() {
+        return vec![];
+    }
+    let hexes: Vec<String> = o.with.iter().map(|h| h.to_string()).collect();
+    vec![Event::rule(COMBINED, format!("the infantry melee of {} combined with the charge is off with it", hexes.join(" and ")))]
 }
 
 /// The end-of-charge test (9.2, 9.5): every unit of `units` still on the map takes a
@@ -419,8 +524,9 @@ fn end_test(s: &mut State, units: &[String], dice: &mut Dice) -> Vec<Event> {
 /// The charges of the stack of `side` in `at_hex` against `targets` (9.2 to 9.5.2): the
 /// square tests, the recall when `ask_recall` asks for it, the counter-charges, the combat, and
 /// the pursuit charges that follow, the first numbered `n + 1`. `answering` for the
-/// defender's pursuit (9.4, 9.5.1), which starts no pursuit in turn. Returns the events and
-/// whether the stack was recalled (no end test then).
+/// defender's pursuit (9.4, 9.5.1), which starts no pursuit in turn. `with`: the infantry
+/// hexes whose melee combines with the first charge (9.2). Returns the events and whether the
+/// stack was recalled (no end test then).
 #[allow(clippy::too_many_arguments)]
 fn charges(
     s: &mut State,
@@ -430,8 +536,10 @@ fn charges(
     mut n: u32,
     ask_recall: bool,
     answering: bool,
+    with: &[HexId],
     dice: &mut Dice,
 ) -> (Vec<Event>, bool) {
+    let mut with = with.to_vec();
     let mut ev = Vec::new();
     let target = targets.first().copied().unwrap_or(at_hex);
     let mut lost_square: Vec<String> = Vec::new();
@@ -491,9 +599,11 @@ fn charges(
             .iter()
             .flat_map(|d| s.units_at(*d).filter(|u| u.side != side).map(|u| (u.id.clone(), *d, u.kind)).collect::<Vec<_>>())
             .collect();
-        let mods = ChargeMods { bonus, vs_square: square, pursuit: n, countered, answering };
+        // 9.2: the combined infantry fights in the first charge only, not in the pursuit.
+        let infantry: Vec<HexId> = std::mem::take(&mut with);
+        let mods = ChargeMods { bonus, vs_square: square, pursuit: n, countered, answering, infantry: infantry.clone() };
         let c = Combat {
-            from: vec![at_hex],
+            from: std::iter::once(at_hex).chain(infantry.iter().copied()).collect(),
             at: targets.clone(),
             turn: Default::default(),
             advance_from: None,
@@ -787,7 +897,7 @@ mod tests {
 
     fn charge(s: &State, from: HexId, path: Vec<HexId>, at: HexId, dice: Vec<u32>) -> (State, Vec<String>) {
         let o = super::super::orders::Orders {
-            actions: vec![super::super::orders::Action::Charge(ChargeOrder { from, path, at, facing: None, recall: false })],
+            actions: vec![super::super::orders::Action::Charge(ChargeOrder { from, path, at, facing: None, recall: false, with: vec![] })],
             ..Default::default()
         };
         let (mut w, mut ev) = turn::run(s, "austrian", &o).expect("a legal charge");

@@ -436,7 +436,7 @@ fn charge_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Op
                 }
                 let Some(d) = end.direction_to(at) else { continue };
                 for v in crate::geo::facing::vertices_fronting(d) {
-                    let c = ChargeOrder { from, path: path.clone(), at, facing: Some(v), recall: ch.roll(2) == 0 };
+                    let c = ChargeOrder { from, path: path.clone(), at, facing: Some(v), recall: ch.roll(2) == 0, with: vec![] };
                     if turn::step(&mut s.clone(), side, &Action::Charge(c.clone())).is_ok() {
                         found.push(c);
                     }

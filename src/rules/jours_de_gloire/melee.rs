@@ -34,6 +34,10 @@
 //! cohesion tie, and the one-vertex turn of the advance, are given in advance in the combat
 //! (`advance_from`, `advance_facing`), a conditional instruction (digest F.4).
 //!
+//! A charge combined with an infantry melee (9.2) is a charge's combat with the infantry
+//! hexes among the attackers (`ChargeMods::infantry`, declared with the charge); infantry
+//! that joined one makes no melee after it.
+//!
 //! Cavalry refusal (8.8) comes first in a combat's resolution (`refusal`); a counter-attack
 //! (8.7.2, `counter`) comes last, at once, and so does a breakthrough melee (8.7.2), when
 //! the declaration asked for one (`breakthrough: true`). A routed unit's CT is a rout move
@@ -117,6 +121,10 @@ pub struct ChargeMods {
     /// A charge of the defender's answering pursuit (9.4, 9.5.1): its results start no
     /// pursuit of the other side in turn.
     pub answering: bool,
+    /// The infantry hexes whose melee combines with the charge (9.2): each SO stack of them
+    /// takes its engagement test (8.3.2, 8.4.1); when the charging cavalry cannot pursue,
+    /// they advance as after a melee (8.7.1, 8.7.3).
+    pub infantry: Vec<HexId>,
 }
 
 /// The facing of the stack in `h` for its attack: `turn` if given, else its infantry's or
@@ -187,6 +195,14 @@ pub fn step_melee(s: &mut State, side: &str, m: &MeleeOrder) -> Result<Vec<Event
                 errs.push(
                     bad("JDG 8.2", format!("nothing in {a} may melee: disordered, routed, square and artillery units never do"))
                         .hex(a.to_string()),
+                );
+                continue;
+            }
+            if let Some(u) = fighters(s, a).find(|u| s.joined.contains(&u.id)) {
+                errs.push(
+                    bad(super::charge::COMBINED, format!("{} has made its attack with a charge in this activation already", u.id))
+                        .hex(a.to_string())
+                        .unit(&u.id),
                 );
                 continue;
             }
@@ -405,7 +421,8 @@ pub fn fight(
             ev.push(Event::rule("JDG 8.2", format!("nothing in {a} may melee any more")));
             continue;
         };
-        if charge.is_none() && !automatic && status_of(s, &top.id) == Status::SO {
+        let tests = charge.is_none_or(|m| m.infantry.contains(&a));
+        if tests && !automatic && status_of(s, &top.id) == Status::SO {
             let die = dice.roll(10);
             let e = i32::from(s.face(&top).engagement);
             let ok = die as i32 <= e;
@@ -449,7 +466,9 @@ pub fn fight(
         ev.push(Event::rule("JDG 8.3.2", format!("no melee against {}: no attacker left", at_list.join(" and "))));
         return (ev, dropped);
     }
-    if charge.is_none() {
+    // A combined charge is the infantry's melee too (9.2): its defenders have been attacked.
+    let infantry: Vec<HexId> = charge.map(|m| from.iter().copied().filter(|a| m.infantry.contains(a)).collect()).unwrap_or_default();
+    if charge.is_none() || !infantry.is_empty() {
         for d in &at {
             let ids: Vec<String> = s.units_at(*d).map(|u| u.id.clone()).collect();
             s.meleed.extend(ids);
@@ -505,6 +524,11 @@ pub fn fight(
             drms.push(format!("cavalry melee {:+}", data.cavalry));
         }
         None => {}
+        // 9.2: a combined charge whose cavalry the reaction fire stopped: the infantry
+        // fights on with the melee's DRMs only.
+        Some(_) if from.iter().all(|a| infantry.contains(a)) => {
+            drms.push("no charge DRM (the charging cavalry does not fight)".into());
+        }
         Some(m) => {
             if m.vs_square {
                 drm += data.vs_square;
@@ -592,7 +616,15 @@ pub fn fight(
         }
     }
     let emptied: Vec<HexId> = at.iter().copied().filter(|d| !s.units_at(*d).any(|e| e.side != side)).collect();
-    if !emptied.is_empty() && !att_loses && charge.is_none() {
+    // 8.7.3: after a combined charge the charging cavalry goes first, whatever the
+    // cohesions, by its pursuit (9.5.2); the infantry advances (8.7.1) only when no charging
+    // unit is left in good order in its hex to pursue.
+    let charger_out = charge.is_some() && !from.iter().any(|a| !infantry.contains(a) && fighters(s, *a).any(|u| u.side == side));
+    if !emptied.is_empty() && !att_loses && charger_out && !infantry.is_empty() {
+        ev.push(Event::rule("JDG 8.7.3", "no charging unit is left in good order to pursue: the combined infantry advances"));
+        let plain = Combat { advance_from: None, advance_facing: None, ..c.clone() };
+        ev.extend(advance(s, side, &plain, &infantry, &emptied, false));
+    } else if !emptied.is_empty() && !att_loses && charge.is_none() {
         if bt {
             // 8.7.2: the breakthrough's advance is made without turning.
             let straight = Combat { advance_facing: None, ..c.clone() };

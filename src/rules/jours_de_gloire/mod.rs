@@ -119,6 +119,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         passed: vec![],
         phase_e: false,
         broke: vec![],
+        joined: vec![],
         counter_battery: std::collections::BTreeMap::new(),
         reaction: std::collections::BTreeMap::new(),
         reacted: vec![],

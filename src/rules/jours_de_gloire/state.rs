@@ -324,6 +324,10 @@ pub struct State {
     /// 8.7.2: one each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub broke: Vec<String>,
+    /// Infantry whose melee combined with a charge in the current activation (JDG 9.2): it
+    /// has made its attack and attacks no more.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joined: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,

@@ -87,6 +87,7 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     s.column = 0;
     s.refused.clear();
     s.broke.clear();
+    s.joined.clear();
     s.reacted.clear();
     if s.cup.len() >= 2 {
         s.phase = Phase::Draw { side };
@@ -194,7 +195,7 @@ fn actors(s: &State, a: &Action) -> Vec<String> {
         Action::Enter(o) => o.units.clone(),
         Action::Face(t) => s.unit(&t.unit).and_then(|u| u.hex).map(at).unwrap_or_else(|| vec![t.unit.clone()]),
         Action::Square(q) => at(q.hex),
-        Action::Charge(c) => at(c.from),
+        Action::Charge(c) => std::iter::once(c.from).chain(c.with.iter().copied()).flat_map(at).collect(),
         Action::Melee(m) => m.combats.iter().flat_map(|c| c.from.iter().flat_map(|h| at(*h))).collect(),
         Action::Chief(_) | Action::Rally(_) | Action::EndActivation | Action::Initiative(_) => vec![],
     }
