@@ -49,8 +49,9 @@ pub fn declare(s: &mut State, side: &str, o: &Orders, os: Os) -> Result<Vec<Even
     if !s.pool.contains_key(side) {
         return refuse("RTL-7.31", "your Activation Pool is empty: there is nothing to combine with");
     }
-    let drawn = s.drawn.clone().unwrap_or_else(|| Marker { slot: None, am: None, open: false });
-    let pooled = s.pool.get(side).cloned().unwrap_or_else(|| Marker { slot: None, am: None, open: false });
+    let (Some(drawn), Some(pooled)) = (s.drawn.clone(), s.pool.get(side).cloned()) else {
+        return refuse("RTL-7.31", "combining needs the AM just drawn and the one in your pool");
+    };
     let (up, other) = if up_is_drawn { (drawn, pooled) } else { (pooled, drawn) };
     if !up.open {
         return refuse("RTL-7.33", format!("turn {} face up: open it in this entry (7.33b)", up.public_name()));
