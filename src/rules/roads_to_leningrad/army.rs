@@ -40,7 +40,7 @@ fn why_not(s: &State, side: &str, id: &str) -> Option<(&'static str, String)> {
     }
     let Some(h) = u.hex else { return Some(("RTL-7.45", format!("{id} is not on the map"))) };
     if act.army.contains(&u.id) {
-        return Some(("RTL-7.44", format!("{id} is within command range and already active with {} (7.44)", act.formation)));
+        return Some(("RTL-7.44", format!("{id} is within command range and already active with {} (7.44)", act.names())));
     }
     if u.activations >= limit(s, id) {
         return Some((
@@ -48,8 +48,8 @@ fn why_not(s: &State, side: &str, id: &str) -> Option<(&'static str, String)> {
             format!("{id} has its Final Activation marker: no more activations this turn"),
         ));
     }
-    if in_range(s, &act.formation, h) {
-        return Some(("RTL-7.45", format!("{id} is within command range of {}: it activates automatically or not at all", act.formation)));
+    if act.formations().iter().any(|f| in_range(s, f, h)) {
+        return Some(("RTL-7.45", format!("{id} is within command range of {}: it activates automatically or not at all", act.names())));
     }
     None
 }
@@ -92,7 +92,7 @@ pub fn attempt(s: &mut State, side: &str, ids: &[String]) -> Result<Vec<Event>, 
         format!(
             "{} try to activate with {} (each takes its activation marker; the other side's next entry rolls the ER checks)",
             ids.join(", "),
-            act.formation
+            act.names()
         ),
     )])
 }
@@ -105,7 +105,7 @@ pub fn drm_words(cp: i32) -> String {
 /// Roll the attempts: d10 ≤ the current ER activates the unit for this sequence (7.46).
 pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let mut ev = Vec::new();
-    let formation = s.active.as_ref().map(|a| a.formation.clone()).unwrap_or_default();
+    let formation = s.active.as_ref().map(|a| a.names()).unwrap_or_default();
     for id in std::mem::take(&mut s.army_attempts) {
         let Some(u) = s.unit(&id) else { continue };
         let er = s.er(u);

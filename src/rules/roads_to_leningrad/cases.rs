@@ -199,7 +199,7 @@ impl CaseRuleset for RoadsToLeningrad {
             let army = super::turn::army_for(&s, &side, &a.formation);
             s.choose_first = false;
             s.phase = Phase::Os { side: side.clone() };
-            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false });
+            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false, second: None });
         }
         RoadsToLeningrad::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

@@ -119,7 +119,7 @@ fn hq_why_not(s: &State, side: &str, hq: &str) -> Option<(&'static str, String)>
 /// which 15.33c allows the active HQ whatever the distance (a unit in range needs no try).
 fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool) -> Option<(&'static str, String)> {
     let (Some(h), Some(l)) = (s.unit(hq), s.unit(lead)) else { return Some(("RTL-15.14", format!("no unit {lead}"))) };
-    let with = l.formation == h.formation || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.formation == h.formation));
+    let with = l.formation == h.formation || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
     if !with && !any_range {
         return Some((
             "RTL-15.14",
@@ -145,9 +145,8 @@ fn majority(s: &State, formation: &str, units: &[String]) -> bool {
     let of = units
         .iter()
         .filter(|id| {
-            s.unit(id).is_some_and(|u| {
-                u.formation == formation || (active_unit(s, u) && s.active.as_ref().is_some_and(|a| a.formation == formation))
-            })
+            s.unit(id)
+                .is_some_and(|u| u.formation == formation || (active_unit(s, u) && s.active.as_ref().is_some_and(|a| a.has(formation))))
         })
         .count();
     2 * of > units.len()
@@ -157,12 +156,13 @@ fn majority(s: &State, formation: &str, units: &[String]) -> bool {
 fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str, String)> {
     let act = s.active.as_ref().ok_or(("RTL-15.33", "no formation is active".to_string()))?;
     let hq_f = s.unit(&o.hq).map(|u| u.formation.clone()).unwrap_or_default();
-    if hq_f != act.formation {
+    if !act.has(&hq_f) {
         return Err((
             "RTL-15.33",
             format!(
                 "{} is not an HQ of the active formation {}: only an active HQ spends on its side's tries and attacks",
-                o.hq, act.formation
+                o.hq,
+                act.names()
             ),
         ));
     }

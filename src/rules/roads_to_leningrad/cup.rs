@@ -70,6 +70,9 @@ fn played_marker<'a>(s: &'a State, side: &str, o: &Orders) -> Option<&'a Marker>
         return None;
     }
     match (&s.drawn, o.play.unwrap_or(Play::Drawn)) {
+        (Some(d), Play::Combine) if o.face_up == Some(Play::Drawn) => Some(d),
+        (Some(_), Play::Combine) if o.face_up == Some(Play::Pooled) => s.pool.get(side),
+        (Some(_), Play::Combine) => None,
         (Some(d), Play::Drawn) => Some(d),
         (Some(_), Play::Pooled) | (None, _) => s.pool.get(side),
     }
@@ -91,6 +94,15 @@ pub fn conceal(s: &State, seat: &str, mut orders: Orders, order: &IdOrder) -> Re
             }
             orders.cup = Some(commit.len() as u8);
             orders.cup_choice.clear();
+        }
+        // RTL-7.33d: after a successful combination both AMs are revealed.
+        Phase::Os { side: due } if *due == side && s.combine.as_ref().is_some_and(|c| c.open_due) => {
+            if let Some(m) = s.pool.get(&side)
+                && !m.open
+                && let Some(id) = &m.slot
+            {
+                open.push(id.clone());
+            }
         }
         Phase::Os { side: due } if *due == side && matches!(orders.os, Some(Os::Mobile | Os::Assault)) => {
             if let Some(m) = played_marker(s, &side, &orders)

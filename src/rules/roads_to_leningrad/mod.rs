@@ -17,7 +17,8 @@
 //! Army units outside command range try an ER check (`army`, RTL-7.45).
 //! The Enemy Reaction Phase's defender entry (`reaction_phase`), Combat Refusal
 //! (`refusal`, RTL-9.2) and Reaction Movement (`reaction`, RTL-9.3).
-//! Not built: combination of AMs, reaction, air, CPs, leaders, bridges,
+//! Combining two formations' AMs (`combine`, RTL-7.31.3, 7.32–7.34).
+//! Not built: leaders, bridges,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
@@ -26,6 +27,7 @@ pub mod army;
 pub mod artillery;
 pub mod cases;
 pub mod combat;
+pub mod combine;
 pub mod command;
 pub mod crt;
 pub mod cup;
@@ -102,6 +104,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         army_attempts: vec![],
         cp_spends: vec![],
         overrun: None,
+        combine: None,
         group: None,
         units,
         vp: 0,
@@ -156,6 +159,14 @@ impl Ruleset for RoadsToLeningrad {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the Army activation checks (your next entry settles their dice)".into() }]
             }
+            Phase::Os { side } if s.combine.as_ref().is_some_and(|c| !c.open_due) => {
+                let other = s.scenario.other(side);
+                vec![Await { seat: s.seat_of(&other), what: "roll the combination of AMs (your next entry settles its dice)".into() }]
+            }
+            Phase::Os { side } if s.combine.is_some() => vec![Await {
+                seat: s.seat_of(side),
+                what: "the combination succeeded: open your pooled AM and play the sequence with both formations (RTL-7.33)".into(),
+            }],
             Phase::Os { side } if s.overrun.is_some() => {
                 let other = s.scenario.other(side);
                 vec![Await { seat: s.seat_of(&other), what: "roll the overrun (your next entry settles its dice)".into() }]
@@ -197,6 +208,9 @@ impl Ruleset for RoadsToLeningrad {
         crate::engine::pure_step::validate_and_apply(turn::run, s, seat, orders)
     }
     fn pending_roll(s: &State) -> Option<String> {
+        if let Some(c) = s.combine.as_ref().filter(|c| !c.open_due) {
+            return Some(format!("RTL-7.33: the combination roll of {}", c.am));
+        }
         if let Some(o) = &s.overrun {
             return Some(format!("RTL-8.67: the overrun of {} by {}", o.target, o.units.join(", ")));
         }
@@ -216,6 +230,9 @@ impl Ruleset for RoadsToLeningrad {
         }
     }
     fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
+        if s.combine.as_ref().is_some_and(|c| !c.open_due) {
+            return combine::resolve(s, dice);
+        }
         if !s.army_attempts.is_empty() {
             return army::resolve(s, dice);
         }

@@ -134,7 +134,7 @@ pub fn stack_points(s: &State, h: HexId, side: &str) -> u32 {
 
 /// Whether the unit is active in this OS: its formation's, or an Army unit activated with it.
 pub fn active_unit(s: &State, u: &Unit) -> bool {
-    s.active.as_ref().is_some_and(|a| a.side == u.side && (u.formation == a.formation || a.army.contains(&u.id)))
+    s.active.as_ref().is_some_and(|a| a.side == u.side && (a.has(&u.formation) || a.army.contains(&u.id)))
 }
 
 /// Where a walk along a path ended: the hex, the half MPs spent in all, and the rule that
@@ -248,7 +248,7 @@ pub fn step_move(s: &mut State, side: &str, m: &Move) -> Result<Vec<crate::engin
     let Some(start) = u.hex else { return err("RTL-8.11", format!("{} is not on the map", u.id)) };
     let Some(act) = s.active.clone() else { return err("RTL-4.35", "no formation is active".into()) };
     if !active_unit(s, &u) {
-        return err("RTL-4.35", format!("{} is not in the active formation {} (nor an Army unit activated with it)", u.id, act.formation));
+        return err("RTL-4.35", format!("{} is not in the active formation {} (nor an Army unit activated with it)", u.id, act.names()));
     }
     let going_on = s.group.as_ref().filter(|g| g.units.contains(&u.id));
     if let Some(g) = going_on

@@ -22,9 +22,16 @@ pub struct Orders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub am: Option<String>,
     /// RTL-7.31: with an AM in the pool, play the one just `drawn` (the default) or the
-    /// `pooled` one (the other takes its place in the pool).
+    /// `pooled` one (the other takes its place in the pool), or `combine` the two (7.33,
+    /// two different formations, 7.32): the roll ends the entry, the other side's next entry
+    /// settles it, and your next entry plays the sequence (`os`, written now, binds both).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub play: Option<Play>,
+    /// RTL-7.33b, with `play: combine`: which of the two AMs is turned face up (`drawn` or
+    /// `pooled`); its Combination Value goes with the roll, and it activates whatever the
+    /// roll. The other stays face down in the pool unless the roll succeeds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_up: Option<Play>,
     /// RTL-7.21: the sequence chosen for the activated formation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os: Option<Os>,
@@ -119,12 +126,14 @@ pub struct CpOrder {
     pub defensive_air: Option<HexId>,
 }
 
-/// Which marker an OS plays (RTL-7.31).
+/// Which marker an OS plays (RTL-7.31): the drawn one, the pooled one, or both combined
+/// (7.33; as `face_up`, only `drawn` or `pooled`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Play {
     Drawn,
     Pooled,
+    Combine,
 }
 
 /// One action of an operations sequence.

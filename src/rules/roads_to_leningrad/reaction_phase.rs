@@ -50,6 +50,7 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
     let stray = o.os.is_some()
         || o.am.is_some()
         || o.play.is_some()
+        || o.face_up.is_some()
         || !o.cup_choice.is_empty()
         || o.cup.is_some()
         || !o.actions.is_empty()

@@ -183,6 +183,38 @@ pub struct Active {
     /// start of its Movement Phase.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tried: bool,
+    /// The second formation of a combination that succeeded (RTL-7.33d): it acts with
+    /// `formation` under the same sequence (7.21).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<String>,
+}
+
+impl Active {
+    /// Whether `formation` is one of the active formations (one, or two combined, RTL-7.33).
+    pub fn has(&self, formation: &str) -> bool {
+        self.formation == formation || self.second.as_deref() == Some(formation)
+    }
+    /// The active formations, the face-up one first.
+    pub fn formations(&self) -> Vec<String> {
+        std::iter::once(self.formation.clone()).chain(self.second.clone()).collect()
+    }
+    /// The active formations in words.
+    pub fn names(&self) -> String {
+        self.formations().join(" + ")
+    }
+}
+
+/// A combination of two AMs (RTL-7.33): declared by the mover's entry, whose dice roll it
+/// (settled by the other side's next entry); on a success with the second AM still face
+/// down, the mover's next entry opens it and the second formation joins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combine {
+    /// The face-up AM and its Combination Value (7.33b, c).
+    pub am: String,
+    pub value: u8,
+    /// The roll succeeded; the pooled AM is to be opened by the mover's next entry.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open_due: bool,
 }
 
 /// The Enemy Reaction Phase of a declared batch (RTL-9.2, 9.3; reading in
@@ -271,6 +303,9 @@ pub struct State {
     /// An overrun waiting for its dice (RTL-8.67).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrun: Option<Overrun>,
+    /// A combination of AMs waiting for its roll or for its second AM's opening (RTL-7.33).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combine: Option<Combine>,
     /// The stack of the last successful overrun of this Movement Phase (RTL-8.67i).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<Group>,
@@ -385,7 +420,7 @@ impl State {
             Phase::Strategic => "strategic segment: weather and initiative".to_string(),
             Phase::Cup { side } => format!("initiative phase: the {side} player fills his cup"),
             Phase::Os { side } => match &self.active {
-                Some(a) => format!("operations: {side} {:?} sequence of {}", a.os, a.formation),
+                Some(a) => format!("operations: {side} {:?} sequence of {}", a.os, a.names()),
                 None => format!("operations: the {side} player's sequence"),
             },
             Phase::Over => "the game is over".into(),

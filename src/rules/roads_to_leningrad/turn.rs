@@ -185,7 +185,7 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 }
 
 /// The formation of an opened marker.
-fn formation_of(s: &State, m: &Marker) -> Option<String> {
+pub fn formation_of(s: &State, m: &Marker) -> Option<String> {
     let am = m.am.as_ref()?;
     s.scenario.am_formation(am).map(|f| f.id.clone())
 }
@@ -214,6 +214,12 @@ pub fn army_for(s: &State, side: &str, formation: &str) -> Vec<String> {
 pub fn begin_os(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Violation>> {
     let err = |rule: &str, msg: String| Err(vec![Violation::new(rule, msg)]);
     let Some(os) = o.os else { return err("RTL-7.21", "choose the sequence: os: mobile, assault or pass".into()) };
+    if o.play == Some(Play::Combine) {
+        return super::combine::declare(s, side, o, os);
+    }
+    if o.face_up.is_some() {
+        return err("RTL-7.33", "face_up names the AM turned up in a combination: write it with play: combine".into());
+    }
     let mut ev = Vec::new();
     let pooled_before = s.pool.contains_key(side);
     let marker = if s.choose_first {
@@ -229,7 +235,7 @@ pub fn begin_os(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec
             return err("RTL-7.15", "only the first OS of the scenario picks its AM; this one is drawn".into());
         }
         match (s.drawn.take(), o.play.unwrap_or(Play::Drawn)) {
-            (Some(d), Play::Drawn) => d,
+            (Some(d), Play::Drawn | Play::Combine) => d,
             (Some(d), Play::Pooled) => {
                 let Some(p) = s.pool.insert(side.to_string(), d) else { return err("RTL-7.31", "your Activation Pool is empty".into()) };
                 p
@@ -273,7 +279,7 @@ pub fn begin_os(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec
         ),
     ));
     s.played.push(marker.public_name());
-    s.active = Some(Active { side: side.to_string(), formation, os, army, constructed: false, tried: false });
+    s.active = Some(Active { side: side.to_string(), formation, os, army, constructed: false, tried: false, second: None });
     Ok(ev)
 }
 
@@ -286,6 +292,7 @@ pub fn end_os(s: &mut State) -> Vec<Event> {
     };
     s.active = None;
     s.drawn = None;
+    s.combine = None;
     // CPs named for a check that was never rolled (a refused attack) stay spent (15.32).
     s.cp_spends.clear();
     s.moved.clear();
@@ -349,6 +356,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 || !o.army_attempts.is_empty()
                 || o.am.is_some()
                 || o.play.is_some()
+                || o.face_up.is_some()
                 || !o.actions.is_empty()
                 || o.defensive_artillery.is_some()
                 || o.defensive_air.is_some()
@@ -383,7 +391,13 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(first_os(&mut w));
             Ok((w, ev))
         }
-        Phase::Os { side: due } if due == side && s.attacks.is_empty() && s.overrun.is_none() && s.army_attempts.is_empty() => {
+        Phase::Os { side: due }
+            if due == side
+                && s.attacks.is_empty()
+                && s.overrun.is_none()
+                && s.army_attempts.is_empty()
+                && s.combine.as_ref().is_none_or(|c| c.open_due) =>
+        {
             if !o.cup_choice.is_empty() || o.cup.is_some() {
                 return Err(vec![Violation::new("RTL-7.14", "the cups are filled in the Initiative Phase")]);
             }
@@ -402,9 +416,19 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 ev.extend(super::no_retreat::set(&mut w, &side, list)?);
             }
             ev.extend(super::strongpoints::remove(&mut w, &side, &o.remove_strongpoints)?);
+            // After a successful combination, the second AM opens and its formation joins
+            // (RTL-7.33d).
+            if w.combine.as_ref().is_some_and(|c| c.open_due) {
+                ev.extend(super::combine::join(&mut w, &side)?);
+            }
             // A case may start inside an OS already begun (its marker played).
             if w.active.is_none() {
                 ev.extend(begin_os(&mut w, &side, o)?);
+            }
+            // A declared combination's roll ends the entry (RTL-7.33, DESIGN §2.5).
+            if w.combine.is_some() {
+                super::combine::check_declaring_entry(o)?;
+                return Ok((w, ev));
             }
             // The Construction Phase opens an Assault sequence (RTL-14.25), once: the Army
             // activation rolls may split the sequence over two entries.

@@ -37,13 +37,20 @@ pub fn describe(s: &State) -> String {
     if let Some(a) = &s.active {
         out.push(format!(
             "active: {} ({:?}){}",
-            a.formation,
+            a.names(),
             a.os,
             if a.army.is_empty() { String::new() } else { format!(" with {}", a.army.join(", ")) }
         ));
     }
     if let Some(o) = &s.overrun {
         out.push(format!("overrun of {} from {} by {} (lead {}) waits for its dice", o.target, o.from, o.units.join(", "), o.lead));
+    }
+    if let Some(c) = &s.combine {
+        out.push(if c.open_due {
+            format!("combination of {} succeeded: the pooled AM is to be opened", c.am)
+        } else {
+            format!("combination of {} (Combination Value {}) waits for its roll", c.am, c.value)
+        });
     }
     if !s.army_attempts.is_empty() {
         out.push(format!("Army activation checks of {} wait for their dice", s.army_attempts.join(", ")));
