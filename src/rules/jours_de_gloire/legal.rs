@@ -256,6 +256,29 @@ fn fire_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Opti
     None
 }
 
+/// `c` combined with the melee of every infantry stack of the formation next to its target
+/// that the rules accept, added one by one (JDG 9.2): `c` itself when none joins.
+fn combined_charge(s: &State, side: &str, formation: &str, c: ChargeOrder) -> ChargeOrder {
+    let mut hexes: Vec<HexId> = s
+        .units
+        .iter()
+        .filter(|u| u.formation == formation && u.kind == Kind::Infantry && !u.disordered && !u.routed)
+        .filter_map(|u| u.hex)
+        .filter(|h| h.distance(c.at) == 1 && *h != c.from)
+        .collect();
+    hexes.sort();
+    hexes.dedup();
+    let mut best = c;
+    for h in hexes {
+        let mut t = best.clone();
+        t.with.push(h);
+        if turn::step(&mut s.clone(), side, &Action::Charge(t.clone())).is_ok() {
+            best = t;
+        }
+    }
+    best
+}
+
 /// Where a unit of `side` wants to go: an enemy-held VP hex or the nearest enemy unit.
 fn goal(s: &State, side: &str, from: HexId) -> Option<HexId> {
     let vp = s.scenario.vp.keys().filter(|h| s.holder.get(h).is_none_or(|x| x != side)).copied();
@@ -447,6 +470,57 @@ fn charge_candidate(s: &State, side: &str, formation: &str, ch: &mut Dice) -> Op
     if found.is_empty() {
         return None;
     }
+    // Where infantry of the formation can join (JDG 9.2), the bot takes one of those charges
+    // half the time, combined: so bot games play the combined charge, rare otherwise.
+    let mut combined: Vec<ChargeOrder> =
+        found.iter().map(|c| combined_charge(s, side, formation, c.clone())).filter(|c| !c.with.is_empty()).collect();
+    if !combined.is_empty() && ch.roll(2) == 0 {
+        let i = ch.roll(combined.len() as u32) as usize;
+        return Some(combined.swap_remove(i));
+    }
     let i = ch.roll(found.len() as u32) as usize;
     Some(found.swap_remove(i))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The bot's combined charge (JDG 9.2) on the prestate of the rule case
+    //! `09.02-combined-charge-adds-the-charge-drm`: O'Reilly's hussars and the Wallis
+    //! regiment next to the same French stack.
+    use super::super::JoursDeGloire;
+    use super::*;
+    use crate::engine::cases::CaseRuleset;
+
+    fn state(wallis: &str) -> State {
+        let v: yaml_serde::Value = yaml_serde::from_str(&format!(
+            "{{turn: 2, units: [{{id: AU-NAU, hex: \"0907\", facing: 5}}, {wallis}, \
+             {{id: FR-30, hex: \"0707\", facing: 2, disordered: true}}], activate: oreilly, groups: {{oreilly-1: OR}}}}"
+        ))
+        .expect("yaml");
+        JoursDeGloire::case_state(&v).expect("case state")
+    }
+
+    fn charge() -> ChargeOrder {
+        let h = |s: &str| s.parse::<HexId>().expect("hex");
+        ChargeOrder { from: h("0907"), path: vec![h("0807")], at: h("0707"), facing: None, recall: false, with: vec![] }
+    }
+
+    #[test]
+    fn the_bot_joins_the_infantry_next_to_the_target() {
+        let s = state("{id: AU-WAL, hex: \"0808\", facing: 5}");
+        let c = combined_charge(&s, "austrian", "oreilly", charge());
+        assert_eq!(c.with, vec!["0808".parse::<HexId>().expect("hex")]);
+        assert!(turn::step(&mut s.clone(), "austrian", &Action::Charge(c)).is_ok());
+    }
+
+    /// The exceptions the rules state: disordered infantry never joins, nor infantry whose
+    /// front does not hold the target; the charge then goes in alone.
+    #[test]
+    fn the_bot_charges_alone_when_the_infantry_may_not_join() {
+        for wallis in ["{id: AU-WAL, hex: \"0808\", facing: 5, disordered: true}", "{id: AU-WAL, hex: \"0808\", facing: 2}"] {
+            let s = state(wallis);
+            let c = combined_charge(&s, "austrian", "oreilly", charge());
+            assert!(c.with.is_empty(), "{wallis}: {:?}", c.with);
+        }
+    }
 }
