@@ -43,6 +43,10 @@ fn a_ten_turn_battle_ends_with_the_turn_its_end_roll_fixed() {
                 assert_eq!(s.turn, 8, "seed {seed}: the end roll comes after turn 8");
                 assert_ne!(p.dice_from, p.seat, "seed {seed}: the other side supplies the dice");
                 assert!(game.waiting_for().iter().any(|(w, _)| *w == p.dice_from), "seed {seed}: {:?}", game.waiting_for());
+                // What `status` says meanwhile: the turn is over and the roll due, not the
+                // turn's last phase (which is over).
+                let when = game.state.expect().when;
+                assert!(when.contains("is over: the end roll (SW-DUR-1) is due"), "seed {seed}: status says {when:?}");
                 seen_pending = true;
             }
         }

@@ -43,14 +43,11 @@ pub fn declare(s: &mut State, side: &str, o: &Orders, os: Os) -> Result<Vec<Even
         Some(Play::Pooled) => false,
         _ => return refuse("RTL-7.33", "name the AM you turn face up: face_up: drawn or pooled (7.33b)"),
     };
-    if s.choose_first || s.drawn.is_none() {
+    let Some(drawn) = s.drawn.clone().filter(|_| !s.choose_first) else {
         return refuse("RTL-7.31", "you combine the AM you have just drawn with the one in your pool: there is no drawn AM");
-    }
-    if !s.pool.contains_key(side) {
+    };
+    let Some(pooled) = s.pool.get(side).cloned() else {
         return refuse("RTL-7.31", "your Activation Pool is empty: there is nothing to combine with");
-    }
-    let (Some(drawn), Some(pooled)) = (s.drawn.clone(), s.pool.get(side).cloned()) else {
-        return refuse("RTL-7.31", "combining needs the AM just drawn and the one in your pool");
     };
     let (up, other) = if up_is_drawn { (drawn, pooled) } else { (pooled, drawn) };
     if !up.open {

@@ -287,6 +287,11 @@ impl State {
         self.last_turn.unwrap_or(self.scenario.turns)
     }
     pub fn phase_text(&self) -> String {
+        // While the end roll is owed the phase still names the turn's last phase, which is
+        // over: say what the game waits for instead.
+        if self.pending == Some(Pending::EndRoll) {
+            return format!("turn {}/{} is over: the end roll (SW-DUR-1) is due", self.turn, self.final_turn());
+        }
         if let Some(w) = &self.window {
             return format!(
                 "turn {}/{}, manoeuvre {}: {} may fire on {}'s move or pass (SW-OPP-3)",
