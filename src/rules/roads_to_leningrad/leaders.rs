@@ -94,7 +94,9 @@ pub fn displace(s: &mut State) -> Vec<Event> {
         ev.push(Event::rule(
             "RTL-15.22",
             match to {
-                Some(h) => format!("an enemy unit enters {at}: {id} is displaced to the nearest friendly unit, at {h}, and flipped (no CPs)"),
+                Some(h) => {
+                    format!("an enemy unit enters {at}: {id} is displaced to the nearest friendly unit, at {h}, and flipped (no CPs)")
+                }
                 None => format!("an enemy unit enters {at}: {id} has no friendly unit to join and leaves the map"),
             },
         ));

@@ -83,12 +83,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             cp_used: false,
         })
         .collect();
-    let leaders = sc
-        .raw
-        .leaders
-        .iter()
-        .map(|l| state::Leader { id: l.id.clone(), side: l.side.clone(), hex: Some(l.hex), cp_used: false })
-        .collect();
+    let leaders =
+        sc.raw.leaders.iter().map(|l| state::Leader { id: l.id.clone(), side: l.side.clone(), hex: Some(l.hex), cp_used: false }).collect();
     let control = sc.raw.victory.control.clone();
     let first = sc.raw.strategic.initiative.values().next().cloned().unwrap_or_else(|| sc.raw.sides[0].id.clone());
     let mut s = State {

@@ -253,7 +253,9 @@ pub fn template(s: &State, seat: &str) -> String {
                 "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, air: HEX, army: ID: an active HQ's (or a leader's, not army) CPs as a DRM (RTL-15.33a, c)\n",
             );
             if s.pool.contains_key(&side) {
-                t.push_str("# play: combine, face_up: drawn, combine_leader: ID   # a leader's CPs on the combination roll (RTL-7.33, 15.33d)\n");
+                t.push_str(
+                    "# play: combine, face_up: drawn, combine_leader: ID   # a leader's CPs on the combination roll (RTL-7.33, 15.33d)\n",
+                );
             }
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
