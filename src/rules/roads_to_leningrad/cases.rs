@@ -10,6 +10,8 @@
 //!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
 //!     - {id: AA269, hex: "3030", activations: 1}   # an Army unit's First Activation marker
 //!     - {id: HQ-8pz, hex: "2214", cp_used: true}   # an HQ on its "CPs used" face (RTL-15.32)
+//!   leaders:                       # when given (or with `units`), only these leaders are on the map
+//!     - {id: vManstein, hex: "2214", cp_used: true}   # RTL-15.2; CPs used (15.32)
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
@@ -54,6 +56,9 @@ struct CaseState {
     weather: Option<Weather>,
     #[serde(default)]
     units: Option<Vec<CaseUnit>>,
+    /// The leaders on the map (RTL-15.2); with `units` and without this, none.
+    #[serde(default)]
+    leaders: Option<Vec<CaseLeader>>,
     #[serde(default)]
     active: Option<CaseActive>,
     #[serde(default)]
@@ -116,6 +121,15 @@ struct CaseUnit {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct CaseLeader {
+    id: String,
+    hex: HexId,
+    #[serde(default)]
+    cp_used: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CaseActive {
     formation: String,
     os: Os,
@@ -139,6 +153,16 @@ impl CaseRuleset for RoadsToLeningrad {
         }
         if let Some(w) = c.weather {
             s.weather = w;
+        }
+        if c.units.is_some() || c.leaders.is_some() {
+            for l in &mut s.leaders {
+                l.hex = None;
+            }
+        }
+        for cl in c.leaders.unwrap_or_default() {
+            let l = s.leader_mut(&cl.id).ok_or_else(|| format!("case state: no leader {}", cl.id))?;
+            l.hex = Some(cl.hex);
+            l.cp_used = cl.cp_used;
         }
         if let Some(units) = c.units {
             for u in &mut s.units {

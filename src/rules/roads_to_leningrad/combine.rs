@@ -4,8 +4,8 @@
 //! face up (`face_up: drawn | pooled`) and the one sequence both formations follow (7.21).
 //! The two AMs must be of different formations (7.32). The face-up AM is opened in that
 //! entry and its formation activates at once; the other AM waits face down in the pool.
-//! The combination roll (d10 + the face-up AM's Combination Value, 7.33c; leader CPs are
-//! not built) comes after the choice, so it ends the entry (DESIGN §2.5), as the Army
+//! The combination roll (d10 + the face-up AM's Combination Value + the CPs of a leader
+//! named in `combine_leader`, 7.33c, 15.33d) comes after the choice, so it ends the entry (DESIGN §2.5), as the Army
 //! activation tries and overruns do: the other side's next entry settles its dice.
 //! - Modified 8 or more: both formations activate (7.33d). A pooled AM already public joins
 //!   at once; a face-down one is opened by the mover's next entry, which then plays the
@@ -16,6 +16,7 @@
 //!   kept past the turn (7.25).
 
 use super::combat::d10;
+use super::leaders;
 use super::orders::{Orders, Play};
 use super::state::{Active, Combine, Marker, Os, State};
 use super::turn::{army_for, formation_of};
@@ -84,15 +85,40 @@ pub fn declare(s: &mut State, side: &str, o: &Orders, os: Os) -> Result<Vec<Even
         tried: false,
         second: None,
     });
-    s.combine = Some(Combine { am: am.clone(), value, open_due: false });
+    let leader = match &o.combine_leader {
+        Some(id) => Some(leader_for_roll(s, side, id)?),
+        None => None,
+    };
+    let with = leader.as_ref().map(|(id, n)| format!(", {id} adding his {n} CPs")).unwrap_or_default();
+    s.combine = Some(Combine { am: am.clone(), value, leader, open_due: false });
     Ok(vec![Event::rule(
         "RTL-7.33",
         format!(
-            "the {side} player tries to combine {am} (face up, Combination Value {value}) with {} for a {os:?} sequence; {formation} activates{}; the other side's next entry rolls the combination",
+            "the {side} player tries to combine {am} (face up, Combination Value {value}{with}) with {} for a {os:?} sequence; {formation} activates{}; the other side's next entry rolls the combination",
             other.public_name(),
             if army.is_empty() { String::new() } else { format!(" with Army units {}", army.join(", ")) }
         ),
     )])
+}
+
+/// The leader named for the combination roll (15.33d), checked and flipped (the flip
+/// comes whatever the roll, so at once), with his CPs. Called once the face-up formation is
+/// active: his range is traced to one of its HQs (15.25b).
+fn leader_for_roll(s: &mut State, side: &str, id: &str) -> Result<(String, u32), Vec<Violation>> {
+    if !leaders::is_leader(s, id) {
+        return refuse(
+            "RTL-15.33",
+            format!("{id} is not a leader: only a leader's command points help the combination roll, never an HQ's (15.33d, 7.33c)"),
+        );
+    }
+    if let Some((rule, why)) = leaders::why_not(s, side, id).or_else(|| leaders::reach_why_not(s, id, None, true)) {
+        return refuse(rule, why);
+    }
+    let n = leaders::points(s, id);
+    if let Some(l) = s.leader_mut(id) {
+        l.cp_used = true;
+    }
+    Ok((id.to_string(), n))
 }
 
 /// The entry that declares the combination ends with it (DESIGN §2.5): nothing of the
@@ -112,8 +138,10 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let Some(c) = s.combine.clone() else { return vec![] };
     let side = s.active.as_ref().map(|a| a.side.clone()).unwrap_or_default();
     let r = d10(dice);
-    let total = r as i32 + i32::from(c.value);
-    let mut ev = vec![Event::roll(format!("RTL-7.33: combination roll of {} (Combination Value +{})", c.am, c.value), "d10", r)];
+    let cp = c.leader.as_ref().map(|(_, n)| *n).unwrap_or(0);
+    let total = r as i32 + i32::from(c.value) + cp as i32;
+    let by = c.leader.as_ref().map(|(id, n)| format!(", {id}'s CPs +{n}")).unwrap_or_default();
+    let mut ev = vec![Event::roll(format!("RTL-7.33: combination roll of {} (Combination Value +{}{by})", c.am, c.value), "d10", r)];
     if total < THRESHOLD {
         s.combine = None;
         let other = s.pool.get(&side).map(Marker::public_name).unwrap_or_default();

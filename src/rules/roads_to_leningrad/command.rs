@@ -10,10 +10,15 @@
 //! the HQ may still give it then (15.16). The Reorganization's disruption checks take the
 //! CPs left automatically (15.34a: nothing is lost by using them, since every HQ flips back
 //! right after).
+//!
+//! A leader (15.2) spends the same way, named in the same `command_points` list: one HQ
+//! plus one leader per attack or defending hex (15.33a1, b3), never on an Army try (15.33c),
+//! within the leader's range rather than the HQ's (`leaders::reach_why_not`).
 
 use serde::{Deserialize, Serialize};
 
 use super::combat::defending_lead;
+use super::leaders::{self, is_leader};
 use super::movement::active_unit;
 use super::orders::CpOrder;
 use super::scenario::Kind;
@@ -59,6 +64,10 @@ impl Check {
             Check::Army(_) | Check::React(_) => None,
         }
     }
+    /// A check of the side whose sequence it is (the attacker's), not the defender's.
+    pub fn mover(&self) -> bool {
+        matches!(self, Check::Army(_) | Check::Ground(_) | Check::Artillery(_) | Check::Air(_))
+    }
     fn words(&self) -> String {
         match self {
             Check::Army(u) => format!("the activation check of {u}"),
@@ -81,8 +90,11 @@ pub struct Spend {
     pub points: u32,
 }
 
-/// An HQ's printed CPs (RTL-15.31); 0 for anything else.
+/// An HQ's or a leader's printed CPs (RTL-15.31); 0 for anything else.
 pub fn points(s: &State, id: &str) -> u32 {
+    if is_leader(s, id) {
+        return leaders::points(s, id);
+    }
     s.data(id).and_then(|d| d.command_points).unwrap_or(0)
 }
 
@@ -91,9 +103,12 @@ pub fn is_hq(s: &State, id: &str) -> bool {
     s.data(id).is_some_and(|d| d.kind == Kind::Headquarters)
 }
 
-/// Why the HQ itself cannot spend now: not an HQ of the side, off the map, Disrupted
-/// (15.16) or already on its "CPs used" face (15.32).
+/// Why the HQ (or leader, `leaders::why_not`) itself cannot spend now: not an HQ of the
+/// side, off the map, Disrupted (15.16) or already on its "CPs used" face (15.32).
 fn hq_why_not(s: &State, side: &str, hq: &str) -> Option<(&'static str, String)> {
+    if is_leader(s, hq) {
+        return leaders::why_not(s, side, hq);
+    }
     let Some(u) = s.unit(hq) else { return Some(("RTL-15.31", format!("no unit {hq}"))) };
     if u.side != side || !is_hq(s, hq) {
         return Some(("RTL-15.31", format!("{hq} is not one of your HQs: only HQs have command points")));
@@ -117,7 +132,11 @@ fn hq_why_not(s: &State, side: &str, hq: &str) -> Option<(&'static str, String)>
 /// formation, or an Army unit activated with it (15.14 and its note), and within 4 hexes,
 /// counted from the HQ's hex to the lead's (15.15a, 15.31). `any_range` for the Army try,
 /// which 15.33c allows the active HQ whatever the distance (a unit in range needs no try).
-fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool) -> Option<(&'static str, String)> {
+/// A leader's reach is his own (`leaders::reach_why_not`); `mover` says whose check it is.
+fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool, mover: bool) -> Option<(&'static str, String)> {
+    if is_leader(s, hq) {
+        return leaders::reach_why_not(s, hq, Some(lead), mover);
+    }
     let (Some(h), Some(l)) = (s.unit(hq), s.unit(lead)) else { return Some(("RTL-15.14", format!("no unit {lead}"))) };
     let with = l.formation == h.formation || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
     if !with && !any_range {
@@ -156,7 +175,10 @@ fn majority(s: &State, formation: &str, units: &[String]) -> bool {
 fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str, String)> {
     let act = s.active.as_ref().ok_or(("RTL-15.33", "no formation is active".to_string()))?;
     let hq_f = s.unit(&o.hq).map(|u| u.formation.clone()).unwrap_or_default();
-    if !act.has(&hq_f) {
+    // A leader self-activates in any friendly sequence (15.24) and has no formation, so
+    // neither the active-HQ test nor the formation majority (4.34) binds him.
+    let leader = is_leader(s, &o.hq);
+    if !leader && !act.has(&hq_f) {
         return Err((
             "RTL-15.33",
             format!(
@@ -173,7 +195,7 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         if a.air.is_empty() {
             return Err(("RTL-10.41", format!("the attack on {h} commits no air: there is no CAS check to help")));
         }
-        if !majority(s, &hq_f, &a.units) {
+        if !leader && !majority(s, &hq_f, &a.units) {
             return Err((
                 "RTL-4.34",
                 format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq),
@@ -182,6 +204,10 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         return Ok((Check::Air(h), a.lead.clone()));
     }
     match (&o.army, o.ground, o.artillery) {
+        (Some(_), None, None) if leader => Err((
+            "RTL-15.33",
+            format!("{} is a leader: only an active HQ, never a leader, spends on an Army unit's activation (15.33c)", o.hq),
+        )),
         (Some(u), None, None) => {
             if !s.army_attempts.contains(u) {
                 return Err(("RTL-15.33", format!("{u} is not among this entry's Army activation tries")));
@@ -190,7 +216,7 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         }
         (None, Some(h), None) | (None, None, Some(h)) => {
             let a = s.attacks.iter().find(|a| a.target == h).ok_or(("RTL-15.33", format!("this entry declares no attack on {h}")))?;
-            if !majority(s, &hq_f, &a.units) {
+            if !leader && !majority(s, &hq_f, &a.units) {
                 return Err((
                     "RTL-4.34",
                     format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq),
@@ -278,24 +304,31 @@ fn violation(rule: &str, o: &CpOrder, msg: String) -> Violation {
     Violation::new(rule, msg).unit(o.hq.clone())
 }
 
-/// Exactly one check named, each HQ once, one HQ per attack or defending hex (15.32, 15.33a1,
-/// b3): the shape every list must have.
-fn shape(list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
+/// Exactly one check named, each HQ or leader once, one HQ plus one leader per attack or
+/// defending hex, and per check (15.32, 15.33a1, b3): the shape every list must have.
+fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
     let mut errs = Vec::new();
     for (i, (o, c)) in list.iter().zip(checks).enumerate() {
         if list[..i].iter().any(|p| p.hq == o.hq) {
             errs.push(violation(
                 "RTL-15.32",
                 o,
-                format!("{} is named twice: an HQ spends all its command points at once, on one check", o.hq),
+                format!("{} is named twice: an HQ or leader spends all its command points at once, on one check", o.hq),
             ));
         }
+        let leader = is_leader(s, &o.hq);
+        let who = if leader { "leader" } else { "HQ" };
+        let mut same = list[..i].iter().zip(checks).filter(|(p, _)| is_leader(s, &p.hq) == leader).map(|(_, c)| c);
         if let Some(h) = c.hex()
-            && checks[..i].iter().any(|p| p.hex() == Some(h))
+            && same.clone().any(|p| p.hex() == Some(h))
         {
-            errs.push(violation("RTL-15.33", o, format!("at most one HQ spends command points on the combat at {h}")));
-        } else if checks[..i].contains(c) {
-            errs.push(violation("RTL-15.33", o, format!("{} already has an HQ's command points", c.words())));
+            errs.push(violation(
+                "RTL-15.33",
+                o,
+                format!("at most one {who} spends command points on the combat at {h} (one HQ plus one leader)"),
+            ));
+        } else if same.any(|p| p == c) {
+            errs.push(violation("RTL-15.33", o, format!("{} already has a {who}'s command points", c.words())));
         }
     }
     errs
@@ -323,6 +356,9 @@ fn accept(s: &mut State, side: &str, list: &[CpOrder], found: Vec<(Check, Option
         let n = points(s, &o.hq);
         if let Some(u) = s.unit_mut(&o.hq) {
             u.cp_used = true;
+        }
+        if let Some(l) = s.leader_mut(&o.hq) {
+            l.cp_used = true;
         }
         ev.push(Event::rule(
             "RTL-15.32",
@@ -352,7 +388,7 @@ fn settle(
     found: Vec<(Check, Option<String>)>,
 ) -> Result<Vec<Event>, Vec<Violation>> {
     if errs.is_empty() {
-        errs = shape(list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
+        errs = shape(s, list, &found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>());
     }
     if !errs.is_empty() {
         return Err(errs);
@@ -374,7 +410,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
             Err((rule, why)) => errs.push(violation(rule, o, why)),
             Ok((check, lead)) => {
                 let any_range = matches!(check, Check::Army(_));
-                match lead_why_not(s, &o.hq, &lead, any_range) {
+                match lead_why_not(s, &o.hq, &lead, any_range, true) {
                     Some((rule, why)) => errs.push(violation(rule, o, why)),
                     None => found.push((check, Some(lead))),
                 }
@@ -396,7 +432,7 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
         }
         match defender_check(s, side, o, react) {
             Err((rule, why)) => errs.push(violation(rule, o, why)),
-            Ok((check, Some(lead))) => match lead_why_not(s, &o.hq, &lead, false) {
+            Ok((check, Some(lead))) => match lead_why_not(s, &o.hq, &lead, false, false) {
                 Some((rule, why)) => errs.push(violation(rule, o, why)),
                 None => found.push((check, Some(lead))),
             },
@@ -407,34 +443,48 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
 }
 
 /// The DRM the CPs named for `check` give now that it is rolled with `lead` as its lead unit:
-/// −points, or 0 (with the reason) when the HQ may no longer give them (15.16, 15.14, 15.15).
-/// The spend is taken off the list either way: the HQ flipped when it was named (15.32).
+/// −points of the HQ and of the leader, each 0 (with the reason) when it may no longer give
+/// them (15.16, 15.14, 15.15, 15.25). The spends are taken off the list either way: each
+/// flipped when it was named (15.32).
 pub fn take(s: &mut State, check: &Check, lead: &str, ev: &mut Vec<Event>) -> i32 {
-    let Some(i) = s.cp_spends.iter().position(|p| &p.check == check) else { return 0 };
-    let p = s.cp_spends.remove(i);
-    let gone = match s.unit(&p.hq) {
-        None => Some(("RTL-15.31", format!("{} is gone", p.hq))),
-        Some(u) if u.hex.is_none() => Some(("RTL-15.31", format!("{} is gone", p.hq))),
-        Some(u) if u.disrupted => Some(("RTL-15.16", format!("{} is Disrupted now", p.hq))),
-        Some(_) => lead_why_not(s, &p.hq, lead, matches!(check, Check::Army(_))),
-    };
-    match gone {
-        Some((rule, why)) => {
-            ev.push(Event::rule(rule, format!("{}: {why}, its command points give no DRM", check.words())));
-            0
-        }
-        None => {
-            ev.push(Event::rule("RTL-15.31", format!("{}'s {} command points: DRM −{} on {}", p.hq, p.points, p.points, check.words())));
-            -(p.points as i32)
+    let mut drm = 0;
+    while let Some(i) = s.cp_spends.iter().position(|p| &p.check == check) {
+        let p = s.cp_spends.remove(i);
+        let gone = match s.unit(&p.hq) {
+            _ if is_leader(s, &p.hq) => lead_why_not(s, &p.hq, lead, false, check.mover()),
+            None => Some(("RTL-15.31", format!("{} is gone", p.hq))),
+            Some(u) if u.hex.is_none() => Some(("RTL-15.31", format!("{} is gone", p.hq))),
+            Some(u) if u.disrupted => Some(("RTL-15.16", format!("{} is Disrupted now", p.hq))),
+            Some(_) => lead_why_not(s, &p.hq, lead, matches!(check, Check::Army(_)), check.mover()),
+        };
+        match gone {
+            Some((rule, why)) => {
+                ev.push(Event::rule(rule, format!("{}: {why}, its command points give no DRM", check.words())));
+            }
+            None => {
+                ev.push(Event::rule(
+                    "RTL-15.31",
+                    format!("{}'s {} command points: DRM −{} on {}", p.hq, p.points, p.points, check.words()),
+                ));
+                drm -= p.points as i32;
+            }
         }
     }
+    drm
 }
 
 /// Whether the defender of the declared batch has an HQ that could spend on a No Retreat try
 /// or a defensive artillery check of it, so that his Enemy Reaction Phase entry is worth
 /// asking for (15.33b).
 pub fn defender_options(s: &State, side: &str) -> Vec<String> {
-    let hqs: Vec<&str> = s.units.iter().filter(|u| u.side == side && hq_why_not(s, side, &u.id).is_none()).map(|u| u.id.as_str()).collect();
+    let hqs: Vec<&str> = s
+        .units
+        .iter()
+        .map(|u| (u.id.as_str(), u.side.as_str()))
+        .chain(s.leaders.iter().map(|l| (l.id.as_str(), l.side.as_str())))
+        .filter(|(id, sd)| *sd == side && hq_why_not(s, side, id).is_none())
+        .map(|(id, _)| id)
+        .collect();
     let mut out = Vec::new();
     for a in &s.attacks {
         if s.units_at(a.target).next().is_none_or(|u| u.side != side) {
@@ -443,7 +493,7 @@ pub fn defender_options(s: &State, side: &str) -> Vec<String> {
         let nr = s.no_retreat.get(side).is_some_and(|l| l.contains(&a.target)) && super::no_retreat::may_try(s, a.target);
         let lead = defending_lead(s, a.target);
         for hq in &hqs {
-            if nr && lead.as_ref().is_some_and(|l| lead_why_not(s, hq, l, false).is_none()) {
+            if nr && lead.as_ref().is_some_and(|l| lead_why_not(s, hq, l, false, false).is_none()) {
                 out.push(format!("{hq} for the No Retreat check at {}", a.target));
             }
         }
@@ -453,12 +503,14 @@ pub fn defender_options(s: &State, side: &str) -> Vec<String> {
 
 /// The Reorganization Phase (RTL-15.34): the disruption checks of units in an enemy ZOC
 /// (3.75b) take the CPs left, unit by unit in the order rolled, each from the unused
-/// eligible HQ with the most CPs (ties by id), then every HQ flips back (15.34b).
+/// eligible HQ with the most CPs (ties by id); a check no HQ can help takes an unused
+/// leader's in range (15.34a, reading: the first by id), then every HQ and leader flips back
+/// (15.34b).
 pub fn reorganization_drm(s: &mut State, unit: &str, ev: &mut Vec<Event>) -> i32 {
     let side = s.unit(unit).map(|u| u.side.clone()).unwrap_or_default();
     let mut best: Option<(u32, String)> = None;
     for u in s.units.iter().filter(|u| u.side == side) {
-        if hq_why_not(s, &side, &u.id).is_some() || lead_why_not(s, &u.id, unit, false).is_some() {
+        if !is_hq(s, &u.id) || hq_why_not(s, &side, &u.id).is_some() || lead_why_not(s, &u.id, unit, false, false).is_some() {
             continue;
         }
         let n = points(s, &u.id);
@@ -466,22 +518,37 @@ pub fn reorganization_drm(s: &mut State, unit: &str, ev: &mut Vec<Event>) -> i32
             best = Some((n, u.id.clone()));
         }
     }
+    if best.is_none() {
+        let mut ids: Vec<&str> = s.leaders.iter().filter(|l| l.side == side).map(|l| l.id.as_str()).collect();
+        ids.sort_unstable();
+        best = ids
+            .into_iter()
+            .find(|id| hq_why_not(s, &side, id).is_none() && lead_why_not(s, id, unit, false, false).is_none())
+            .map(|id| (points(s, id), id.to_string()));
+    }
     let Some((n, hq)) = best else { return 0 };
     if let Some(u) = s.unit_mut(&hq) {
         u.cp_used = true;
+    }
+    if let Some(l) = s.leader_mut(&hq) {
+        l.cp_used = true;
     }
     ev.push(Event::rule("RTL-15.34", format!("{hq} spends its {n} command points on {unit}'s disruption check (−{n})")));
     -(n as i32)
 }
 
-/// RTL-15.34b: after the disruption checks every HQ shows its CPs again (a Disrupted one
-/// still gives none, 15.16); spends never rolled are dropped.
+/// RTL-15.34b: after the disruption checks every HQ and leader shows its CPs again (a
+/// Disrupted HQ still gives none, 15.16); spends never rolled are dropped.
 pub fn flip_back(s: &mut State) -> Vec<Event> {
     s.cp_spends.clear();
     let mut back = Vec::new();
     for u in s.units.iter_mut().filter(|u| u.cp_used) {
         u.cp_used = false;
         back.push(u.id.clone());
+    }
+    for l in s.leaders.iter_mut().filter(|l| l.cp_used) {
+        l.cp_used = false;
+        back.push(l.id.clone());
     }
     if back.is_empty() { vec![] } else { vec![Event::rule("RTL-15.34", format!("{} show their command points again", back.join(", ")))] }
 }

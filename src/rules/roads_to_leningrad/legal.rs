@@ -346,9 +346,10 @@ fn ready_air(w: &State, side: &str) -> Vec<String> {
     out.into_iter().map(|(_, id)| id).collect()
 }
 
-/// The side's HQs on the map.
+/// The side's HQs and leaders on the map (a leader spends through the same lists, 15.33).
 fn hqs(s: &State, side: &str) -> Vec<String> {
-    s.units.iter().filter(|u| u.side == side && u.hex.is_some() && command::is_hq(s, &u.id)).map(|u| u.id.clone()).collect()
+    let hqs = s.units.iter().filter(|u| u.side == side && u.hex.is_some() && command::is_hq(s, &u.id)).map(|u| u.id.clone());
+    hqs.chain(s.leaders.iter().filter(|l| l.side == side && l.hex.is_some()).map(|l| l.id.clone())).collect()
 }
 
 /// A spend by `hq` naming no check yet.

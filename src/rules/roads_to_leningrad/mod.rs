@@ -18,7 +18,9 @@
 //! The Enemy Reaction Phase's defender entry (`reaction_phase`), Combat Refusal
 //! (`refusal`, RTL-9.2) and Reaction Movement (`reaction`, RTL-9.3).
 //! Combining two formations' AMs (`combine`, RTL-7.31.3, 7.32–7.34).
-//! Not built: leaders, bridges,
+//! Leaders (`leaders`, RTL-15.2): von Manstein's CPs through `command` (15.33) and on the
+//! combination roll (15.33d), his range (15.25), his displacement (15.22).
+//! Not built: leader movement and activation (15.23, 15.24), bridges,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
@@ -31,6 +33,7 @@ pub mod combine;
 pub mod command;
 pub mod crt;
 pub mod cup;
+pub mod leaders;
 pub mod legal;
 pub mod movement;
 pub mod no_retreat;
@@ -80,6 +83,8 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             cp_used: false,
         })
         .collect();
+    let leaders =
+        sc.raw.leaders.iter().map(|l| state::Leader { id: l.id.clone(), side: l.side.clone(), hex: Some(l.hex), cp_used: false }).collect();
     let control = sc.raw.victory.control.clone();
     let first = sc.raw.strategic.initiative.values().next().cloned().unwrap_or_else(|| sc.raw.sides[0].id.clone());
     let mut s = State {
@@ -107,6 +112,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         combine: None,
         group: None,
         units,
+        leaders,
         vp: 0,
         defensive_fire: BTreeMap::new(),
         strongpoints: vec![],
@@ -236,12 +242,16 @@ impl Ruleset for RoadsToLeningrad {
         if !s.army_attempts.is_empty() {
             return army::resolve(s, dice);
         }
-        if s.overrun.is_some() {
+        let mut ev = if s.overrun.is_some() {
             let mut ev = overrun::resolve(s, dice);
             ev.extend(strongpoints::sweep(s));
-            return ev;
-        }
-        combat::resolve(s, dice)
+            ev
+        } else {
+            combat::resolve(s, dice)
+        };
+        // RTL-15.22: retreats, advances, reactions and overruns may have entered a leader's hex.
+        ev.extend(leaders::displace(s));
+        ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {
         match &s.phase {

@@ -32,6 +32,11 @@ pub struct Orders {
     /// roll. The other stays face down in the pool unless the roll succeeds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_up: Option<Play>,
+    /// RTL-15.33d, 7.33c, with `play: combine`: a leader of yours adding his CPs to the
+    /// combination roll (+1 a CP). He must be within his range of an HQ of the face-up AM's
+    /// formation (15.25b) and flips whatever the roll. Only a leader: never an HQ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combine_leader: Option<String>,
     /// RTL-7.21: the sequence chosen for the activated formation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os: Option<Os>,
@@ -80,11 +85,12 @@ pub struct Orders {
     /// and its path is still open then; up to half its MA.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub react: Vec<Move>,
-    /// RTL-15.3: HQs spending their command points, each on one check it names, before that
-    /// check's die. With `army_attempts` or the attack declarations of this entry: `army`,
-    /// `ground`, `artillery` (an HQ of the active formation); in your Enemy Reaction Phase
-    /// entry: `react`, `no_retreat`, `defensive_artillery`. The HQ flips to "CPs used" until
-    /// the Reorganization Phase (15.32, 15.34).
+    /// RTL-15.3: HQs and leaders spending their command points, each on one check it names,
+    /// before that check's die. With `army_attempts` or the attack declarations of this
+    /// entry: `army` (an active HQ only), `ground`, `artillery`, `air` (an HQ of the active
+    /// formation, or a leader); in your Enemy Reaction Phase entry: `react`, `no_retreat`,
+    /// `defensive_artillery`, `defensive_air`. One HQ plus one leader per attack or defending
+    /// hex (15.33). Each flips to "CPs used" until the Reorganization Phase (15.32, 15.34).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command_points: Vec<CpOrder>,
     /// Moves then attack declarations, in order.
@@ -93,11 +99,13 @@ pub struct Orders {
     pub actions: Vec<Action>,
 }
 
-/// One HQ's spend of its command points (RTL-15.33): the HQ and exactly one check.
+/// One HQ's or leader's spend of its command points (RTL-15.33): who spends and exactly one
+/// check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CpOrder {
-    /// The HQ (RTL-15.31: 1 or 2 CPs, all spent at once, 15.32).
+    /// The HQ, or a leader (RTL-15.31: 1 or 2 CPs, all spent at once, 15.32; a leader within
+    /// his own range, 15.25).
     pub hq: String,
     /// The activation check of this Army unit, tried in this entry (15.33c: an active HQ,
     /// at any distance).

@@ -51,6 +51,7 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
         || o.am.is_some()
         || o.play.is_some()
         || o.face_up.is_some()
+        || o.combine_leader.is_some()
         || !o.cup_choice.is_empty()
         || o.cup.is_some()
         || !o.actions.is_empty()

@@ -340,6 +340,25 @@ pub struct AirData {
     pub ocmr: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
+/// A leader (RTL-15.2): a non-combat counter with Command Points, a command range and an
+/// MA, but no strength, stacking value or ZOC, and no formation (15.21, 15.22, 3.22, 3.31).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderData {
+    pub id: String,
+    pub side: String,
+    /// The name printed on the counter.
+    pub name: String,
+    /// Its Command Points, 1 or 2 (RTL-15.31).
+    pub command_points: u32,
+    /// Its command range in hexes (RTL-15.25: Voroshilov 4, von Manstein 8).
+    pub range: u32,
+    /// Its movement allowance (RTL-15.22).
+    pub ma: u32,
+    /// The set-up hex.
+    pub hex: HexId,
+}
+
 /// The scenario as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -362,6 +381,9 @@ pub struct RawScenario {
     /// Air units and the per-turn OCMR (RTL-13, S3.28); none by default.
     #[serde(default)]
     pub air: AirData,
+    /// Leaders (RTL-15.2); none by default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaders: Vec<LeaderData>,
 }
 
 /// A side.
@@ -520,6 +542,19 @@ impl Scenario {
                 p.push(format!("air unit {}: arrives on a turn not on the track", a.id));
             }
         }
+        // RTL-15.31, 15.25: a leader has 1 or 2 CPs and a range; its id is unique among every
+        // counter an order may name.
+        for l in &raw.leaders {
+            if !side_ok(&l.side) || !matches!(l.command_points, 1 | 2) || l.range == 0 || !on(&l.hex) {
+                p.push(format!("leader {}: a known side, 1 or 2 CPs, a range, a set-up hex on the map (RTL-15.25, 15.31)", l.id));
+            }
+            if raw.units.iter().any(|u| u.id == l.id)
+                || raw.air.units.iter().any(|a| a.id == l.id)
+                || raw.leaders.iter().filter(|m| m.id == l.id).count() > 1
+            {
+                p.push(format!("leader {}: its id is taken", l.id));
+            }
+        }
         for (side, by_turn) in &raw.air.ocmr {
             if !side_ok(side) || by_turn.keys().any(|t| !raw.turns.contains(t)) {
                 p.push(format!("ocmr: side {side} and its turns must exist (S3.28)"));
@@ -566,6 +601,10 @@ impl Scenario {
     /// A unit's printed data.
     pub fn unit(&self, id: &str) -> Option<&UnitData> {
         self.raw.units.iter().find(|u| u.id == id)
+    }
+    /// A leader's printed data (RTL-15.2).
+    pub fn leader(&self, id: &str) -> Option<&LeaderData> {
+        self.raw.leaders.iter().find(|l| l.id == id)
     }
     /// A formation.
     pub fn formation(&self, id: &str) -> Option<&Formation> {

@@ -72,6 +72,21 @@ pub struct Unit {
     pub cp_used: bool,
 }
 
+/// A leader in play (RTL-15.2). Kept apart from the units: it has no strength, stacking
+/// value or ZOC, is never a step loss, never Disrupted or OoS, and a hex holding only
+/// leaders holds no unit to attack or to stop a move (15.22, 15.23, 3.22, 3.31, 9.11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leader {
+    pub id: String,
+    pub side: String,
+    /// `None` only when its side has no unit left to join (15.22).
+    pub hex: Option<HexId>,
+    /// On its "CPs used" face until the Reorganization Phase (RTL-15.32, 15.33d, 15.34b),
+    /// or flipped by a displacement (15.22).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cp_used: bool,
+}
+
 /// An activation marker in a cup or pool: public (the First Player's, named) or one of the
 /// Second Player's committed slots, whose AM is known once opened (DESIGN §2.6).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -212,6 +227,10 @@ pub struct Combine {
     /// The face-up AM and its Combination Value (7.33b, c).
     pub am: String,
     pub value: u8,
+    /// The leader adding its CPs to the roll (RTL-15.33d, 7.33c), already flipped, and
+    /// those CPs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader: Option<(String, u32)>,
     /// The roll succeeded; the pooled AM is to be opened by the mover's next entry.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open_due: bool,
@@ -310,6 +329,9 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<Group>,
     pub units: Vec<Unit>,
+    /// The leaders (RTL-15.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaders: Vec<Leader>,
     /// The German VP total from steps and actions (S1.31); locations count at the checks.
     pub vp: i32,
     /// Each side's standing instruction for defensive artillery (RTL-12.11, digest G.4):
@@ -362,6 +384,14 @@ impl State {
     /// A unit by id, to change.
     pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
         self.units.iter_mut().find(|u| u.id == id)
+    }
+    /// A leader by id (RTL-15.2).
+    pub fn leader(&self, id: &str) -> Option<&Leader> {
+        self.leaders.iter().find(|l| l.id == id)
+    }
+    /// A leader by id, to change.
+    pub fn leader_mut(&mut self, id: &str) -> Option<&mut Leader> {
+        self.leaders.iter_mut().find(|l| l.id == id)
     }
     /// A unit's printed data.
     pub fn data(&self, id: &str) -> Option<&UnitData> {

@@ -357,6 +357,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 || o.am.is_some()
                 || o.play.is_some()
                 || o.face_up.is_some()
+                || o.combine_leader.is_some()
                 || !o.actions.is_empty()
                 || o.defensive_artillery.is_some()
                 || o.defensive_air.is_some()
@@ -420,6 +421,14 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             // (RTL-7.33d).
             if w.combine.as_ref().is_some_and(|c| c.open_due) {
                 ev.extend(super::combine::join(&mut w, &side)?);
+            }
+            // 15.33d: a leader's CPs on the combination roll go with its declaration, at the
+            // start of the sequence, and nowhere else.
+            if o.combine_leader.is_some() && (o.play != Some(Play::Combine) || w.active.is_some()) {
+                return Err(vec![Violation::new(
+                    "RTL-15.33",
+                    "combine_leader names a leader for the combination roll: write it with play: combine, in the entry that declares it",
+                )]);
             }
             // A case may start inside an OS already begun (its marker played).
             if w.active.is_none() {
@@ -502,6 +511,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             }
             // The CPs for this entry's checks, named with them (RTL-15.33a, c).
             ev.extend(super::command::name_mover(&mut w, &side, &o.command_points)?);
+            // 15.22: moves and overruns may have entered a leader's hex.
+            ev.extend(super::leaders::displace(&mut w));
             if w.attacks.is_empty() && w.overrun.is_none() {
                 ev.extend(end_os(&mut w));
             } else if !w.attacks.is_empty() {

@@ -49,7 +49,8 @@ pub fn describe(s: &State) -> String {
         out.push(if c.open_due {
             format!("combination of {} succeeded: the pooled AM is to be opened", c.am)
         } else {
-            format!("combination of {} (Combination Value {}) waits for its roll", c.am, c.value)
+            let by = c.leader.as_ref().map(|(id, n)| format!(", {id}'s {n} CPs")).unwrap_or_default();
+            format!("combination of {} (Combination Value {}{by}) waits for its roll", c.am, c.value)
         });
     }
     if !s.army_attempts.is_empty() {
@@ -141,6 +142,13 @@ pub fn describe(s: &State) -> String {
             if st.is_empty() { String::new() } else { format!(", {}", st.join(", ")) }
         ));
     }
+    // RTL-15.2: a leader's CPs and range, or his "CPs used" face.
+    for l in &s.leaders {
+        let Some(at) = l.hex else { continue };
+        let n = super::leaders::points(s, &l.id);
+        let cps = if l.cp_used { "CPs used".to_string() } else { format!("{n} CP") };
+        out.push(format!("leader {} ({}) at {at}: range {}, {cps}", l.id, l.side, super::leaders::range(s, &l.id)));
+    }
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
@@ -203,7 +211,7 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str("refuse: []   # e.g. [\"HEX\"]: an ER check of the lead unit, no DRM; a pass retreats the hex 2 hexes\n");
             t.push_str("react: []    # e.g. [{unit: ID, path: [\"HEX\", ...]}]: an ER check each, then up to half MA\n");
             t.push_str("# no_retreat: [HEX, ...]   # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
-            t.push_str("# command_points: [{hq: ID, react: ID}]   # or no_retreat: HEX, defensive_artillery: HEX, defensive_air: HEX: an HQ's CPs as a DRM (RTL-15.33b)\n");
+            t.push_str("# command_points: [{hq: ID, react: ID}]   # or no_retreat: HEX, defensive_artillery: HEX, defensive_air: HEX: an HQ's or leader's CPs as a DRM (RTL-15.33b)\n");
         }
         Phase::Os { .. } if s.reaction.is_some() => {
             t.push_str("# nothing to order: `umpire ack` rolls the Enemy Reaction Phase and the combats (RTL-9.2-9.4, 10)\n");
@@ -242,8 +250,13 @@ pub fn template(s: &State, seat: &str) -> String {
             t.push_str("os: mobile   # or assault, or pass (RTL-7.21)\n");
             t.push_str("# army_attempts: [ID, ...]    # Army units outside command range try an ER check; ends the entry (RTL-7.45)\n");
             t.push_str(
-                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, air: HEX, army: ID: an active HQ's CPs as a DRM (RTL-15.33a, c)\n",
+                "# command_points: [{hq: ID, ground: HEX}]   # or artillery: HEX, air: HEX, army: ID: an active HQ's (or a leader's, not army) CPs as a DRM (RTL-15.33a, c)\n",
             );
+            if s.pool.contains_key(&side) {
+                t.push_str(
+                    "# play: combine, face_up: drawn, combine_leader: ID   # a leader's CPs on the combination roll (RTL-7.33, 15.33d)\n",
+                );
+            }
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
@@ -279,6 +292,16 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if stack_points(s, h, &u.side) > STACK_LIMIT && s.attacks.is_empty() && s.active.is_none() {
             return Err(format!("{h} holds more than {STACK_LIMIT} stacking points"));
+        }
+    }
+    // RTL-15.22: a leader never shares a hex with the enemy (he is displaced at once).
+    for l in &s.leaders {
+        let Some(h) = l.hex else { continue };
+        if !s.scenario.terrain.contains_key(&h) {
+            return Err(format!("leader {} stands off the map at {h}", l.id));
+        }
+        if s.units_at(h).any(|u| u.side != l.side) {
+            return Err(format!("leader {} shares {h} with enemy units", l.id));
         }
     }
     if s.turn == 0 || usize::from(s.turn) > s.scenario.raw.turns.len() {
