@@ -159,10 +159,8 @@ impl CaseRuleset for JoursDeGloire {
             s.turn = t;
         }
         let on_map = |h: &HexId| s.scenario.terrain_of.contains_key(h);
-        if let Some(levels) = &c.levels {
-            if let Some(h) = levels.keys().find(|h| !on_map(h)) {
-                return Err(format!("case state: level of {h}, off the map"));
-            }
+        if let Some(h) = c.levels.iter().flat_map(|l| l.keys()).find(|h| !on_map(h)) {
+            return Err(format!("case state: level of {h}, off the map"));
         }
         for x in &c.hexsides {
             if !on_map(&x.a) || !on_map(&x.b) || !x.a.is_adjacent(x.b) {
