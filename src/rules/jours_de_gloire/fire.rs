@@ -96,7 +96,10 @@ impl Sight<'_> {
     fn hex(&self, x: HexId, notes: &mut Vec<String>) -> Option<String> {
         let l = self.s.scenario.level(x);
         if l > self.lf && l > self.lt {
-            return Some(format!("{x}, at level {l}, is higher than both the firer (level {}) and the target (level {}) (JDG 7.4.1)", self.lf, self.lt));
+            return Some(format!(
+                "{x}, at level {l}, is higher than both the firer (level {}) and the target (level {}) (JDG 7.4.1)",
+                self.lf, self.lt
+            ));
         }
         if !obstacle_hex(self.s, x) {
             return None;
