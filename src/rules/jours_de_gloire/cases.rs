@@ -29,6 +29,9 @@
 //!   winner: austrian                # this turn's strategic-initiative winner (with `activate`)
 //!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
 //!                                   #   `units`, reinforcements not named are gone
+//!   levels: {"0506": 2}             # elevation levels in place of the map's (others 0)
+//!   hexsides:                       # hexside features added to the map's (JDG 7.4)
+//!     - {a: "0705", b: "0706", feature: wall}
 //! ```
 //! A listed unit may carry `marker: true` (a Reinforcement marker, JDG 5.2.1) or
 //! `sheltered: true` (it stopped its rout in a town, village or castle, JDG 10.4).
@@ -40,7 +43,7 @@ use serde::Deserialize;
 
 use super::JoursDeGloire;
 use super::command::compute_groups;
-use super::scenario::MARENGO_YAML;
+use super::scenario::{MARENGO_YAML, RawSide, pair};
 use super::state::{Am, Phase, State, Status};
 use crate::engine::cases::CaseRuleset;
 use crate::engine::{Ruleset, SeatInfo};
@@ -108,6 +111,13 @@ struct CaseState {
     /// The side that won this turn's strategic initiative (JDG 3), for a case in phase D.
     #[serde(default)]
     winner: Option<String>,
+    /// Elevation levels in place of the map's (JDG 7.4), so a line-of-fire case does not
+    /// hang on the battle map's hills; a hex not named is at level 0.
+    #[serde(default)]
+    levels: Option<BTreeMap<HexId, u8>>,
+    /// Hexside features added to the map's (or replacing the feature of that hexside).
+    #[serde(default)]
+    hexsides: Vec<RawSide>,
 }
 
 #[derive(Deserialize)]
@@ -147,6 +157,24 @@ impl CaseRuleset for JoursDeGloire {
         let mut s = JoursDeGloire::setup(MARENGO_YAML, None, &case_seats()).map_err(|e| e.to_string())?;
         if let Some(t) = c.turn {
             s.turn = t;
+        }
+        let on_map = |h: &HexId| s.scenario.terrain_of.contains_key(h);
+        if let Some(h) = c.levels.iter().flat_map(|l| l.keys()).find(|h| !on_map(h)) {
+            return Err(format!("case state: level of {h}, off the map"));
+        }
+        for x in &c.hexsides {
+            if !on_map(&x.a) || !on_map(&x.b) || !x.a.is_adjacent(x.b) {
+                return Err(format!("case state: hexside {}-{} is not between two adjacent map hexes", x.a, x.b));
+            }
+            if !s.scenario.hexsides.contains_key(&x.feature) {
+                return Err(format!("case state: the hexside table has no row for {:?}", x.feature));
+            }
+        }
+        if let Some(levels) = c.levels {
+            s.scenario.levels = levels.into_iter().filter(|(_, l)| *l > 0).collect();
+        }
+        for x in &c.hexsides {
+            s.scenario.sides_of.insert(pair(x.a, x.b), x.feature);
         }
         for (id, t) in &c.waiting {
             let u = s.unit_mut(id).ok_or_else(|| format!("case state: no unit {id}"))?;

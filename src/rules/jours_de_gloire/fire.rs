@@ -10,8 +10,9 @@
 //! data, replaced by a published battle's file without a change here.
 //!
 //! The counter-battery fire that may answer a fire at artillery (7.1) is `reaction`'s, rolled
-//! on the same dice right after the result. Not built: elevation in the line of fire (the
-//! representative map has no levels).
+//! on the same dice right after the result. The line of fire (7.4, [`sight`]) reads the
+//! map's elevation levels: a hex above both ends blocks, and an obstacle is passed over in
+//! the three cases of 7.4.3.
 
 use super::disorder::{cohesion_test, disorder, rout};
 use super::movement::may_act;
@@ -39,15 +40,16 @@ pub struct FireOrder {
     pub turn: Option<u8>,
 }
 
-/// Hexes that block a line of fire (7.4.1): village, woods, orchard, oasis, and any unit.
-fn blocking_hex(s: &State, h: HexId) -> bool {
+/// Hexes whose terrain or units block a line of fire (7.4.1): village, woods, orchard,
+/// oasis, and any unit. A hex higher than both ends is the other kind (`Sight::hex`).
+fn obstacle_hex(s: &State, h: HexId) -> bool {
     let t = s.scenario.terrain_of.get(&h).copied();
     matches!(t, Some(Terrain::Village | Terrain::Woods | Terrain::Orchard | Terrain::Oasis)) || s.units_at(h).next().is_some()
 }
 
-/// Whether the hexside between `a` and `b` blocks a line from `from` to `to` (7.4.1): crest
-/// and steep slope always; wall (redoubt) and fortification unless firer or target is one
-/// of the two hexes it separates.
+/// Whether the hexside between `a` and `b` blocks a line from `from` to `to` on flat
+/// ground (7.4.1): crest and steep slope always; wall (redoubt) and fortification unless
+/// firer or target is one of the two hexes it separates.
 fn blocking_side(s: &State, a: HexId, b: HexId, from: HexId, to: HexId) -> bool {
     match s.scenario.feature(a, b) {
         Some(Feature::Crest | Feature::SteepSlope) => true,
@@ -56,30 +58,125 @@ fn blocking_side(s: &State, a: HexId, b: HexId, from: HexId, to: HexId) -> bool 
     }
 }
 
-/// Why the line of fire from `from` to `to` is blocked (JDG 7.4), or `None` if clear.
-pub fn blocked(s: &State, from: HexId, to: HexId) -> Option<String> {
+/// A line of fire with the levels of its two ends, for the elevation rules (7.4.1, 7.4.3).
+struct Sight<'a> {
+    s: &'a State,
+    from: HexId,
+    to: HexId,
+    /// The firer's level.
+    lf: u8,
+    /// The target's level.
+    lt: u8,
+}
+
+impl Sight<'_> {
+    /// Which 7.4.3 exception lets the line pass over an obstacle on `hexes` (its one hex, or
+    /// the two a hexside separates), in words. The obstacle's level is its hex's, or the
+    /// higher of a hexside's two (digest reading). Nearness sums the distances from the
+    /// obstacle's hexes to each end, so a hexside, between a hex at distance i and one at
+    /// i + 1, is halfway exactly when i + 1/2 is: "halfway or nearer" includes halfway.
+    fn exception(&self, hexes: &[HexId]) -> Option<&'static str> {
+        let lo = hexes.iter().map(|h| self.s.scenario.level(*h)).max().unwrap_or(0);
+        let near_firer: u32 = hexes.iter().map(|h| self.from.distance(*h)).sum();
+        let near_target: u32 = hexes.iter().map(|h| self.to.distance(*h)).sum();
+        if self.lf > lo && self.lt > lo {
+            Some("firer and target both stand higher")
+        } else if self.lf > self.lt && self.lf > lo && near_firer <= near_target {
+            Some("the firer stands higher than it and the target, and it lies halfway or nearer the firer")
+        } else if self.lt > self.lf && self.lt > lo && near_target <= near_firer {
+            Some("the target stands higher than it and the firer, and it lies halfway or nearer the target")
+        } else {
+            None
+        }
+    }
+
+    /// Why the hex `x` on the line blocks it (7.4.1), or `None`. An obstacle the line
+    /// passes over (7.4.3) is noted instead. A hex higher than both ends is never passed
+    /// over: no exception applies to an obstacle above the firer and the target.
+    fn hex(&self, x: HexId, notes: &mut Vec<String>) -> Option<String> {
+        let l = self.s.scenario.level(x);
+        if l > self.lf && l > self.lt {
+            return Some(format!(
+                "{x}, at level {l}, is higher than both the firer (level {}) and the target (level {}) (JDG 7.4.1)",
+                self.lf, self.lt
+            ));
+        }
+        if !obstacle_hex(self.s, x) {
+            return None;
+        }
+        match self.exception(&[x]) {
+            Some(e) => {
+                note(notes, format!("the line passes over {x} (village, wood, orchard, oasis or unit, level {l}): {e} (JDG 7.4.3)"));
+                None
+            }
+            None => Some(format!("{x} (a village, wood, orchard or oasis, or a unit) blocks the line (JDG 7.4.1)")),
+        }
+    }
+
+    /// Whether the hexside between `a` and `b` blocks the line (7.4.1), after 7.4.3.
+    fn side(&self, a: HexId, b: HexId, notes: &mut Vec<String>) -> bool {
+        if !blocking_side(self.s, a, b, self.from, self.to) {
+            return false;
+        }
+        match self.exception(&[a, b]) {
+            Some(e) => {
+                note(notes, format!("the line passes over the blocking hexside between {a} and {b}: {e} (JDG 7.4.3)"));
+                false
+            }
+            None => true,
+        }
+    }
+}
+
+/// Add a note once (a hexside may be met by both traces).
+fn note(notes: &mut Vec<String>, n: String) {
+    if !notes.contains(&n) {
+        notes.push(n);
+    }
+}
+
+/// The line of fire from `from` to `to` (JDG 7.4): `Ok` with what it passes over by
+/// elevation (7.4.3), or why it is blocked. Fire, counter-battery and reaction fire, and
+/// the charge's sight of its target all read this one function.
+pub fn sight(s: &State, from: HexId, to: HexId) -> Result<Vec<String>, String> {
     if from.is_adjacent(to) {
         // 7.4.4: point-blank fire is always possible except across a crest or steep slope.
-        return matches!(s.scenario.feature(from, to), Some(Feature::Crest | Feature::SteepSlope))
-            .then(|| format!("point-blank fire never crosses the crest or steep slope between {from} and {to} (JDG 7.4.4)"));
+        // No level lifts it over one: such a hexside is as high as the higher end.
+        return match s.scenario.feature(from, to) {
+            Some(Feature::Crest | Feature::SteepSlope) => {
+                Err(format!("point-blank fire never crosses the crest or steep slope between {from} and {to} (JDG 7.4.4)"))
+            }
+            _ => Ok(vec![]),
+        };
     }
+    let line = Sight { s, from, to, lf: s.scenario.level(from), lt: s.scenario.level(to) };
+    let mut notes = Vec::new();
     for (x, y) in hexline::between(from, to) {
-        if x == y && blocking_hex(s, x) {
-            return Some(format!("{x} (a village, wood, orchard or oasis, or a unit) blocks the line (JDG 7.4.1)"));
+        if x == y {
+            if let Some(why) = line.hex(x, &mut notes) {
+                return Err(why);
+            }
+            continue;
         }
-        if x != y && blocking_hex(s, x) && blocking_hex(s, y) {
-            return Some(format!("the line runs between {x} and {y}, which both block it (JDG 7.4.2)"));
+        // 7.4.2: along the edge of one blocking hex the line is clear, between two blocked.
+        if let (Some(_), Some(_)) = (line.hex(x, &mut notes), line.hex(y, &mut notes)) {
+            return Err(format!("the line runs between {x} and {y}, which both block it (JDG 7.4.2)"));
         }
-        if x != y && blocking_side(s, x, y, from, to) {
-            return Some(format!("the line runs along the blocking hexside between {x} and {y} (JDG 7.4.2)"));
+        if line.side(x, y, &mut notes) {
+            return Err(format!("the line runs along the blocking hexside between {x} and {y} (JDG 7.4.2)"));
         }
     }
-    let crossing = |t: &Vec<HexId>| t.windows(2).find(|w| w[0] != w[1] && blocking_side(s, w[0], w[1], from, to)).map(|w| (w[0], w[1]));
     let [one, two] = hexline::traces(from, to);
+    let mut crossing = |t: &Vec<HexId>| t.windows(2).find(|w| w[0] != w[1] && line.side(w[0], w[1], &mut notes)).map(|w| (w[0], w[1]));
     if let (Some((a, b)), Some(_)) = (crossing(&one), crossing(&two)) {
-        return Some(format!("the line crosses the blocking hexside between {a} and {b} (JDG 7.4.1)"));
+        return Err(format!("the line crosses the blocking hexside between {a} and {b} (JDG 7.4.1)"));
     }
-    None
+    Ok(notes)
+}
+
+/// Why the line of fire from `from` to `to` is blocked (JDG 7.4), or `None` if clear.
+pub fn blocked(s: &State, from: HexId, to: HexId) -> Option<String> {
+    sight(s, from, to).err()
 }
 
 /// Adjacent hexes holding enemy units that are front hexes of artillery at `h` facing `v`.
@@ -165,9 +262,7 @@ pub fn step_fire(s: &mut State, side: &str, f: &FireOrder) -> Result<Vec<Event>,
     if (s.night() || s.fog()) && d > 1 {
         return Err(vec![bad("JDG 12", "at night and in fog artillery fires only at adjacent hexes".into()).hex(target.to_string())]);
     }
-    if let Some(why) = blocked(s, from, target) {
-        return Err(vec![bad("JDG 7.4", why).hex(target.to_string())]);
-    }
+    let over = sight(s, from, target).map_err(|why| vec![bad("JDG 7.4", why).hex(target.to_string())])?;
     // Capacity and DRMs (7.3, E.6).
     let drm_data = s.scenario.fire_drm.clone();
     let capacity = units.iter().map(|x| i32::from(s.face(x).sp)).max().unwrap_or(0);
@@ -197,6 +292,7 @@ pub fn step_fire(s: &mut State, side: &str, f: &FireOrder) -> Result<Vec<Event>,
         }
         ev.push(Event::rule("JDG 7.2", format!("{} in {from} turn to vertex {v} before firing", arts.join(", "))));
     }
+    ev.extend(over.into_iter().map(|n| Event::rule("JDG 7.4.3", n)));
     s.fired.extend(ids.iter().cloned());
     let text = format!(
         "{} in {from} fire{} at {target} ({d} hexes, effective range {eff}): capacity {capacity}, DRM {drm:+}{}",

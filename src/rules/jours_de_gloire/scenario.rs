@@ -255,6 +255,10 @@ pub struct RawMap {
     pub places: BTreeMap<HexId, String>,
     #[serde(default)]
     pub vp: BTreeMap<HexId, u8>,
+    /// Elevation levels of the hexes above the plain (JDG 7.4.1, 7.4.3); a hex not listed
+    /// is at level 0, so a map written before levels existed still loads.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub levels: BTreeMap<HexId, u8>,
 }
 
 /// Victory conditions (JDG 13).
@@ -329,6 +333,8 @@ pub struct Scenario {
     pub roads: BTreeSet<(HexId, HexId)>,
     pub places: BTreeMap<HexId, String>,
     pub vp: BTreeMap<HexId, u8>,
+    /// Elevation levels above 0, each of a map hex (JDG 7.4).
+    pub levels: BTreeMap<HexId, u8>,
     pub victory: Victory,
     pub terrain: BTreeMap<Terrain, Costs>,
     pub hexsides: BTreeMap<Feature, Costs>,
@@ -512,6 +518,11 @@ impl Scenario {
                 p.push(format!("place or VP hex {h} is off the map"));
             }
         }
+        for h in raw.map.levels.keys() {
+            if !on_map(h) {
+                p.push(format!("elevation level of hex {h}, which is off the map"));
+            }
+        }
         let side_ids: Vec<&str> = raw.sides.iter().map(|s| s.id.as_str()).collect();
         if raw.sides.len() != 2 || side_ids[0] == side_ids[1] {
             p.push("a battle has exactly two sides".into());
@@ -650,6 +661,7 @@ impl Scenario {
             roads,
             places: raw.map.places,
             vp: raw.map.vp,
+            levels: raw.map.levels.into_iter().filter(|(_, l)| *l > 0).collect(),
             victory: raw.victory,
             terrain: raw.terrain,
             hexsides: raw.hexsides,
@@ -669,6 +681,11 @@ impl Scenario {
     /// The hexside feature between two adjacent hexes, if any.
     pub fn feature(&self, a: HexId, b: HexId) -> Option<Feature> {
         self.sides_of.get(&pair(a, b)).copied()
+    }
+
+    /// The elevation level of a hex (JDG 7.4): 0 unless the map raises it.
+    pub fn level(&self, h: HexId) -> u8 {
+        self.levels.get(&h).copied().unwrap_or(0)
     }
 
     /// Whether a road links two adjacent hexes.

@@ -265,6 +265,12 @@ fn terrain_fill(t: Terrain) -> Rgb {
     }
 }
 
+/// Higher ground drawn darker, one step a level (JDG 7.4), so the hills read on the map.
+fn shade(c: Rgb, level: u8) -> Rgb {
+    let d = level.saturating_mul(22);
+    Rgb(c.0.saturating_sub(d), c.1.saturating_sub(d), c.2.saturating_sub(d))
+}
+
 fn side_colour(s: &State, side: &str) -> (Rgb, Rgb) {
     if s.scenario.sides[0].id == side { (Rgb(40, 70, 160), Rgb::WHITE) } else { (Rgb(235, 235, 225), Rgb::BLACK) }
 }
@@ -277,7 +283,7 @@ pub fn picture(s: &State) -> Picture {
         cells.push(Cell {
             id: h.to_string(),
             axial: axial(h),
-            fill: terrain_fill(t),
+            fill: shade(terrain_fill(t), s.scenario.level(h)),
             place: s.scenario.places.get(&h).map(|n| PlaceMark { name: n.clone(), kind: PlaceKind::Town }),
             vp: s.scenario.vp.get(&h).map(|v| (v.to_string(), s.holder.get(&h).map(|x| side_colour(s, x).0).unwrap_or(Rgb::BLACK))),
             outline: None,
