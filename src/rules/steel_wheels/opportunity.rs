@@ -389,7 +389,15 @@ pub fn complete(s: &mut State, win: &Window) -> Vec<Event> {
     m.inside = win.enter.clone();
     let mut ev = vec![Event::rule(
         "SW-MOV-1",
-        format!("{} moves {} mm to ({}, {}) heading {}", win.mover, win.length_mm, win.to.x, win.to.y, win.heading.tenths()),
+        format!(
+            "{} moves {} mm to ({}, {}) heading {}{}",
+            win.mover,
+            win.length_mm,
+            win.to.x,
+            win.to.y,
+            win.heading.tenths(),
+            if win.reverse { ", reversing" } else { "" }
+        ),
     )];
     if let Some(i) = &win.enter {
         ev.push(Event::rule(

@@ -569,7 +569,15 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                     }
                     None => ev.push(Event::rule(
                         "SW-MOV-1",
-                        format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+                        format!(
+                            "{} moves {} mm to ({}, {}) heading {}{}",
+                            u.id,
+                            mv.length_mm,
+                            mv.to.x,
+                            mv.to.y,
+                            mv.heading.tenths(),
+                            if mv.reverse { ", reversing" } else { "" }
+                        ),
                     )),
                 }
             }
