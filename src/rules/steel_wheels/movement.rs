@@ -294,8 +294,9 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
 /// DAM-5: how far `u` runs on from where it stands, straight along its heading (backwards
 /// if `backwards`), trying up to `want_mm`: it stops at the last whole mm before anything it
 /// could not drive into or stand on (impassable ground, a building, an uncrossable linear
-/// element, a model in its way, a base it would end on, the table's edge); touching is not
-/// standing on. Returns the distance and, when it stopped short, what stopped it.
+/// element, a model in its way, a base it would end on, the table's edge). It may end
+/// touching another model or base, never touching a building (BLDM-2). Returns the distance
+/// and, when it stopped short, what stopped it.
 pub fn run_on(s: &State, u: &Unit, want_mm: u32, backwards: bool) -> (u32, Option<String>) {
     let d = data::data();
     let Some(col) = loco_col(u) else { return (0, Some("it cannot move".into())) };
