@@ -270,7 +270,7 @@ fn leave(s: &State, u: &Unit, m: &Move, speed: Speed) -> Result<Via, Vec<Violati
     let mut out = u.clone();
     out.at = door;
     out.inside = None;
-    let rest = Move { path: m.path[1..].to_vec(), heading: m.heading };
+    let rest = Move { path: m.path[1..].to_vec(), heading: m.heading, reverse: m.reverse };
     let moved = movement::check_door(s, &out, &rest, speed, Door::Exit(&b.area))?;
     let pts: Vec<Point> = m.path.iter().filter_map(|&xy| point(xy)).collect();
     let path = Path::new(pts).map_err(|e| vec![v("SW-MOV-5", u, format!("the path is not a chain of straight segments: {e:?}"))])?;

@@ -18,7 +18,8 @@
 //!   barrage: us                  # phase 4 (IF-1) of `turn` for that side
 //!   # a unit may give `aboard: us-ht` (EMB-3: its `at` is then ignored); a transport
 //!   # `boarded: 3` (men taken aboard this turn) and `unloaded: true` (EMB-4); a squad
-//!   # `inside: {building: farmhouse, floor: 1}` (SW-BLDM, its base wholly inside)
+//!   # `inside: {building: farmhouse, floor: 1}` (SW-BLDM, its base wholly inside); a
+//!   # vehicle `moving: true, reversing: true` (its last move backed, MOV-1, DAM-5)
 //!   melees:                      # standing after an assault (ASL-4); units may give `leaders: 0`
 //!     - {attacker: us-r1, defender: de-g1, engaged: 2}
 //! ```
@@ -115,6 +116,9 @@ struct CaseUnit {
     leaders: Option<u32>,
     #[serde(default)]
     moving: bool,
+    /// SW-MOV-1: its last move was a vehicle reversing (with `moving`).
+    #[serde(default)]
+    reversing: bool,
     #[serde(default)]
     fired: bool,
     #[serde(default)]
@@ -197,6 +201,7 @@ impl CaseRuleset for SteelWheels {
                     u.leaders = l.min(u.leaders);
                 }
                 u.moving = cu.moving;
+                u.reversing = cu.reversing;
                 u.fired = cu.fired;
                 u.panic = cu.panic;
                 u.mobility = cu.mobility;

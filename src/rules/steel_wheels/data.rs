@@ -204,6 +204,12 @@ pub struct Data {
     /// The height of one floor of a building (E.22 "40 per floor"): a wall's plane is
     /// floors × this high (BLDF-1), and a point on it lies on floor `up / this`.
     pub floor_height_mm: u32,
+    /// SPL-1/WRECK-2: an exploding vehicle or gun throws fragments this far from its sides
+    /// (TEXT: 5 cm), whatever its size.
+    pub explosion_radius_mm: u32,
+    /// SPL-2 for those fragments: the calibre (tenths of a mm) read for the penetration row
+    /// and the HE cover thresholds, which the rulebook does not give (REPRESENTATIVE).
+    pub explosion_cal_tenths: u32,
 }
 
 #[derive(Deserialize)]
@@ -315,6 +321,8 @@ struct RawEngine {
     leader_base_radius_mm: u32,
     #[serde(default = "floor_height")]
     floor_height_mm: u32,
+    explosion_radius_mm: u32,
+    explosion_cal_mm: u32,
 }
 
 fn floor_height() -> u32 {
@@ -472,6 +480,8 @@ fn load() -> Result<Data, String> {
         gun_base_mm: raw.engine.gun_base_mm,
         leader_base_radius_mm: raw.engine.leader_base_radius_mm,
         floor_height_mm: raw.engine.floor_height_mm,
+        explosion_radius_mm: raw.engine.explosion_radius_mm,
+        explosion_cal_tenths: raw.engine.explosion_cal_mm * 10,
     })
 }
 

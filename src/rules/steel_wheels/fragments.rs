@@ -1,5 +1,5 @@
 //! Fragments of a bursting HE shell (SW-SPL-1/2, digest D.7), for the shells of indirect
-//! fire (`indirect.rs`).
+//! fire (`indirect.rs`), and of an exploding vehicle or gun (SPL-1, WRECK-2).
 //!
 //! - **Radius** (SPL-1): the shell's `frag` (cm, E.32) around the point where it lands; a
 //!   unit is reached when any part of its base or model lies within it (D.1 distance test,
@@ -14,8 +14,16 @@
 //!   A model hit directly by the shell takes no fragments as well.
 //! - **When**: the losses are held and applied with every other loss of phase 4 (IF-1).
 //!
+//! - **An explosion** (SPL-1, WRECK-2): a vehicle or gun that explodes throws fragments 5 cm
+//!   from all its sides, whatever its size: every unit out of doors with any part within that
+//!   gap of its outline is reached, and rolls as above with the data's REPRESENTATIVE calibre
+//!   (the text gives none), the plate struck being the one facing the wreck's centre. Its
+//!   losses apply at once, so an explosion they cause throws its own fragments in turn.
+//!
 //! Dice (G.1): after a shell's own hit, one fragment roll per unit reached, sorted by unit id,
-//! and for a squad one per figure; each followed by its own penetration and effects rolls.
+//! and for a squad one per figure; each followed by its own penetration and effects rolls. An
+//! explosion's rolls follow every other roll of the resolution that caused it, explosions in
+//! unit-id order, then those they cause.
 
 use super::data;
 use super::fire;
@@ -62,14 +70,70 @@ pub fn burst(
             radius_mm / 10
         ),
     ));
+    let label = format!("shot {n}");
     for u in reached {
-        ev.extend(on_unit(s, &u, at, cal, direct.contains(&u.id), n, dice));
+        ev.extend(on_unit(s, &u, at, cal, direct.contains(&u.id), &label, " (at the end of the phase)", dice));
     }
     ev
 }
 
-/// SPL-2 on one unit reached.
-fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: usize, dice: &mut Dice) -> Vec<Event> {
+/// The units that have exploded, before a resolution: [`explosions`] leaves them be.
+pub fn exploded(s: &State) -> Vec<String> {
+    s.units.iter().filter(|u| u.exploded).map(|u| u.id.clone()).collect()
+}
+
+/// SPL-1 and WRECK-2 after a resolution: every vehicle or gun that has exploded since
+/// `before` throws its fragments (lowest unit id first), their losses applying at once; an
+/// explosion they cause follows.
+pub fn explosions(s: &mut State, before: &[String], dice: &mut Dice) -> Vec<Event> {
+    let mut done: Vec<String> = before.to_vec();
+    let mut ev = Vec::new();
+    loop {
+        let mut new: Vec<String> =
+            s.units.iter().filter(|u| u.exploded && u.on_table() && !done.contains(&u.id)).map(|u| u.id.clone()).collect();
+        new.sort();
+        let Some(id) = new.into_iter().next() else { break };
+        done.push(id.clone());
+        ev.extend(explosion(s, &id, dice));
+        ev.extend(super::indirect::apply_losses(s));
+    }
+    ev
+}
+
+/// The fragments of `id`'s explosion (SPL-1): 5 cm from its sides, the units inside a
+/// building sheltered by its walls; the losses are held for the caller to apply.
+fn explosion(s: &mut State, id: &str, dice: &mut Dice) -> Vec<Event> {
+    let d = data::data();
+    let Some(x) = s.unit(id).cloned() else { return vec![] };
+    let fp = x.footprint();
+    let mut reached: Vec<Unit> = s
+        .units
+        .iter()
+        .filter(|u| u.id != id && u.on_table() && u.inside.is_none() && !u.destroyed && u.figures > 0)
+        .filter(|u| u.footprint().gap_mm(&fp) <= d.explosion_radius_mm)
+        .cloned()
+        .collect();
+    reached.sort_by(|a, b| a.id.cmp(&b.id));
+    let names: Vec<&str> = reached.iter().map(|u| u.id.as_str()).collect();
+    let mut ev = vec![Event::rule(
+        "SW-SPL-1",
+        format!(
+            "{id} explodes: its fragments reach {} within {} cm of its sides",
+            if names.is_empty() { "nobody".to_string() } else { names.join(", ") },
+            d.explosion_radius_mm / 10
+        ),
+    )];
+    let label = format!("{id}'s explosion");
+    for u in reached {
+        ev.extend(on_unit(s, &u, x.at, d.explosion_cal_tenths, false, &label, "", dice));
+    }
+    ev
+}
+
+/// SPL-2 on one unit reached by the fragments `label` names (a shell, an explosion); `held`
+/// tells when its losses apply.
+#[allow(clippy::too_many_arguments)]
+fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, label: &str, held: &str, dice: &mut Dice) -> Vec<Event> {
     let d = data::data();
     let mut ev = Vec::new();
     let col = |name: &str, row: u32| d.tiro.get(name).and_then(|c| c.get(row as usize)).cloned().unwrap_or_else(|| "miss".into());
@@ -82,7 +146,7 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
         let mut dead = 0;
         for f in 1..=figures {
             let roll = fire::face(dice.roll(10));
-            ev.push(Event::roll(format!("shot {n} fragments on {} figure {f}", u.id), "d10", roll));
+            ev.push(Event::roll(format!("{label} fragments on {} figure {f}", u.id), "d10", roll));
             let word = col("infantry", roll);
             let letter = word.chars().next().unwrap_or('S');
             if word != "miss" && (word == "any" || fire::cover_rank(cover) < fire::cover_rank(letter)) {
@@ -90,14 +154,11 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
                 s.held.push(Loss::Figure { unit: u.id.clone() });
             }
         }
-        ev.push(Event::rule(
-            "SW-SPL-2",
-            format!("fragments of shot {n}: {dead} of {figures} figures of {} die, cover {told} (at the end of the phase)", u.id),
-        ));
+        ev.push(Event::rule("SW-SPL-2", format!("fragments of {label}: {dead} of {figures} figures of {} die, cover {told}{held}", u.id)));
         return ev;
     }
     let roll = fire::face(dice.roll(10));
-    ev.push(Event::roll(format!("shot {n} fragments on {}", u.id), "d10", roll));
+    ev.push(Event::roll(format!("{label} fragments on {}", u.id), "d10", roll));
     let c = u.card();
     let (tiro, effects) = if !c.armoured {
         if c.kind == "artillery" { ("gun", "gun") } else { ("unarmoured_vehicle", "unarmoured") }
@@ -106,7 +167,7 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
     };
     let word = col(tiro, roll);
     if word == "miss" {
-        ev.push(Event::rule("SW-SPL-2", format!("fragments of shot {n}: row {roll} ({tiro}), {} is not hit", u.id)));
+        ev.push(Event::rule("SW-SPL-2", format!("fragments of {label}: row {roll} ({tiro}), {} is not hit", u.id)));
         return ev;
     }
     let mut effects = effects.to_string();
@@ -135,7 +196,7 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
         };
         let cell = d.pen_cell(false, false, cal, th);
         let p = fire::face(dice.roll(10));
-        ev.push(Event::roll(format!("shot {n} fragments on {}: penetration of {th} mm, < 75°", u.id), "d10", p));
+        ev.push(Event::roll(format!("{label} fragments on {}: penetration of {th} mm, < 75°", u.id), "d10", p));
         match cell {
             Some(need) if p >= need => {
                 ev.push(Event::rule("SW-SPL-2", format!("{p} against {need}: fragments go through {}'s {part}", u.id)));
@@ -149,8 +210,8 @@ fn on_unit(s: &mut State, u: &Unit, at: Point, cal: u32, hit_directly: bool, n: 
         effects = part.to_string();
     }
     let r = fire::face(dice.roll(10));
-    ev.push(Event::roll(format!("shot {n} fragments on {}: effects ({effects})", u.id), "d10", r));
-    ev.push(Event::rule("SW-SPL-2", format!("fragments of shot {n} hit {}: E.28 {effects} row {r} (at the end of the phase)", u.id)));
+    ev.push(Event::roll(format!("{label} fragments on {}: effects ({effects})", u.id), "d10", r));
+    ev.push(Event::rule("SW-SPL-2", format!("fragments of {label} hit {}: E.28 {effects} row {r}{held}", u.id)));
     s.held.push(Loss::Effects { unit: u.id.clone(), col: effects, roll: r });
     ev
 }

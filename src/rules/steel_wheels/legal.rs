@@ -78,7 +78,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                         let to = u.at.offset(len, h);
                         if let Some(o) = try_one(Action {
                             unit: id.clone(),
-                            movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
+                            movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()), reverse: false }),
                             ..Action::default()
                         }) {
                             return Some(o);
@@ -127,6 +127,20 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                         return Some(o2);
                     }
                     return Some(o);
+                }
+            }
+            // MOV-1: now and then a vehicle backs straight away, at most Cautious, so that
+            // selfplay reverses (and opportunity fire meets a reversing target).
+            if u.is_vehicle()
+                && ch.roll(6) == 0
+                && let Some(tac) = u.card().movement.as_ref().and_then(|m| m.first()).and_then(|v| v.as_u64())
+            {
+                for len in [tac as i32 * 10 / 4, 40, 20] {
+                    let to = u.at.offset(len, u.heading.reversed());
+                    let back = Move { path: vec![[to.x, to.y]], heading: None, reverse: true };
+                    if let Some(o) = try_one(Action { unit: id.clone(), movement: Some(back), ..Action::default() }) {
+                        return Some(o);
+                    }
                 }
             }
             for _ in 0..6 {
@@ -184,7 +198,7 @@ fn transport_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action)
     spots.sort_by_key(|p| p.distance_sq(u.at));
     for p in spots {
         let dist = p.distance_mm(u.at);
-        let movement = (dist >= 20).then(|| Move { path: vec![[p.x, p.y]], heading: Some(t.heading.tenths()) });
+        let movement = (dist >= 20).then(|| Move { path: vec![[p.x, p.y]], heading: Some(t.heading.tenths()), reverse: false });
         if dist <= 160
             && let Some(o) = try_one(Action { unit: id.to_string(), movement, embark: Some(t.id.clone()), ..Action::default() })
         {
@@ -201,7 +215,7 @@ fn transport_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action)
     let to = u.at.offset(len, h);
     try_one(Action {
         unit: id.to_string(),
-        movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) }),
+        movement: Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()), reverse: false }),
         ..Action::default()
     })
 }
@@ -249,7 +263,7 @@ fn building_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action) 
                 let to = door.offset(70, out);
                 try_one(Action {
                     unit: id.to_string(),
-                    movement: Some(Move { path: vec![[door.x, door.y], [to.x, to.y]], heading: Some(out.tenths()) }),
+                    movement: Some(Move { path: vec![[door.x, door.y], [to.x, to.y]], heading: Some(out.tenths()), reverse: false }),
                     ..Action::default()
                 })
             });
@@ -268,7 +282,7 @@ fn building_orders(s: &State, id: &str, ch: &mut Dice, try_one: &dyn Fn(Action) 
             let got = spots(&b.area).into_iter().find_map(|(p, h)| {
                 try_one(Action {
                     unit: id.to_string(),
-                    movement: Some(Move { path: vec![[door.x, door.y]], heading: None }),
+                    movement: Some(Move { path: vec![[door.x, door.y]], heading: None, reverse: false }),
                     building: Some(InBuilding { building: b.area.clone(), floor: None, at: [p.x, p.y], heading: Some(h) }),
                     ..Action::default()
                 })
@@ -301,7 +315,7 @@ fn step(s: &State, id: &str, ch: &mut Dice, div: u32) -> Option<Move> {
         return None;
     }
     let to = u.at.offset(len, h);
-    Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()) })
+    Some(Move { path: vec![[to.x, to.y]], heading: Some(h.tenths()), reverse: false })
 }
 
 /// OPP-3: on an announced move, pass one time in three; otherwise each unit that may fire

@@ -67,6 +67,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
                 figures,
                 leaders,
                 moving: false,
+                reversing: false,
                 fired: false,
                 acted: false,
                 panic: false,

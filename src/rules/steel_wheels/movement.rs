@@ -1,6 +1,7 @@
 //! Movement on the table (SW-MOV, digest D.2): the allowance of the action, the worst
 //! terrain crossed, the road rule in integers (MOV-4, AMB-5), vehicle turns (MOV-5), the
-//! 2 cm minimum, and where a unit may end.
+//! 2 cm minimum, and where a unit may end; a vehicle reversing at Cautious (MOV-1), and the
+//! run-on of a vehicle immobilised while Moving (DAM-5).
 
 use super::data::{self, MoveCode};
 use super::orders::Move;
@@ -22,6 +23,8 @@ pub struct Moved {
     pub to: Point,
     pub heading: Heading,
     pub length_mm: u32,
+    /// MOV-1: the vehicle backed along the path, facing away from where it went.
+    pub reverse: bool,
 }
 
 /// Column of E.22 for a card's locomotion.
@@ -41,6 +44,18 @@ fn loco_col(u: &Unit) -> Option<usize> {
 fn tactical_mm(u: &Unit) -> Option<u32> {
     let m = u.card().movement.as_ref()?;
     m.first()?.as_u64().map(|cm| cm as u32 * 10)
+}
+
+/// The allowance in mm of a speed, `tac` being the Tactical one: the card's own Short or
+/// Cautious value when it gives one, else halved in mm and rounded down (MOV-1, D.1).
+fn allowance_mm(u: &Unit, tac: u32, code: MoveCode) -> u32 {
+    let card = |i: usize| u.card().movement.as_ref().and_then(|m| m.get(i)).and_then(|v| v.as_u64()).map(|cm| cm as u32 * 10);
+    let short = card(1).unwrap_or(tac / 2);
+    match code {
+        MoveCode::Tactical => tac,
+        MoveCode::Short => short,
+        _ => card(2).unwrap_or(short / 2),
+    }
 }
 
 fn v(rule: &str, u: &Unit, msg: String) -> Violation {
@@ -75,6 +90,14 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
     if u.mobility >= 4 {
         return Err(vec![v("SW-DAM-1", u, format!("{} is immobilised", u.id))]);
     }
+    // MOV-1: Cautious is the speed "for vehicles in reverse"; nothing else backs.
+    if m.reverse && !u.is_vehicle() {
+        return Err(vec![v(
+            "SW-MOV-1",
+            u,
+            format!("{} is no vehicle: only vehicles reverse (MOV-1); a squad or gun turns and moves", u.id),
+        )]);
+    }
     let mut pts = vec![u.at];
     for &xy in &m.path {
         match point(xy) {
@@ -102,6 +125,10 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
         _ => MoveCode::Tactical,
     };
     cap = cap.max(damage_cap);
+    // MOV-1: a reversing vehicle goes at most Cautious for the whole move.
+    if m.reverse {
+        cap = cap.max(MoveCode::Cautious);
+    }
     // MOV-3: the worst terrain crossed caps the whole move; roads count only on the road.
     let mut road_polys = Vec::new();
     for a in &s.scenario.areas {
@@ -151,13 +178,12 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
             }
         }
     }
-    let cap_mm = match cap {
-        MoveCode::Tactical => tac,
-        MoveCode::Short => tac / 2,
-        _ => tac / 4,
-    };
-    // MOV-5: turns. Vehicles pay for turns over 15°; foot units turn freely.
-    let headings: Vec<Heading> = path.segments().filter_map(|(a, b)| Heading::between(a, b)).collect();
+    let cap_mm = allowance_mm(u, tac, cap);
+    // MOV-5: turns. Vehicles pay for turns over 15°; foot units turn freely. Reversing, the
+    // hull faces away from each segment's direction (D.1: the steps run backwards along
+    // the heading), and the turns are those of the hull.
+    let headings: Vec<Heading> =
+        path.segments().filter_map(|(a, b)| Heading::between(a, b)).map(|h| if m.reverse { h.reversed() } else { h }).collect();
     let last = headings.last().copied().unwrap_or(u.heading);
     let end_heading = match m.heading {
         Some(h) => match Heading::try_from(i64::from(h)) {
@@ -216,7 +242,8 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
             }
         }
     }
-    // MOV-4 in integers (AMB-5): k·(off-road + turn costs) + road ≤ k·cap.
+    // MOV-4 in integers (AMB-5): k·(off-road + turn costs) + road ≤ k·cap. The road rule
+    // holds for a reversing vehicle too: Cautious is its cap, as a wood's Short is (MOV-3).
     let k: u64 = match loco.as_str() {
         "wheeled" => 3,
         "tracked" | "halftracked" => 2,
@@ -224,7 +251,16 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
     };
     let road_mm: u32 = road_polys.iter().map(|p| path.inside_mm(p)).sum::<u32>().min(length);
     let off = u64::from(length - road_mm) + u64::from(turn_cost);
-    if k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
+    if m.reverse && k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
+        errs.push(v(
+            "SW-MOV-1",
+            u,
+            format!(
+                "a vehicle reverses at most Cautious ({cap_mm} mm): this path costs {} mm off road + {turn_cost} mm of turns + {road_mm} mm of road (×1/{k})",
+                length - road_mm
+            ),
+        ));
+    } else if k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
         errs.push(v(
             "SW-MOV-4",
             u,
@@ -252,7 +288,45 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
     {
         errs.push(p);
     }
-    if errs.is_empty() { Ok(Moved { to, heading: end_heading, length_mm: length }) } else { Err(errs) }
+    if errs.is_empty() { Ok(Moved { to, heading: end_heading, length_mm: length, reverse: m.reverse }) } else { Err(errs) }
+}
+
+/// DAM-5: how far `u` runs on from where it stands, straight along its heading (backwards
+/// if `backwards`), trying up to `want_mm`: it stops at the last whole mm before anything it
+/// could not drive into or stand on (impassable ground, a building, an uncrossable linear
+/// element, a model in its way, a base it would end on, the table's edge). It may end
+/// touching another model or base, never touching a building (BLDM-2). Returns the distance
+/// and, when it stopped short, what stopped it.
+pub fn run_on(s: &State, u: &Unit, want_mm: u32, backwards: bool) -> (u32, Option<String>) {
+    let d = data::data();
+    let Some(col) = loco_col(u) else { return (0, Some("it cannot move".into())) };
+    let dir = if backwards { u.heading.reversed() } else { u.heading };
+    for k in 1..=want_mm {
+        let to = u.at.offset(k as i32, dir);
+        let Ok(path) = Path::new(vec![u.at, to]) else { return (k - 1, Some("the table's limits".into())) };
+        let area = s.scenario.areas.iter().find(|a| {
+            let code = d.terrain.get(&a.kind).map(|r| r.moves[col]);
+            matches!(code, Some(MoveCode::Impassable | MoveCode::Building))
+                && (path.inside_mm(&a.polygon) > 0 || a.polygon.contains_strictly(to))
+        });
+        if let Some(a) = area {
+            return (k - 1, Some(format!("{} ({})", a.id, a.kind)));
+        }
+        let linear = s.scenario.linears.iter().find(|l| {
+            let code = d.terrain.get(&l.kind).map(|r| r.moves[col]).unwrap_or(MoveCode::Tactical);
+            matches!(code, MoveCode::Impassable | MoveCode::Building | MoveCode::Road) && path.crosses(&l.feature)
+        });
+        if let Some(l) = linear {
+            return (k - 1, Some(format!("{} ({})", l.id, l.kind)));
+        }
+        if let Some(o) = s.units.iter().find(|o| o.id != u.id && o.is_model() && o.on_table() && o.footprint().meets_segment(u.at, to)) {
+            return (k - 1, Some(o.id.clone()));
+        }
+        if let Some(p) = end_problem(s, u, &footprint(u.card(), to, u.heading)) {
+            return (k - 1, Some(p.message));
+        }
+    }
+    (want_mm, None)
 }
 
 /// Where a unit may stand out of doors: wholly on the table, not on another model, and
@@ -279,4 +353,40 @@ pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
         }
     }
     None
+}
+
+/// Each vehicle's mobility (E.28), to tell afterwards which ones a resolution immobilised.
+pub fn mobilities(s: &State) -> Vec<(String, u8)> {
+    s.units.iter().filter(|u| u.is_vehicle()).map(|u| (u.id.clone(), u.mobility)).collect()
+}
+
+/// DAM-5 after a resolution: every vehicle on the table that `was` shows mobile and that is
+/// now immobilised, not a wreck, and Moving (ST-1) rolls a D6 and runs on that many cm, in
+/// unit-id order (G.1), backwards if its move was a reverse. A wreck stays where it was
+/// destroyed; a lost track or wheel stops the vehicle where it is (E.28, DAM-1).
+pub fn run_on_all(s: &mut State, was: &[(String, u8)], dice: &mut crate::dice::Dice) -> Vec<crate::engine::Event> {
+    let mut ids: Vec<String> = was
+        .iter()
+        .filter(|(id, before)| *before < 4 && s.unit(id).is_some_and(|u| u.mobility >= 4 && u.moving && !u.destroyed && u.on_table()))
+        .map(|(id, _)| id.clone())
+        .collect();
+    ids.sort();
+    let mut ev = Vec::new();
+    for id in ids {
+        let Some(u) = s.unit(&id).cloned() else { continue };
+        let roll = dice.roll(6) + 1;
+        ev.push(crate::engine::Event::roll(format!("{id} run-on (immobilised while Moving)"), "d6", roll));
+        let (mm, stop) = run_on(s, &u, roll * 10, u.reversing);
+        let to = u.at.offset(mm as i32, if u.reversing { u.heading.reversed() } else { u.heading });
+        if let Some(m) = s.unit_mut(&id) {
+            m.at = to;
+        }
+        let way = if u.reversing { "backwards" } else { "ahead" };
+        let text = match stop {
+            None => format!("{id} runs on {mm} mm {way} to ({}, {}) and stops for good", to.x, to.y),
+            Some(why) => format!("{id} runs on {way} but stops after {mm} mm of {} at ({}, {}): {why}", roll * 10, to.x, to.y),
+        };
+        ev.push(crate::engine::Event::rule("SW-DAM-5", text));
+    }
+    ev
 }

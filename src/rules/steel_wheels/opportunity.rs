@@ -76,6 +76,9 @@ pub struct Window {
     pub length_mm: u32,
     /// ST-1: the mover's status once the move is made.
     pub moving: bool,
+    /// MOV-1: a vehicle reversing; at every sample it faces away from where it goes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
     pub shooters: Vec<Shooter>,
     /// EMB-2: the move boards this transport once it is made (an embarking squad makes the
     /// simple Move action, so it draws opportunity fire like any other).
@@ -219,7 +222,13 @@ fn plan_at(w: &mut State, shooter: &Unit, mover: &str, at: &Sample, whole: bool)
 /// unit may fire on it at some firing point.
 pub fn window(s: &State, mover: &Unit, path: &Path, moved: &Moved) -> Option<Window> {
     let side = s.scenario.other(&mover.side).to_string();
-    let samples = samples(path);
+    let mut samples = samples(path);
+    // MOV-1: a reversing vehicle shows its front to where it comes from.
+    if moved.reverse {
+        for p in &mut samples {
+            p.heading = p.heading.reversed();
+        }
+    }
     let n = samples.len();
     let mut shooters = Vec::new();
     let mut w: Option<State> = None;
@@ -248,6 +257,7 @@ pub fn window(s: &State, mover: &Unit, path: &Path, moved: &Moved) -> Option<Win
         heading: moved.heading,
         length_mm: moved.length_mm,
         moving: mover.is_vehicle() || moved.length_mm > 40,
+        reverse: moved.reverse,
         shooters,
         embark: None,
         enter: None,
@@ -373,12 +383,21 @@ pub fn complete(s: &mut State, win: &Window) -> Vec<Event> {
     m.at = win.to;
     m.heading = win.heading;
     m.moving = win.moving;
+    m.reversing = win.moving && win.reverse;
     m.fired = false;
     // Out of doors once the path is walked, unless it ends inside a building (BLDM-2/5).
     m.inside = win.enter.clone();
     let mut ev = vec![Event::rule(
         "SW-MOV-1",
-        format!("{} moves {} mm to ({}, {}) heading {}", win.mover, win.length_mm, win.to.x, win.to.y, win.heading.tenths()),
+        format!(
+            "{} moves {} mm to ({}, {}) heading {}{}",
+            win.mover,
+            win.length_mm,
+            win.to.x,
+            win.to.y,
+            win.heading.tenths(),
+            if win.reverse { ", reversing" } else { "" }
+        ),
     )];
     if let Some(i) = &win.enter {
         ev.push(Event::rule(
@@ -431,6 +450,7 @@ pub fn resolve(s: &mut State, vol: &Volley, dice: &mut Dice) -> Vec<Event> {
                 m.at = st.at;
                 m.heading = st.heading;
                 m.moving = m.is_vehicle() || st.at_mm > 40;
+                m.reversing = m.moving && vol.window.reverse;
                 // A firing point is a place out of doors (it may not touch a building).
                 m.inside = None;
             }

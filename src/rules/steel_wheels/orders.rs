@@ -142,15 +142,21 @@ pub struct Unload {
     pub heading: Option<u16>,
 }
 
-/// A move: waypoints after the start, in mm, and the final heading (tenths of a degree).
+/// A move: waypoints after the start, in mm, the final heading (tenths of a degree), and
+/// whether a vehicle reverses along it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Move {
     pub path: Vec<Xy>,
-    /// Final heading; default: the heading of the last segment. Vehicles pay for the last
-    /// turn like any other (MOV-5); foot units turn freely.
+    /// Final heading; default: the heading of the last segment (reversing: its opposite, the
+    /// vehicle still facing the way it backs away from). Vehicles pay for the last turn like
+    /// any other (MOV-5); foot units turn freely.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heading: Option<u16>,
+    /// SW-MOV-1: a vehicle backs along the path, its rear leading, at Cautious speed for the
+    /// whole move (no road bonus). Vehicles only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
 }
 
 /// Fire at one target with every weapon that can bear (WPN, AIM).

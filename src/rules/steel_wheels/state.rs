@@ -27,6 +27,10 @@ pub struct Unit {
     pub leaders: u32,
     /// ST-1: moved this (or, until it acts again, the last) turn.
     pub moving: bool,
+    /// SW-MOV-1: that move was a vehicle reversing, so an immobilising hit while Moving runs
+    /// it on backwards (DAM-5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reversing: bool,
     /// ST-1: fired (the Firing marker).
     pub fired: bool,
     /// MAN-3: acted in this turn's manoeuvre phase.

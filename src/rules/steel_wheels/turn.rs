@@ -501,6 +501,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 to: vi.to,
                 heading: vi.heading,
                 length_mm: vi.walk.as_ref().map(|(_, mv)| mv.length_mm).unwrap_or(0),
+                reverse: false,
             }),
             (None, Some(m)) => Some(movement::check(s, &u, m, speed)?),
             (None, None) => None,
@@ -556,6 +557,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 Some(mv) => m.card().kind == "vehicle" || mv.length_mm > 40,
                 None => false,
             };
+            m.reversing = m.moving && moved.as_ref().is_some_and(|mv| mv.reverse);
             m.fired = plan.is_some();
             if let Some(mv) = &moved {
                 m.at = mv.to;
@@ -567,7 +569,15 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                     }
                     None => ev.push(Event::rule(
                         "SW-MOV-1",
-                        format!("{} moves {} mm to ({}, {}) heading {}", u.id, mv.length_mm, mv.to.x, mv.to.y, mv.heading.tenths()),
+                        format!(
+                            "{} moves {} mm to ({}, {}) heading {}{}",
+                            u.id,
+                            mv.length_mm,
+                            mv.to.x,
+                            mv.to.y,
+                            mv.heading.tenths(),
+                            if mv.reverse { ", reversing" } else { "" }
+                        ),
                     )),
                 }
             }
@@ -657,6 +667,8 @@ pub fn resolve(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 
 fn resolve_one(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let Some(p) = s.pending.take() else { return vec![] };
+    let was = movement::mobilities(s);
+    let boom = super::fragments::exploded(s);
     let mut ev = match p {
         Pending::EndRoll => return end_roll(s, dice),
         Pending::Initiative { units, declarer } => return roll_initiative(s, &units, &declarer, dice),
@@ -672,10 +684,22 @@ fn resolve_one(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         }
         Pending::Barrage { side } => {
             let mut ev = indirect::resolve_barrage(s, &side, dice);
+            // IF-1: the last barrage of the phase applies every held loss; DAM-5 then runs
+            // on the vehicles those losses immobilised, on this entry's dice (end_turn
+            // finds nothing left to apply).
+            if indirect::due_side(s).is_none() && !s.held.is_empty() {
+                ev.extend(indirect::apply_held(s));
+                ev.extend(super::fragments::explosions(s, &boom, dice));
+                ev.extend(movement::run_on_all(s, &was, dice));
+            }
             ev.extend(end_turn(s));
             return ev;
         }
     };
+    // SPL-1: once the action's dice are spent, what it made explode throws its fragments;
+    // DAM-5: then the vehicles immobilised while Moving run on.
+    ev.extend(super::fragments::explosions(s, &boom, dice));
+    ev.extend(movement::run_on_all(s, &was, dice));
     assault::prune(s);
     // A side wiped out ends the battle at once.
     let (a, b) = (s.scenario.sides[0].id.clone(), s.scenario.sides[1].id.clone());
@@ -743,6 +767,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             if let Some(u) = w.unit_mut(&shot.plan.firer) {
                 // OPP-5: Stationary and Firing at once; this replaces its manoeuvre.
                 u.moving = false;
+                u.reversing = false;
                 u.fired = true;
                 u.acted = true;
             }

@@ -16,6 +16,7 @@ pub fn describe(s: &State) -> String {
         let mut flags = Vec::new();
         for (on, f) in [
             (u.moving, "moving"),
+            (u.moving && u.reversing, "reversing"),
             (u.fired, "fired"),
             (u.acted, "acted"),
             (u.panic, "PANIC"),
@@ -195,6 +196,7 @@ pub fn template(s: &State, seat: &str) -> String {
             out.push("actions:".into());
             out.push(format!("  - unit: {}", queue.first().cloned().unwrap_or_default()));
             out.push("    move: {path: [[x, y]], heading: 0}   # mm and tenths of a degree; optional".into());
+            out.push("    # move: {path: [[x, y]], reverse: true}   # a vehicle backs, at most Cautious, no road bonus (SW-MOV-1)".into());
             out.push("    fire: {target: <enemy id>}          # optional; both = a complex action (Short move, Moving shots)".into());
             out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
             out.push("    # assault: {target: <enemy squad or gun>}   # alone: fire, CT, contact, close combat (SW-ASL)".into());
@@ -234,6 +236,10 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if u.mobility > 4 {
             return Err(format!("{}: mobility {}", u.id, u.mobility));
+        }
+        // MOV-1: only vehicles reverse.
+        if u.reversing && !u.is_vehicle() {
+            return Err(format!("{} reversed, but only vehicles reverse", u.id));
         }
     }
     for u in s.units.iter().filter(|u| u.aboard.is_some() && !u.eliminated) {
