@@ -7,7 +7,7 @@ use super::data::{self, MoveCode};
 use super::orders::Move;
 use super::scenario::{footprint, point};
 use super::state::{State, Unit};
-use crate::engine::Violation;
+use crate::engine::{Event, Violation};
 use crate::geo::table::{Footprint, Heading, Path, Point};
 
 /// Tactical for a simple Move, Short for a complex action (MOV-1, C.4).
@@ -25,6 +25,24 @@ pub struct Moved {
     pub length_mm: u32,
     /// MOV-1: the vehicle backed along the path, facing away from where it went.
     pub reverse: bool,
+}
+
+impl Moved {
+    /// The event of `unit` making this move out of doors (a move into or within a building
+    /// has its own, `buildings::moved_event`).
+    pub fn event(&self, unit: &str) -> Event {
+        Event::rule(
+            "SW-MOV-1",
+            format!(
+                "{unit} moves {} mm to ({}, {}) heading {}{}",
+                self.length_mm,
+                self.to.x,
+                self.to.y,
+                self.heading.tenths(),
+                if self.reverse { ", reversing" } else { "" }
+            ),
+        )
+    }
 }
 
 /// Column of E.22 for a card's locomotion.

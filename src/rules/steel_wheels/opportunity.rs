@@ -387,18 +387,8 @@ pub fn complete(s: &mut State, win: &Window) -> Vec<Event> {
     m.fired = false;
     // Out of doors once the path is walked, unless it ends inside a building (BLDM-2/5).
     m.inside = win.enter.clone();
-    let mut ev = vec![Event::rule(
-        "SW-MOV-1",
-        format!(
-            "{} moves {} mm to ({}, {}) heading {}{}",
-            win.mover,
-            win.length_mm,
-            win.to.x,
-            win.to.y,
-            win.heading.tenths(),
-            if win.reverse { ", reversing" } else { "" }
-        ),
-    )];
+    let moved = super::movement::Moved { to: win.to, heading: win.heading, length_mm: win.length_mm, reverse: win.reverse };
+    let mut ev = vec![moved.event(&win.mover)];
     if let Some(i) = &win.enter {
         ev.push(Event::rule(
             "SW-BLDM-2",

@@ -567,18 +567,7 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                         m.inside = vi.inside.clone();
                         ev.push(buildings::moved_event(&u, vi, mv.length_mm));
                     }
-                    None => ev.push(Event::rule(
-                        "SW-MOV-1",
-                        format!(
-                            "{} moves {} mm to ({}, {}) heading {}{}",
-                            u.id,
-                            mv.length_mm,
-                            mv.to.x,
-                            mv.to.y,
-                            mv.heading.tenths(),
-                            if mv.reverse { ", reversing" } else { "" }
-                        ),
-                    )),
+                    None => ev.push(mv.event(&u.id)),
                 }
             }
             if !a.unload.is_empty() {
