@@ -82,7 +82,7 @@ pub fn hq_near(s: &State, side: &str, target: HexId) -> bool {
     s.units.iter().any(|u| {
         u.side == side
             && !u.disrupted
-            && s.data(&u.id).is_some_and(|d| d.kind == Kind::Headquarters)
+            && s.data(&u.id).is_some_and(|d| d.kind == Kind::Headquarters && !d.arko)
             && u.hex.is_some_and(|h| h.distance(target) <= HQ_RANGE)
     })
 }

@@ -10,9 +10,12 @@
 //!     - {id: I-80ar, hex: "2213", fired: true}   # artillery on its Fired face
 //!     - {id: AA269, hex: "3030", activations: 1}   # an Army unit's First Activation marker
 //!     - {id: HQ-8pz, hex: "2214", cp_used: true}   # an HQ on its "CPs used" face (RTL-15.32)
+//!   bridges:                       # bridge units placed (RTL-16.2); the others stay as set up (off the map)
+//!     - {id: Br-G, hex: "2114", toward: "2015"}   # in 2114, bridging its hexside to 2015
 //!   leaders:                       # when given (or with `units`), only these leaders are on the map
 //!     - {id: vManstein, hex: "2214", cp_used: true}   # RTL-15.2; CPs used (15.32)
 //!   active: {formation: 8pz, os: mobile}   # an OS of that formation in progress
+//!   active: {formation: 8pz, second: 3mot, os: mobile}   # two formations combined (RTL-7.33d)
 //!   strategic: true                # the strategic rolls are due
 //!   cup_phase: soviet              # this side fills its cup (the other side is First Player)
 //!   draw: german                   # this side's OS, its entry opens with the draw
@@ -59,6 +62,9 @@ struct CaseState {
     /// The leaders on the map (RTL-15.2); with `units` and without this, none.
     #[serde(default)]
     leaders: Option<Vec<CaseLeader>>,
+    /// Bridge units on the map (RTL-16.2); the others stay as the scenario sets them up.
+    #[serde(default)]
+    bridges: Vec<CaseBridge>,
     #[serde(default)]
     active: Option<CaseActive>,
     #[serde(default)]
@@ -132,7 +138,18 @@ struct CaseLeader {
 #[serde(deny_unknown_fields)]
 struct CaseActive {
     formation: String,
+    /// A second formation combined with it (RTL-7.33d).
+    #[serde(default)]
+    second: Option<String>,
     os: Os,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseBridge {
+    id: String,
+    hex: HexId,
+    toward: HexId,
 }
 
 /// The seats of a case: one per side, named after it.
@@ -179,6 +196,11 @@ impl CaseRuleset for RoadsToLeningrad {
                 u.cp_used = cu.cp_used;
             }
         }
+        for cb in c.bridges {
+            let b = s.bridges.iter_mut().find(|b| b.id == cb.id).ok_or_else(|| format!("case state: no bridge unit {}", cb.id))?;
+            b.hex = Some(cb.hex);
+            b.toward = Some(cb.toward);
+        }
         s.first = c.first.unwrap_or_else(|| "german".into());
         for (side, list) in c.cups {
             s.cups.insert(side, list.iter().map(|a| public(a)).collect());
@@ -220,10 +242,20 @@ impl CaseRuleset for RoadsToLeningrad {
             s.phase = Phase::Os { side };
         } else if let Some(a) = c.active {
             let side = s.scenario.formation(&a.formation).ok_or_else(|| format!("case state: no formation {}", a.formation))?.side.clone();
-            let army = super::turn::army_for(&s, &side, &a.formation);
+            let mut army = super::turn::army_for(&s, &side, &a.formation);
+            if let Some(f2) = &a.second {
+                if s.scenario.formation(f2).is_none_or(|f| f.side != side) {
+                    return Err(format!("case state: no formation {f2} of the {side} side"));
+                }
+                for id in super::turn::army_for(&s, &side, f2) {
+                    if !army.contains(&id) {
+                        army.push(id);
+                    }
+                }
+            }
             s.choose_first = false;
             s.phase = Phase::Os { side: side.clone() };
-            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false, second: None });
+            s.active = Some(Active { side, formation: a.formation, os: a.os, army, constructed: false, tried: false, second: a.second });
         }
         RoadsToLeningrad::check_invariants(&s).map_err(|e| format!("case state: {e}"))?;
         Ok(s)

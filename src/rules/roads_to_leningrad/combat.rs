@@ -38,7 +38,7 @@ pub fn strength(s: &State, units: &[String], target: HexId) -> u32 {
         if d.mot_column() && (swamp(h) || swamp(target)) {
             stages[1].push(id);
         }
-        if matches!(s.scenario.water(h, target), Some((Water::River, _))) {
+        if matches!(s.water(h, target), Some((Water::River, _))) {
             stages[2].push(id);
         }
     }
@@ -77,7 +77,7 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
     let t = s.scenario.terrain.get(&target).copied();
     let all_river = units
         .iter()
-        .all(|id| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.scenario.water(h, target), Some((Water::River, _)))));
+        .all(|id| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _)))));
     if os == Os::Assault {
         Some("the Assault Sequence is in use")
     } else if s.weather == Weather::Rain {
@@ -102,7 +102,7 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
 pub fn cab(s: &State, units: &[String], target: HexId) -> bool {
     let t = s.scenario.terrain.get(&target).copied();
     let across_river =
-        |id: &String| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.scenario.water(h, target), Some((Water::River, _))));
+        |id: &String| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _))));
     let ok = |id: &String| s.unit(id).is_some_and(|u| !u.disrupted) && !across_river(id);
     let armor = units.iter().any(|id| s.data(id).is_some_and(|d| d.armor()) && ok(id));
     let partner = units.iter().any(|id| s.data(id).is_some_and(|d| d.cab_partner()) && ok(id));
@@ -150,7 +150,7 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
         add(1, "No Retreat".into(), &mut total);
     }
     let across =
-        |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.scenario.water(h, a.target).is_some_and(|(x, _)| x == w));
+        |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.water(h, a.target).is_some_and(|(x, _)| x == w));
     let stream = !a.units.is_empty() && a.units.iter().all(|id| across(id, Water::Stream));
     if stream {
         add(1, "stream hexside".into(), &mut total);

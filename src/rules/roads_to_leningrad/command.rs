@@ -98,6 +98,23 @@ pub fn points(s: &State, id: &str) -> u32 {
     s.data(id).and_then(|d| d.command_points).unwrap_or(0)
 }
 
+/// Whether `id` is an Arko, the German artillery command HQ (RTL-16.31).
+pub fn is_arko(s: &State, id: &str) -> bool {
+    s.data(id).is_some_and(|d| d.arko)
+}
+
+/// RTL-16.32: the Arko's CPs go only to artillery coordination, the attacker's or the
+/// defender's, even when it is the only HQ in the combat.
+fn arko_why_not(s: &State, o: &CpOrder) -> Option<Violation> {
+    (is_arko(s, &o.hq) && o.artillery.is_none() && o.defensive_artillery.is_none()).then(|| {
+        violation(
+            "RTL-16.32",
+            o,
+            format!("{} is an Arko: its command points serve only artillery coordination (`artillery` or `defensive_artillery`)", o.hq),
+        )
+    })
+}
+
 /// Whether `id` is an HQ.
 pub fn is_hq(s: &State, id: &str) -> bool {
     s.data(id).is_some_and(|d| d.kind == Kind::Headquarters)
@@ -138,7 +155,11 @@ fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool, mover: bool) -
         return leaders::reach_why_not(s, hq, Some(lead), mover);
     }
     let (Some(h), Some(l)) = (s.unit(hq), s.unit(lead)) else { return Some(("RTL-15.14", format!("no unit {lead}"))) };
-    let with = l.formation == h.formation || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
+    // RTL-16.32: the Arko coordinates any German artillery (the TEC's Arko CP row has no
+    // formation clause, unlike the HQ row): only its range binds (reading).
+    let with = is_arko(s, hq)
+        || l.formation == h.formation
+        || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
     if !with && !any_range {
         return Some((
             "RTL-15.14",
@@ -178,7 +199,10 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
     // A leader self-activates in any friendly sequence (15.24) and has no formation, so
     // neither the active-HQ test nor the formation majority (4.34) binds him.
     let leader = is_leader(s, &o.hq);
-    if !leader && !act.has(&hq_f) {
+    // RTL-16.32: the Arko serves any German attack, as a second HQ (15.33a1), whatever the
+    // active formation and the attackers' formations.
+    let arko = is_arko(s, &o.hq);
+    if !leader && !arko && !act.has(&hq_f) {
         return Err((
             "RTL-15.33",
             format!(
@@ -216,7 +240,7 @@ fn mover_check(s: &State, o: &CpOrder) -> Result<(Check, String), (&'static str,
         }
         (None, Some(h), None) | (None, None, Some(h)) => {
             let a = s.attacks.iter().find(|a| a.target == h).ok_or(("RTL-15.33", format!("this entry declares no attack on {h}")))?;
-            if !leader && !majority(s, &hq_f, &a.units) {
+            if !leader && !arko && !majority(s, &hq_f, &a.units) {
                 return Err((
                     "RTL-4.34",
                     format!("more than half of the units attacking {h} must be of {hq_f} for {} to spend on that attack", o.hq),
@@ -316,16 +340,19 @@ fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
                 format!("{} is named twice: an HQ or leader spends all its command points at once, on one check", o.hq),
             ));
         }
-        let leader = is_leader(s, &o.hq);
-        let who = if leader { "leader" } else { "HQ" };
-        let mut same = list[..i].iter().zip(checks).filter(|(p, _)| is_leader(s, &p.hq) == leader).map(|(_, c)| c);
+        // Three kinds, each once a combat: one HQ, plus one leader (15.33a1, b3), plus the
+        // Arko (16.32: "a second HQ").
+        let kind = |id: &str| -> usize { if is_leader(s, id) { 0 } else if is_arko(s, id) { 1 } else { 2 } };
+        let k = kind(&o.hq);
+        let who = ["leader", "Arko", "HQ"][k];
+        let mut same = list[..i].iter().zip(checks).filter(|(p, _)| kind(&p.hq) == k).map(|(_, c)| c);
         if let Some(h) = c.hex()
             && same.clone().any(|p| p.hex() == Some(h))
         {
             errs.push(violation(
                 "RTL-15.33",
                 o,
-                format!("at most one {who} spends command points on the combat at {h} (one HQ plus one leader)"),
+                format!("at most one {who} spends command points on the combat at {h} (one HQ plus one leader; the Arko may be a second HQ, 16.32)"),
             ));
         } else if same.any(|p| p == c) {
             errs.push(violation("RTL-15.33", o, format!("{} already has a {who}'s command points", c.words())));
@@ -402,7 +429,7 @@ pub fn name_mover(s: &mut State, side: &str, list: &[CpOrder]) -> Result<Vec<Eve
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if let Some(v) = spend_why_not(s, side, o, "army, ground, artillery or air") {
+        if let Some(v) = spend_why_not(s, side, o, "army, ground, artillery or air").or_else(|| arko_why_not(s, o)) {
             errs.push(v);
             continue;
         }
@@ -426,7 +453,7 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat, defensive_artillery or defensive_air") {
+        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat, defensive_artillery or defensive_air").or_else(|| arko_why_not(s, o)) {
             errs.push(v);
             continue;
         }
@@ -482,7 +509,7 @@ pub fn defender_options(s: &State, side: &str) -> Vec<String> {
         .iter()
         .map(|u| (u.id.as_str(), u.side.as_str()))
         .chain(s.leaders.iter().map(|l| (l.id.as_str(), l.side.as_str())))
-        .filter(|(id, sd)| *sd == side && hq_why_not(s, side, id).is_none())
+        .filter(|(id, sd)| *sd == side && hq_why_not(s, side, id).is_none() && !is_arko(s, id))
         .map(|(id, _)| id)
         .collect();
     let mut out = Vec::new();
@@ -510,7 +537,12 @@ pub fn reorganization_drm(s: &mut State, unit: &str, ev: &mut Vec<Event>) -> i32
     let side = s.unit(unit).map(|u| u.side.clone()).unwrap_or_default();
     let mut best: Option<(u32, String)> = None;
     for u in s.units.iter().filter(|u| u.side == side) {
-        if !is_hq(s, &u.id) || hq_why_not(s, &side, &u.id).is_some() || lead_why_not(s, &u.id, unit, false, false).is_some() {
+        // 16.32: never the Arko's CPs, which serve only artillery coordination.
+        if !is_hq(s, &u.id)
+            || is_arko(s, &u.id)
+            || hq_why_not(s, &side, &u.id).is_some()
+            || lead_why_not(s, &u.id, unit, false, false).is_some()
+        {
             continue;
         }
         let n = points(s, &u.id);

@@ -20,13 +20,15 @@
 //! Combining two formations' AMs (`combine`, RTL-7.31.3, 7.32–7.34).
 //! Leaders (`leaders`, RTL-15.2): von Manstein's CPs through `command` (15.33) and on the
 //! combination roll (15.33d), his range (15.25), his displacement (15.22).
-//! Not built: leader movement and activation (15.23, 15.24), bridges,
+//! Bridge units (`bridges`, RTL-16.2) and the Arko's CPs (`command`, 16.3).
+//! Not built: leader movement and activation (15.23, 15.24), bridges in the Reorganization,
 //! reinforcements; `docs/roads-to-leningrad/rules.md`
 //! lists every checklist item with its case or the reason it is missing.
 
 pub mod air;
 pub mod army;
 pub mod artillery;
+pub mod bridges;
 pub mod cases;
 pub mod combat;
 pub mod combine;
@@ -85,6 +87,12 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         .collect();
     let leaders =
         sc.raw.leaders.iter().map(|l| state::Leader { id: l.id.clone(), side: l.side.clone(), hex: Some(l.hex), cp_used: false }).collect();
+    let sc_bridges = sc
+        .raw
+        .bridges
+        .iter()
+        .map(|b| state::Bridge { id: b.id.clone(), side: b.side.clone(), hex: b.hex, toward: b.toward })
+        .collect();
     let control = sc.raw.victory.control.clone();
     let first = sc.raw.strategic.initiative.values().next().cloned().unwrap_or_else(|| sc.raw.sides[0].id.clone());
     let mut s = State {
@@ -113,6 +121,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         group: None,
         units,
         leaders,
+        bridges: sc_bridges,
         vp: 0,
         defensive_fire: BTreeMap::new(),
         strongpoints: vec![],
@@ -251,6 +260,8 @@ impl Ruleset for RoadsToLeningrad {
         };
         // RTL-15.22: retreats, advances, reactions and overruns may have entered a leader's hex.
         ev.extend(leaders::displace(s));
+        // RTL-16.26: and a bridge's hex.
+        ev.extend(bridges::sweep(s));
         ev
     }
     fn leading_roll(s: &State) -> Option<(String, String)> {

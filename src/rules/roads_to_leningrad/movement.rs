@@ -36,7 +36,7 @@ pub fn passable(s: &State, a: HexId, b: HexId, d: &UnitData) -> bool {
     if !s.scenario.terrain.contains_key(&b) {
         return false;
     }
-    match s.scenario.water(a, b) {
+    match s.water(a, b) {
         Some((Water::Lake, _)) => return false,
         Some((Water::River, false)) if d.vehicle() || d.class == super::scenario::Class::Heavy => return false,
         _ => {}
@@ -101,7 +101,7 @@ pub fn hex_cost(s: &State, b: HexId, d: &UnitData, along_trail: bool) -> Option<
 /// Half MPs of the hexside's water (RTL-8.36; a bridge cancels it).
 pub fn water_cost(s: &State, a: HexId, b: HexId, d: &UnitData) -> u32 {
     let rain = s.weather == Weather::Rain;
-    match s.scenario.water(a, b) {
+    match s.water(a, b) {
         Some((_, true)) | None => 0,
         Some((Water::Stream, false)) => match (rain, d.mot_column()) {
             (false, _) => 2,
@@ -175,7 +175,7 @@ pub fn walk(
             return Err(("RTL-8.14", format!("{next} holds enemy combat units (only an overrun attacks it, RTL-8.6)")));
         }
         if !passable(s, cur, next, d) {
-            let why = match s.scenario.water(cur, next) {
+            let why = match s.water(cur, next) {
                 Some((Water::Lake, _)) => ("RTL-8.3", "a lake hexside is impassable"),
                 Some((Water::River, false)) => ("RTL-8.36", "vehicles and heavy units never cross an unbridged river"),
                 _ => ("RTL-8.37", "motorized and heavy units enter or leave swamp only along a road, rail or trail"),
@@ -185,7 +185,7 @@ pub fn walk(
         let from_z = in_ezoc(s, cur, side);
         let to_z = in_ezoc(s, next, side);
         let zoc = if to_z { 2 } else { 0 };
-        let river = matches!(s.scenario.water(cur, next), Some((Water::River, false)));
+        let river = matches!(s.water(cur, next), Some((Water::River, false)));
         // Red-box units moving straight from EZOC to EZOC may not use route rates (8.22).
         let route = if from_z && to_z { None } else { route_cost(s, cur, next, d) };
         let rain_trail =

@@ -68,6 +68,13 @@ pub struct Orders {
     /// attacks loses it (14.26b).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub build: Vec<String>,
+    /// RTL-16.22, 16.23: in the Construction Phase of this Assault sequence (its first entry,
+    /// before any move) or with `os: pass` (7.21c: a Pass does nothing else), put each of
+    /// these bridge units of yours in a hex next to a stream or river, bridging one of its
+    /// hexsides, within 4 hexes of an HQ of yours and not in an enemy ZOC (not in swamp
+    /// unless a road, railway or trail crosses that hexside, 16.24); or take it off the map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bridges: Vec<BridgeOrder>,
     /// RTL-7.45: first in the Movement Phase, try to activate these Army units outside the
     /// active formation's command range, each by an ER check. The checks end the entry (the
     /// other side's next entry rolls them) and your next entry goes on with the Movement
@@ -132,6 +139,24 @@ pub struct CpOrder {
     /// The defensive CAS coordination check for this defending hex (15.33b4, 10.41b).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defensive_air: Option<HexId>,
+}
+
+/// One bridge unit's placement (RTL-16.22, 16.23).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BridgeOrder {
+    /// The bridge unit.
+    pub unit: String,
+    /// The hex it goes in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<HexId>,
+    /// The neighbour of `hex` across the stream or river hexside it bridges (the counter's
+    /// arrow, 16.21).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<HexId>,
+    /// Take it off the map instead (16.23: kept off as long as its owner likes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub off_map: bool,
 }
 
 /// Which marker an OS plays (RTL-7.31): the drawn one, the pooled one, or both combined

@@ -67,10 +67,10 @@ pub fn cost(s: &State, from: HexId, target: HexId, d: &UnitData) -> Option<u32> 
 
 /// The prohibitions of the defending hex and the hexside (RTL-8.64b–c, TEC overrun column).
 fn terrain_bars(s: &State, from: HexId, target: HexId) -> Option<(&'static str, String)> {
-    if matches!(s.scenario.water(from, target), Some((Water::River, _))) {
+    if matches!(s.water(from, target), Some((Water::River, _))) {
         return Some(("RTL-8.64", format!("{from} to {target} crosses a river: no overrun across a river, bridge or not (8.64b)")));
     }
-    if matches!(s.scenario.water(from, target), Some((Water::Lake, _))) {
+    if matches!(s.water(from, target), Some((Water::Lake, _))) {
         return Some(("RTL-8.64", format!("{from} to {target} is a lake hexside (8.64b)")));
     }
     let t = s.scenario.terrain.get(&target).copied();
@@ -281,7 +281,7 @@ pub fn drms(s: &State, o: &Overrun) -> (i32, Vec<String>) {
     if let Some((v, w, _)) = hex {
         add(v, format!("terrain ({w})"));
     }
-    if matches!(s.scenario.water(o.from, o.target), Some((Water::Stream, _))) {
+    if matches!(s.water(o.from, o.target), Some((Water::Stream, _))) {
         add(2, "stream hexside".into());
     }
     if let (Some(dl), Some(al)) = (defending_lead(s, o.target), s.unit(&o.lead))

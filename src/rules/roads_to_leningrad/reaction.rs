@@ -122,7 +122,7 @@ fn walk(s: &State, side: &str, id: &str, path: &[HexId]) -> Result<(HexId, u32),
                 None => return Err(("RTL-9.35", format!("{next}: terrain prohibited to {id}"))),
             },
         };
-        if matches!(s.scenario.water(cur, next), Some((Water::River, false))) {
+        if matches!(s.water(cur, next), Some((Water::River, false))) {
             // 8.36c: a red-box unit crosses an unbridged river with its entire (here: half) MA.
             if i > 0 || ma == 0 {
                 return Err(("RTL-8.36", format!("{cur} to {next} takes {id}'s entire MA: its first and only hex")));

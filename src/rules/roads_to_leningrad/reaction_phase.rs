@@ -58,6 +58,10 @@ pub fn entry(s: &mut State, side: &str, o: &Orders) -> Result<Vec<Event>, Vec<Vi
         || !o.army_attempts.is_empty()
         || !o.build.is_empty()
         || !o.remove_strongpoints.is_empty();
+    super::bridges::refuse(
+        &o.bridges,
+        "this entry is your Enemy Reaction Phase: bridges are placed only in your own Assault or Pass sequence's Construction Phase",
+    )?;
     if stray {
         return Err(vec![Violation::new(
             "RTL-9.2",

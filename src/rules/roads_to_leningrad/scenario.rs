@@ -138,6 +138,25 @@ pub struct UnitData {
     /// none (15.32).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_points: Option<u32>,
+    /// A German artillery command HQ, "Arko" (RTL-16.31): its CPs go only to artillery
+    /// coordination, and it may be a second HQ on one attack or defending hex (16.32).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arko: bool,
+}
+
+/// A bridge unit (RTL-16.2): a non-combat counter with no strength, MA, stacking value or
+/// ZOC (16.26), spanning one stream or river hexside of its hex (16.21).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BridgeData {
+    pub id: String,
+    pub side: String,
+    /// The set-up hex; absent: the bridge starts off the map (16.23).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<HexId>,
+    /// The neighbour of `hex` across the spanned hexside (the counter's arrow, 16.21).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<HexId>,
 }
 
 /// What an artillery counter prints besides its faces (RTL-12.0, digest B.2).
@@ -384,6 +403,9 @@ pub struct RawScenario {
     /// Leaders (RTL-15.2); none by default.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leaders: Vec<LeaderData>,
+    /// Bridge units (RTL-16.2); none by default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bridges: Vec<BridgeData>,
 }
 
 /// A side.
@@ -513,6 +535,32 @@ impl Scenario {
                 (true, _) => p.push(format!("HQ {} needs `command_points: 1` or `2` (RTL-15.31)", u.id)),
                 (false, Some(_)) => p.push(format!("unit {} has command points but is not an HQ (RTL-15.31)", u.id)),
             }
+            if u.arko && u.kind != Kind::Headquarters {
+                p.push(format!("unit {} is an Arko but not an HQ (RTL-16.31)", u.id));
+            }
+        }
+        // RTL-16.21: a bridge spans a stream or river hexside of its own hex; its id is
+        // unique among every counter an order may name.
+        for b in &raw.bridges {
+            if !side_ok(&b.side) {
+                p.push(format!("bridge {} has unknown side {}", b.id, b.side));
+            }
+            match (b.hex, b.toward) {
+                (None, None) => {}
+                (Some(h), Some(n)) => {
+                    if !on(&h) || !on(&n) || !matches!(water.get(&pair(h, n)), Some((Water::Stream | Water::River, _))) {
+                        p.push(format!("bridge {} must span a stream or river hexside of {h} on the map (RTL-16.21)", b.id));
+                    }
+                }
+                _ => p.push(format!("bridge {}: give both `hex` and `toward`, or neither (off the map)", b.id)),
+            }
+            if raw.units.iter().any(|u| u.id == b.id)
+                || raw.air.units.iter().any(|a| a.id == b.id)
+                || raw.leaders.iter().any(|l| l.id == b.id)
+                || raw.bridges.iter().filter(|c| c.id == b.id).count() > 1
+            {
+                p.push(format!("bridge {}: its id is taken", b.id));
+            }
         }
         for (side, hs) in &raw.supply {
             if !side_ok(side) {
@@ -601,6 +649,10 @@ impl Scenario {
     /// A unit's printed data.
     pub fn unit(&self, id: &str) -> Option<&UnitData> {
         self.raw.units.iter().find(|u| u.id == id)
+    }
+    /// A bridge unit's data (RTL-16.2).
+    pub fn bridge(&self, id: &str) -> Option<&BridgeData> {
+        self.raw.bridges.iter().find(|b| b.id == id)
     }
     /// A leader's printed data (RTL-15.2).
     pub fn leader(&self, id: &str) -> Option<&LeaderData> {

@@ -89,6 +89,18 @@ pub struct Leader {
 
 /// An activation marker in a cup or pool: public (the First Player's, named) or one of the
 /// Second Player's committed slots, whose AM is known once opened (DESIGN §2.6).
+/// A bridge unit (RTL-16.2) as it stands: in `hex` spanning the hexside toward `toward`
+/// (16.21), or off the map (both `None`, 16.23).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bridge {
+    pub id: String,
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<HexId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<HexId>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marker {
     /// The commitment id of a hidden slot (`cup-15AM-3`).
@@ -332,6 +344,9 @@ pub struct State {
     /// The leaders (RTL-15.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leaders: Vec<Leader>,
+    /// The bridge units (RTL-16.2): each on the map spanning a hexside, or off it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bridges: Vec<Bridge>,
     /// The German VP total from steps and actions (S1.31); locations count at the checks.
     pub vp: i32,
     /// Each side's standing instruction for defensive artillery (RTL-12.11, digest G.4):
@@ -428,6 +443,13 @@ impl State {
         self.units.iter().filter(move |u| u.hex == Some(h))
     }
     /// Whether `side` has a unit in `h`.
+    /// Water on a hexside, with whether it is bridged: by a printed bridge (RTL-8.36b) or by
+    /// a bridge unit spanning it (16.21, either side's: a bridge serves whoever crosses).
+    pub fn water(&self, a: HexId, b: HexId) -> Option<(super::scenario::Water, bool)> {
+        let (w, printed) = self.scenario.water(a, b)?;
+        let unit = self.bridges.iter().any(|x| matches!((x.hex, x.toward), (Some(h), Some(n)) if super::scenario::pair(h, n) == super::scenario::pair(a, b)));
+        Some((w, printed || (unit && w != super::scenario::Water::Lake)))
+    }
     pub fn occupied_by(&self, h: HexId, side: &str) -> bool {
         self.units_at(h).any(|u| u.side == side)
     }

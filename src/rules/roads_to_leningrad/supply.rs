@@ -24,7 +24,7 @@ fn open_hex(s: &State, h: HexId, side: &str) -> bool {
 
 /// Whether a line may cross the hexside (lakes; rivers without a bridge).
 fn crossable(s: &State, a: HexId, b: HexId) -> bool {
-    !matches!(s.scenario.water(a, b), Some((Water::Lake, _)) | Some((Water::River, false)))
+    !matches!(s.water(a, b), Some((Water::Lake, _)) | Some((Water::River, false)))
 }
 
 /// The friendly sources still working: not held by an enemy unit (6.31).
@@ -46,7 +46,7 @@ pub fn road_net(s: &State, side: &str, trails: bool) -> BTreeSet<HexId> {
             }
             let Some(rs) = s.scenario.routes(h, n) else { continue };
             let road = rs.iter().any(|r| matches!(r, Route::PrimaryRoad | Route::SecondaryRoad) || (trails && *r == Route::Trail));
-            let bridged = !matches!(s.scenario.water(h, n), Some((_, false)));
+            let bridged = !matches!(s.water(h, n), Some((_, false)));
             if road && bridged {
                 net.insert(n);
                 q.push_back(n);

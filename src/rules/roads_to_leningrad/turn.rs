@@ -363,6 +363,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 || o.defensive_air.is_some()
                 || o.no_retreat.is_some()
                 || !o.build.is_empty()
+                || !o.bridges.is_empty()
                 || !o.remove_strongpoints.is_empty()
                 || !o.command_points.is_empty()
             {
@@ -430,6 +431,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                     "combine_leader names a leader for the combination roll: write it with play: combine, in the entry that declares it",
                 )]);
             }
+            // A Pass's Construction Phase places bridges only (RTL-7.21c, 16.22).
+            let passing = w.active.is_none() && o.os == Some(Os::Pass) && o.play != Some(Play::Combine);
             // A case may start inside an OS already begun (its marker played).
             if w.active.is_none() {
                 ev.extend(begin_os(&mut w, &side, o)?);
@@ -444,6 +447,7 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             match w.active.as_ref().map(|a| (a.os, a.constructed)) {
                 Some((Os::Assault, false)) => {
                     ev.extend(super::strongpoints::construction(&mut w, &side, &o.build)?);
+                    ev.extend(super::bridges::place(&mut w, &side, &o.bridges)?);
                     if let Some(a) = w.active.as_mut() {
                         a.constructed = true;
                     }
@@ -451,8 +455,21 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
                 Some((Os::Assault, true)) if !o.build.is_empty() => {
                     return Err(vec![Violation::new("RTL-14.25", "this sequence's Construction Phase is over: build in its first entry")]);
                 }
-                Some((Os::Assault, true)) => {}
-                _ => super::strongpoints::refuse_outside_assault(&o.build)?,
+                Some((Os::Assault, true)) => super::bridges::refuse(
+                    &o.bridges,
+                    "this sequence's Construction Phase is over: place bridges in its first entry, before any move",
+                )?,
+                None if passing => {
+                    super::strongpoints::refuse_outside_assault(&o.build)?;
+                    ev.extend(super::bridges::place(&mut w, &side, &o.bridges)?);
+                }
+                _ => {
+                    super::strongpoints::refuse_outside_assault(&o.build)?;
+                    super::bridges::refuse(
+                        &o.bridges,
+                        "bridges are placed only in the Construction Phase of an Assault or a Pass sequence (a Mobile sequence has none, 7.21a)",
+                    )?;
+                }
             }
             // The Movement Phase opens with the Army activation attempts (RTL-7.45), whose
             // rolls end the entry.
@@ -513,6 +530,8 @@ pub fn run(s: &State, seat: &str, o: &Orders) -> Result<(State, Vec<Event>), Vec
             ev.extend(super::command::name_mover(&mut w, &side, &o.command_points)?);
             // 15.22: moves and overruns may have entered a leader's hex.
             ev.extend(super::leaders::displace(&mut w));
+            // 16.26: and a bridge's hex.
+            ev.extend(super::bridges::sweep(&mut w));
             if w.attacks.is_empty() && w.overrun.is_none() {
                 ev.extend(end_os(&mut w));
             } else if !w.attacks.is_empty() {

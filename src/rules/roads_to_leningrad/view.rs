@@ -149,6 +149,13 @@ pub fn describe(s: &State) -> String {
         let cps = if l.cp_used { "CPs used".to_string() } else { format!("{n} CP") };
         out.push(format!("leader {} ({}) at {at}: range {}, {cps}", l.id, l.side, super::leaders::range(s, &l.id)));
     }
+    // RTL-16.2: bridge units, on the map with their hexside, or off it.
+    for b in &s.bridges {
+        out.push(match (b.hex, b.toward) {
+            (Some(h), Some(n)) => format!("bridge {} ({}) at {h}, bridging the hexside to {n}", b.id, b.side),
+            _ => format!("bridge {} ({}) off the map", b.id, b.side),
+        });
+    }
     for (side, l) in &s.defensive_fire {
         out.push(format!("{side} defensive artillery (standing): {}", l.join(", ")));
     }
@@ -258,6 +265,23 @@ pub fn template(s: &State, seat: &str) -> String {
                 );
             }
             t.push_str("# build: [ID, ...]            # Assault only: start strongpoints under these units (RTL-14.25)\n");
+            // RTL-16.22: the side's bridge units and where they may go now (Assault or Pass).
+            let mine: Vec<&super::state::Bridge> = s.bridges.iter().filter(|b| b.side == side).collect();
+            if !mine.is_empty() {
+                let at: Vec<String> = super::bridges::placements(s, &side).iter().map(|(h, n)| format!("{h}>{n}")).collect();
+                for b in &mine {
+                    let now = match (b.hex, b.toward) {
+                        (Some(h), Some(n)) => format!("at {h}>{n}"),
+                        _ => "off the map".into(),
+                    };
+                    t.push_str(&format!("# bridge {} is {now}\n", b.id));
+                }
+                t.push_str(&format!(
+                    "# bridges: [{{unit: {}, hex: \"HEX\", toward: \"HEX\"}}]   # Assault or Pass only, or off_map: true (RTL-16.22); hex>toward now legal: {}\n",
+                    mine[0].id,
+                    if at.is_empty() { "none".into() } else { at.join(", ") }
+                ));
+            }
             t.push_str("# remove_strongpoints: [HEX]  # your unoccupied strongpoints (RTL-14.26c)\n");
             t.push_str("# no_retreat: [HEX, ...]      # standing: try No Retreat in these strongpoints (RTL-9.4)\n");
             t.push_str("# defensive_air: [ID, ...]    # standing: your air for defensive CAS, two a combat (RTL-13.24a)\n");
@@ -302,6 +326,22 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if s.units_at(h).any(|u| u.side != l.side) {
             return Err(format!("leader {} shares {h} with enemy units", l.id));
+        }
+    }
+    // RTL-16.21, 16.26: a bridge spans a stream or river hexside of its hex, and never
+    // shares a hex with enemy units (it is removed at once).
+    for b in &s.bridges {
+        match (b.hex, b.toward) {
+            (None, None) => {}
+            (Some(h), Some(n)) => {
+                if !matches!(s.scenario.water(h, n), Some((Water::Stream | Water::River, _))) {
+                    return Err(format!("bridge {} at {h} spans no stream or river toward {n}", b.id));
+                }
+                if s.units_at(h).any(|u| u.side != b.side) {
+                    return Err(format!("bridge {} shares {h} with enemy units", b.id));
+                }
+            }
+            _ => return Err(format!("bridge {} has a hex without a hexside", b.id)),
         }
     }
     if s.turn == 0 || usize::from(s.turn) > s.scenario.raw.turns.len() {
