@@ -47,7 +47,10 @@ pub fn why_not(s: &State, side: &str, hex: HexId, toward: HexId) -> Option<(&'st
         None => return Some(("RTL-16.21", format!("no stream or river on the {hex}-{toward} hexside: nothing to bridge"))),
     }
     if s.scenario.terrain.get(&hex) == Some(&Terrain::Swamp)
-        && !s.scenario.routes(hex, toward).is_some_and(|r| r.iter().any(|x| matches!(x, Route::PrimaryRoad | Route::SecondaryRoad | Route::Trail | Route::Railroad)))
+        && !s
+            .scenario
+            .routes(hex, toward)
+            .is_some_and(|r| r.iter().any(|x| matches!(x, Route::PrimaryRoad | Route::SecondaryRoad | Route::Trail | Route::Railroad)))
     {
         return Some((
             "RTL-16.24",
@@ -190,7 +193,12 @@ mod tests {
     }
 
     fn order(hex: &str, toward: &str) -> BridgeOrder {
-        BridgeOrder { unit: "Br-G".into(), hex: Some(hex.parse::<HexId>().expect("hex")), toward: Some(toward.parse::<HexId>().expect("hex")), off_map: false }
+        BridgeOrder {
+            unit: "Br-G".into(),
+            hex: Some(hex.parse::<HexId>().expect("hex")),
+            toward: Some(toward.parse::<HexId>().expect("hex")),
+            off_map: false,
+        }
     }
 
     /// RTL-16.21: never over a lake (the Soltsy data has no lake hexside: one is made here).

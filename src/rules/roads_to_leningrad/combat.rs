@@ -75,9 +75,8 @@ pub fn defending_lead(s: &State, target: HexId) -> Option<String> {
 /// Why the Assault CRT is forced (RTL-10.32), if it is.
 pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Option<&'static str> {
     let t = s.scenario.terrain.get(&target).copied();
-    let all_river = units
-        .iter()
-        .all(|id| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _)))));
+    let all_river =
+        units.iter().all(|id| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _)))));
     if os == Os::Assault {
         Some("the Assault Sequence is in use")
     } else if s.weather == Weather::Rain {
@@ -101,8 +100,7 @@ pub fn assault_forced(s: &State, os: Os, units: &[String], target: HexId) -> Opt
 /// it too (RTL-8.67e).
 pub fn cab(s: &State, units: &[String], target: HexId) -> bool {
     let t = s.scenario.terrain.get(&target).copied();
-    let across_river =
-        |id: &String| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _))));
+    let across_river = |id: &String| s.unit(id).and_then(|u| u.hex).is_some_and(|h| matches!(s.water(h, target), Some((Water::River, _))));
     let ok = |id: &String| s.unit(id).is_some_and(|u| !u.disrupted) && !across_river(id);
     let armor = units.iter().any(|id| s.data(id).is_some_and(|d| d.armor()) && ok(id));
     let partner = units.iter().any(|id| s.data(id).is_some_and(|d| d.cab_partner()) && ok(id));
@@ -149,8 +147,7 @@ pub fn drms(s: &State, a: &Attack) -> (i32, Vec<String>) {
     if a.no_retreat {
         add(1, "No Retreat".into(), &mut total);
     }
-    let across =
-        |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.water(h, a.target).is_some_and(|(x, _)| x == w));
+    let across = |id: &String, w: Water| s.unit(id).and_then(|u| u.hex).is_some_and(|h| s.water(h, a.target).is_some_and(|(x, _)| x == w));
     let stream = !a.units.is_empty() && a.units.iter().all(|id| across(id, Water::Stream));
     if stream {
         add(1, "stream hexside".into(), &mut total);

@@ -157,9 +157,8 @@ fn lead_why_not(s: &State, hq: &str, lead: &str, any_range: bool, mover: bool) -
     let (Some(h), Some(l)) = (s.unit(hq), s.unit(lead)) else { return Some(("RTL-15.14", format!("no unit {lead}"))) };
     // RTL-16.32: the Arko coordinates any German artillery (the TEC's Arko CP row has no
     // formation clause, unlike the HQ row): only its range binds (reading).
-    let with = is_arko(s, hq)
-        || l.formation == h.formation
-        || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
+    let with =
+        is_arko(s, hq) || l.formation == h.formation || (active_unit(s, l) && s.active.as_ref().is_some_and(|a| a.has(&h.formation)));
     if !with && !any_range {
         return Some((
             "RTL-15.14",
@@ -342,7 +341,15 @@ fn shape(s: &State, list: &[CpOrder], checks: &[Check]) -> Vec<Violation> {
         }
         // Three kinds, each once a combat: one HQ, plus one leader (15.33a1, b3), plus the
         // Arko (16.32: "a second HQ").
-        let kind = |id: &str| -> usize { if is_leader(s, id) { 0 } else if is_arko(s, id) { 1 } else { 2 } };
+        let kind = |id: &str| -> usize {
+            if is_leader(s, id) {
+                0
+            } else if is_arko(s, id) {
+                1
+            } else {
+                2
+            }
+        };
         let k = kind(&o.hq);
         let who = ["leader", "Arko", "HQ"][k];
         let mut same = list[..i].iter().zip(checks).filter(|(p, _)| kind(&p.hq) == k).map(|(_, c)| c);
@@ -453,7 +460,8 @@ pub fn name_defender(s: &mut State, side: &str, list: &[CpOrder], react: &[Strin
     let mut errs = Vec::new();
     let mut found = Vec::new();
     for o in list {
-        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat, defensive_artillery or defensive_air").or_else(|| arko_why_not(s, o)) {
+        if let Some(v) = spend_why_not(s, side, o, "react, no_retreat, defensive_artillery or defensive_air").or_else(|| arko_why_not(s, o))
+        {
             errs.push(v);
             continue;
         }

@@ -447,7 +447,10 @@ impl State {
     /// a bridge unit spanning it (16.21, either side's: a bridge serves whoever crosses).
     pub fn water(&self, a: HexId, b: HexId) -> Option<(super::scenario::Water, bool)> {
         let (w, printed) = self.scenario.water(a, b)?;
-        let unit = self.bridges.iter().any(|x| matches!((x.hex, x.toward), (Some(h), Some(n)) if super::scenario::pair(h, n) == super::scenario::pair(a, b)));
+        let unit = self
+            .bridges
+            .iter()
+            .any(|x| matches!((x.hex, x.toward), (Some(h), Some(n)) if super::scenario::pair(h, n) == super::scenario::pair(a, b)));
         Some((w, printed || (unit && w != super::scenario::Water::Lake)))
     }
     pub fn occupied_by(&self, h: HexId, side: &str) -> bool {
