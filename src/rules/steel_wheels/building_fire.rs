@@ -334,7 +334,7 @@ fn wall_hit(s: &mut State, p: &Plan, aim: &Aim, w: WallPoint, line: &HeavyLine, 
             if !line.ap && frag_mm > 0 {
                 ev.push(Event::rule("SW-BLDF-2", format!("the HE round bursts outside the wall at {}", xy(ground))));
                 let inside = occupants(s, &aim.building, None);
-                ev.extend(super::fragments::burst(s, ground, frag_mm, line.cal_tenths, &[], &inside, 1, dice));
+                ev.extend(super::fragments::burst(s, ground, frag_mm, line.cal_tenths, &[], &inside, 1, false, dice));
                 ev.extend(super::indirect::apply_losses(s));
             }
         }
@@ -448,7 +448,7 @@ pub fn shell_through_roof(s: &mut State, id: &str, at: Point, cal: u32, frag_mm:
     ev.extend(devastate(s, id, top, at, cal, true, dice, "SW-IMP-4"));
     if frag_mm > 0 {
         let inside = occupants(s, id, None);
-        ev.extend(super::fragments::burst(s, at, frag_mm, cal, &[], &inside, n, dice));
+        ev.extend(super::fragments::burst(s, at, frag_mm, cal, &[], &inside, n, true, dice));
     }
     ev
 }

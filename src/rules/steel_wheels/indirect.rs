@@ -532,7 +532,7 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
             // SPL-1: the shell bursts where it lands, unless inside an armoured vehicle.
             if frag_mm > 0 && !inside {
                 let direct: Vec<String> = hit.iter().map(|u| u.id.clone()).collect();
-                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, &[], n, dice));
+                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, &[], n, true, dice));
             }
         }
     }
