@@ -210,6 +210,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, b: &Target, aim: O
         cover: 'S',
         through: None,
         aim: Some(aim),
+        relay: None,
     })
 }
 
