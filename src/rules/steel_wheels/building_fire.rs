@@ -210,6 +210,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, b: &Target, aim: O
         cover: 'S',
         through: None,
         aim: Some(aim),
+        relay: None,
     })
 }
 
@@ -334,7 +335,7 @@ fn wall_hit(s: &mut State, p: &Plan, aim: &Aim, w: WallPoint, line: &HeavyLine, 
             if !line.ap && frag_mm > 0 {
                 ev.push(Event::rule("SW-BLDF-2", format!("the HE round bursts outside the wall at {}", xy(ground))));
                 let inside = occupants(s, &aim.building, None);
-                ev.extend(super::fragments::burst(s, ground, frag_mm, line.cal_tenths, &[], &inside, 1, dice));
+                ev.extend(super::fragments::burst(s, ground, frag_mm, line.cal_tenths, &[], &inside, 1, false, dice));
                 ev.extend(super::indirect::apply_losses(s));
             }
         }
@@ -448,7 +449,7 @@ pub fn shell_through_roof(s: &mut State, id: &str, at: Point, cal: u32, frag_mm:
     ev.extend(devastate(s, id, top, at, cal, true, dice, "SW-IMP-4"));
     if frag_mm > 0 {
         let inside = occupants(s, id, None);
-        ev.extend(super::fragments::burst(s, at, frag_mm, cal, &[], &inside, n, dice));
+        ev.extend(super::fragments::burst(s, at, frag_mm, cal, &[], &inside, n, true, dice));
     }
     ev
 }

@@ -22,6 +22,7 @@
 //!   # vehicle `moving: true, reversing: true` (its last move backed, MOV-1, DAM-5)
 //!   melees:                      # standing after an assault (ASL-4); units may give `leaders: 0`
 //!     - {attacker: us-r1, defender: de-g1, engaged: 2}
+//!   comm_tests: [us-t2]          # made their DFR or IFR test this turn (SW-IFP-1)
 //! ```
 //! With neither `act`, `declare` nor `barrage`, phase 2 is decided afresh for the units as
 //! the case places them (a side is asked only if its observer can order fire).
@@ -71,6 +72,9 @@ struct CaseState {
     /// Melees standing after an assault (ASL-4).
     #[serde(default)]
     melees: Vec<CaseMelee>,
+    /// Units that have made their communication test (DFR or IFR) this turn (SW-IFP-1).
+    #[serde(default)]
+    comm_tests: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -218,6 +222,7 @@ impl CaseRuleset for SteelWheels {
             }
         }
         s.manoeuvred.extend(c.manoeuvred);
+        s.comm_tests = c.comm_tests;
         for m in c.melees {
             s.melees.push(super::assault::Melee { attacker: m.attacker, defender: m.defender, engaged: m.engaged });
         }

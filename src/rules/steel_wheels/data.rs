@@ -155,6 +155,9 @@ pub struct Card {
     pub capacity: u32,
     #[serde(default)]
     pub model_mm: Option<Vec<u32>>,
+    /// `vehicle`, `portable` or `none` (SW-COMM-3: two radios talk over 128/64 cm).
+    #[serde(default)]
+    pub radio: Option<String>,
     #[serde(default)]
     pub turret: Option<Vec<u32>>,
     #[serde(default)]

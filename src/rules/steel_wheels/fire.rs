@@ -71,6 +71,10 @@ pub struct Plan {
     /// BLDF: the fire is at a building, with this aim (the target is then its area id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aim: Option<super::building_fire::Aim>,
+    /// SW-OBS-4: the friendly unit that passes the target to the firer; its DFR test
+    /// (SW-TEST-DFR) is the fire's first roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relay: Option<String>,
 }
 
 fn v(rule: &str, msg: String) -> Violation {
@@ -194,6 +198,118 @@ pub fn spots(s: &State, obs: &Unit, at: Point, t: &Unit) -> Result<(u32, u32), V
     Ok((vis, total))
 }
 
+/// SW-COMM-2 (E.5): communication distance between two squads of one platoon, in mm: 32 cm
+/// with clear sight between them, 16 cm when terrain blocks it totally.
+pub const COMMS_CLEAR_MM: u32 = 320;
+pub const COMMS_BLOCKED_MM: u32 = 160;
+/// SW-COMM-3 (E.5): between two squads of one platoon that both have a radio: 128 cm, 64 cm
+/// with the sight between them totally blocked.
+pub const RADIO_CLEAR_MM: u32 = 1280;
+pub const RADIO_BLOCKED_MM: u32 = 640;
+
+/// Whether a unit's card gives it a radio (`vehicle` or `portable`, SW-COMM-3).
+fn has_radio(u: &Unit) -> bool {
+    u.card().radio.as_deref().is_some_and(|r| r != "none")
+}
+
+/// SW-COMM-2/3: whether `a` (at `a_at`) and `b` (at `b_at`) are within communication
+/// distance, and the numbers that decide it: the gap between their bases or models (D.1), the
+/// distance that applies, and whether sight between them is clear. It is blocked when terrain
+/// (areas, burning wrecks, linear obstacles) hides every sample point of `b` from `a`'s eye;
+/// models never block it ("interrotta da elementi di terreno"). Two radios talk farther.
+pub fn comms(s: &State, a: &Unit, a_at: Point, b: &Unit, b_at: Point) -> (bool, u32, u32, bool) {
+    let afp = super::scenario::footprint(a.card(), a_at, a.heading);
+    let bfp = super::scenario::footprint(b.card(), b_at, b.heading);
+    let gap = afp.gap_mm(&bfp);
+    let (areas, _) = sight_areas(s);
+    let linears: Vec<_> = s.scenario.linears.iter().map(|l| l.feature.clone()).collect();
+    let ignore_linears: Vec<usize> =
+        linears.iter().enumerate().filter(|(_, l)| l.within_footprint(&afp, 10) || l.within_footprint(&bfp, 10)).map(|(i, _)| i).collect();
+    let scene = Scene { areas: &areas, linears: &linears, models: &[] };
+    let seen = scene.sight_samples(a_at, &bfp, Ignore { models: &[], linears: &ignore_linears });
+    let clear = seen.visible() > 0;
+    let reach = match (has_radio(a) && has_radio(b), clear) {
+        (true, true) => RADIO_CLEAR_MM,
+        (true, false) => RADIO_BLOCKED_MM,
+        (false, true) => COMMS_CLEAR_MM,
+        (false, false) => COMMS_BLOCKED_MM,
+    };
+    (gap <= reach, gap, reach, clear)
+}
+
+/// SW-OBS-4 (SPARARE 2, TEST-DFR, COMM-2/4, IFP-1): `sender` may pass `t` to `firer`, which
+/// fires from `at`. `Ok` with the samples of `t` clear from the firer (its line of fire).
+/// The sender is a friendly unit of the firer's platoon, able to act (not panicked, on the
+/// table), that spots `t` itself, within communication distance of the firer, with no
+/// communication test made this turn; the firer cannot spot `t` itself (else it needs no
+/// relay) but sees enough of it to fire (FIRE-1, checked by the caller).
+fn relayed(s: &State, firer: &Unit, at: Point, t: &Unit, sender_id: &str) -> Result<(u32, u32), Vec<Violation>> {
+    let bad = |rule: &str, msg: String| Err(vec![v(rule, msg)]);
+    let Some(x) = s.unit(sender_id) else { return bad("SW-OBS-4", format!("there is no unit {sender_id} to pass the target")) };
+    if x.id == firer.id {
+        return bad("SW-OBS-4", format!("{} cannot relay a target to itself: it spots the target or it does not", firer.id));
+    }
+    if x.side != firer.side {
+        return bad("SW-OBS-4", format!("{} is not a friendly unit: only a friendly squad passes a target (DFR)", x.id));
+    }
+    if !x.alive() || !x.on_table() {
+        return bad(
+            "SW-OBS-4",
+            format!("{} is out of the fight or rides in a vehicle (EMB-3: it sees nothing from there): it passes no target", x.id),
+        );
+    }
+    if x.panic {
+        return bad("SW-PAN-1", format!("{} is panicked: a unit in rout passes no target (DFR)", x.id));
+    }
+    if x.platoon != firer.platoon {
+        return bad(
+            "SW-COMM-2",
+            format!(
+                "{} ({}) is not of {}'s platoon ({}): communication distances bind the squads of one platoon, and a target is passed only within them",
+                x.id, x.platoon, firer.id, firer.platoon
+            ),
+        );
+    }
+    if s.comm_tests.iter().any(|c| c == &x.id) {
+        return bad("SW-IFP-1", format!("{} has already made its communication test (DFR or IFR) this turn: one a turn", x.id));
+    }
+    if let Err(e) = spots(s, x, x.at, t) {
+        return bad("SW-OBS-4", format!("{} cannot pass {}: it does not spot it itself ({}: {})", x.id, t.id, e.rule, e.message));
+    }
+    let (ok, gap, reach, clear) = comms(s, x, x.at, firer, at);
+    if !ok {
+        let how = if clear { "clear sight" } else { "sight between them blocked by terrain" };
+        let (rule, by) = if reach >= RADIO_BLOCKED_MM { ("SW-COMM-3", "by radio") } else { ("SW-COMM-2", "by voice and signs") };
+        return bad(
+            rule,
+            format!(
+                "{} is {gap} mm from {} where it fires: beyond communication distance {by} ({} cm, {how}, E.5)",
+                x.id,
+                firer.id,
+                reach / 10
+            ),
+        );
+    }
+    if spots(s, firer, at, t).is_ok() {
+        return bad("SW-OBS-4", format!("{} spots {} itself: it needs no relay (fire without relayed_by)", firer.id, t.id));
+    }
+    let (vis, total, fire) = sight_samples(s, firer, at, t);
+    if 2 * vis <= total {
+        let why = match fire {
+            Some(w) => format!("the {w} hides it (SW-LOS-6)"),
+            None => format!("only {vis} of {total} sample points are clear"),
+        };
+        return bad(
+            "SW-FIRE-1",
+            format!(
+                "{} has no clear line of fire to {}: {why}; a relayed target is fired on only with more than half of it in sight",
+                firer.id, t.id
+            ),
+        );
+    }
+    Ok((vis, total))
+}
+
 /// Half-width of a weapon's arc in tenths (AIM-V, AIM-A, E.13), from its site.
 pub(super) fn arc_half(site: &str) -> Option<u16> {
     Some(match site {
@@ -282,6 +398,23 @@ pub(super) fn lines_in_reach(
 }
 
 pub fn plan_order(s: &State, firer: &Unit, at: Point, moving: bool, f: &super::orders::Fire) -> Result<Plan, Vec<Violation>> {
+    if let Some(sender) = &f.relayed_by {
+        if s.unit(&f.target).is_none() {
+            return Err(vec![v(
+                "SW-OBS-4",
+                format!(
+                    "a DFR relay passes an enemy unit, not {}: a building is fired on only for the enemies spotted in it (BLDF-1)",
+                    f.target
+                ),
+            )]);
+        }
+        if f.aim.is_some() {
+            return Err(vec![v("SW-HW-1", format!("an aim (opening or wall) is given only for fire at a building; {} is none", f.target))]);
+        }
+        let mut p = plan_with(s, firer, at, moving, &f.target, Some(sender))?;
+        p.relay = Some(sender.clone());
+        return Ok(p);
+    }
     if s.unit(&f.target).is_none() {
         if let Some(b) = super::building_fire::target(s, &f.target) {
             if firer.panic || firer.no_fire {
@@ -302,6 +435,12 @@ pub fn plan_order(s: &State, firer: &Unit, at: Point, moving: bool, f: &super::o
 /// Plan the fire of `firer` (standing at `at`, having moved or about to move when `moving`)
 /// at `target`: every check of FIRE-1, AIM, WPN, EFF-1. Errors name the rule.
 pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -> Result<Plan, Vec<Violation>> {
+    plan_with(s, firer, at, moving, target_id, None)
+}
+
+/// [`plan`], the target spotted by the firer itself or, with `relay`, passed to it by that
+/// friendly unit (SW-OBS-4, checked by [`relayed`]).
+fn plan_with(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str, relay: Option<&str>) -> Result<Plan, Vec<Violation>> {
     let d = data::data();
     let Some(t) = s.unit(target_id) else { return Err(vec![v("SW-OBS-1", format!("there is no unit {target_id}"))]) };
     if t.side == firer.side || !t.alive() {
@@ -330,7 +469,10 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
             ),
         )]);
     }
-    let (vis, total) = spots(s, firer, at, t).map_err(|e| vec![e])?;
+    let (vis, total) = match relay {
+        None => spots(s, firer, at, t).map_err(|e| vec![e])?,
+        Some(sender) => relayed(s, firer, at, t, sender)?,
+    };
     // FIRE-1: more than half of the target visible.
     if 2 * vis <= total {
         return Err(vec![v(
@@ -457,6 +599,7 @@ pub fn plan(s: &State, firer: &Unit, at: Point, moving: bool, target_id: &str) -
         cover,
         through,
         aim: None,
+        relay: None,
     })
 }
 
@@ -539,11 +682,44 @@ fn hit_row(die: u32, ad: u32, moving: bool) -> u32 {
 }
 
 /// Resolve a planned fire with `dice`.
+/// SW-TEST-DFR: `sender` passes the target of `p` to its firer: D6 + AD + CV of the sender
+/// against a D10, a tie passes (TEST-TIE). Failed, the firer may not fire at that target:
+/// it fires nothing, so it does not show the Firing marker (ST-1).
+fn dfr(s: &mut State, sender: &str, p: &Plan, ev: &mut Vec<Event>, dice: &mut Dice) -> bool {
+    let cv = s.unit(sender).map(|u| u.cv()).unwrap_or(0);
+    let ad = s.unit(sender).map(|u| s.ad(&u.side)).unwrap_or(0);
+    let a = face(dice.roll(6));
+    let b = face(dice.roll(10));
+    ev.push(Event::roll(format!("{sender} DFR to {}: D6", p.firer), "d6", a));
+    ev.push(Event::roll(format!("{sender} DFR to {}: opposing D10", p.firer), "d10", b));
+    let ok = a + ad + cv >= b;
+    if ok {
+        ev.push(Event::rule(
+            "SW-TEST-DFR",
+            format!("{sender} DFR {a}+{ad}+{cv} against {b}: it gets through, {} spots {} and fires", p.firer, p.target),
+        ));
+    } else {
+        ev.push(Event::rule(
+            "SW-TEST-DFR",
+            format!("{sender} DFR {a}+{ad}+{cv} against {b}: it fails, {} may not fire at {} and fires nothing", p.firer, p.target),
+        ));
+        if let Some(f) = s.unit_mut(&p.firer) {
+            f.fired = false;
+        }
+    }
+    ok
+}
+
 pub fn resolve(s: &mut State, p: &Plan, dice: &mut Dice) -> Vec<Event> {
     let d = data::data();
     let mut ev = Vec::new();
     let Some(firer) = s.unit(&p.firer).cloned() else { return ev };
     let ad = s.ad(&firer.side);
+    if let Some(sender) = &p.relay
+        && !dfr(s, sender, p, &mut ev, dice)
+    {
+        return ev;
+    }
     if let Some(aim) = &p.aim {
         return super::building_fire::resolve(s, p, aim, dice);
     }

@@ -12,7 +12,8 @@
 //!   EFF-4) is below the letter. A model hit on armour rolls the D10 against that plate as
 //!   below 75° (AMB-8: a D10); through it, or on an unarmoured model, the E.28 column follows.
 //!   A model hit directly by the shell takes no fragments as well.
-//! - **When**: the losses are held and applied with every other loss of phase 4 (IF-1).
+//! - **When**: an indirect shell's losses are held and applied with every other loss of
+//!   phase 4 (IF-1); a direct shot's burst outside a wall (BLDF-2) has its losses applied at once.
 //!
 //! - **An explosion** (SPL-1, WRECK-2): a vehicle or gun that explodes throws fragments 5 cm
 //!   from all its sides, whatever its size: every unit out of doors with any part within that
@@ -37,7 +38,8 @@ use crate::geo::table::impact::{Face, Struck, struck_face};
 /// The fragments of shot `n` bursting at `at` with radius `radius_mm`; `direct` is the unit
 /// the shell fell on, if any; `sheltered` are the squads inside the building the burst is
 /// outside of or on the roof of, which its walls shield (BLDF-2, IMP-4). The losses are held
-/// (IF-1).
+/// for the caller to apply: `held` says they wait for the end of phase 4 (IF-1, an indirect
+/// shell); a direct shot's burst (BLDF-2) has them applied at once, and its events say so.
 #[allow(clippy::too_many_arguments)]
 pub fn burst(
     s: &mut State,
@@ -47,6 +49,7 @@ pub fn burst(
     direct: &[String],
     sheltered: &[String],
     n: usize,
+    held: bool,
     dice: &mut Dice,
 ) -> Vec<Event> {
     let mut ev = Vec::new();
@@ -71,8 +74,9 @@ pub fn burst(
         ),
     ));
     let label = format!("shot {n}");
+    let when = if held { " (at the end of the phase)" } else { " (at once)" };
     for u in reached {
-        ev.extend(on_unit(s, &u, at, cal, direct.contains(&u.id), &label, " (at the end of the phase)", dice));
+        ev.extend(on_unit(s, &u, at, cal, direct.contains(&u.id), &label, when, dice));
     }
     ev
 }

@@ -196,7 +196,15 @@ fn battery_of<'a>(s: &'a State, side: &str, id: &str) -> Result<&'a Battery, Vio
 }
 
 fn able(s: &State, side: &str, b: &Battery) -> Result<(), Violation> {
-    observer(s, b)?;
+    let obs = observer(s, b)?;
+    // IFP-1: one communication test (DFR or IFR) per unit per turn. Phase 2 comes before
+    // any relay of the turn, so this holds only for a state that says otherwise.
+    if off_table(b) && s.comm_tests.iter().any(|c| c == &obs.id) {
+        return Err(Violation::new(
+            "SW-IFP-1",
+            format!("{} has already made its communication test (DFR or IFR) this turn: one a turn", obs.id),
+        ));
+    }
     if !can_request(s, side).iter().any(|x| x.id == b.id) {
         return Err(Violation::new(
             "SW-IFP-7",
@@ -385,6 +393,8 @@ pub fn request(w: &mut State, side: &str, o: &Orders, fresh: &[(String, Option<S
         ),
     )];
     if off {
+        // IFP-1: the observer's one communication test of the turn, passed or not.
+        w.comm_tests.push(obs.id.clone());
         w.pending = Some(Pending::Ifr { plan: id });
         Ok((ev, true))
     } else {
@@ -532,7 +542,7 @@ pub fn resolve_barrage(s: &mut State, side: &str, dice: &mut Dice) -> Vec<Event>
             // SPL-1: the shell bursts where it lands, unless inside an armoured vehicle.
             if frag_mm > 0 && !inside {
                 let direct: Vec<String> = hit.iter().map(|u| u.id.clone()).collect();
-                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, &[], n, dice));
+                ev.extend(super::fragments::burst(s, at, frag_mm, cal, &direct, &[], n, true, dice));
             }
         }
     }

@@ -60,9 +60,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                     if u.footprint().gap_mm(&e.footprint()) > super::assault::REACH_MM {
                         continue;
                     }
-                    if let Some(o) =
-                        try_one(Action { unit: id.clone(), assault: Some(Fire { target: e.id.clone(), aim: None }), ..Action::default() })
-                    {
+                    if let Some(o) = try_one(Action {
+                        unit: id.clone(),
+                        assault: Some(Fire { target: e.id.clone(), aim: None, relayed_by: None }),
+                        ..Action::default()
+                    }) {
                         return Some(o);
                     }
                 }
@@ -100,9 +102,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 }
                 aims.push(None);
                 for aim in aims {
-                    if let Some(o) =
-                        try_one(Action { unit: id.clone(), fire: Some(Fire { target: bid.clone(), aim }), ..Action::default() })
-                    {
+                    if let Some(o) = try_one(Action {
+                        unit: id.clone(),
+                        fire: Some(Fire { target: bid.clone(), aim, relayed_by: None }),
+                        ..Action::default()
+                    }) {
                         return Some(o);
                     }
                 }
@@ -111,7 +115,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 if ch.roll(5) == 0 {
                     break;
                 }
-                let f = Action { unit: id.clone(), fire: Some(Fire { target: e.id.clone(), aim: None }), ..Action::default() };
+                let f = Action {
+                    unit: id.clone(),
+                    fire: Some(Fire { target: e.id.clone(), aim: None, relayed_by: None }),
+                    ..Action::default()
+                };
                 if let Some(o) = try_one(f) {
                     // Now and then a complex action: a short step as well.
                     if ch.roll(3) == 0
@@ -119,7 +127,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                         && let Some(o2) = try_one(Action {
                             unit: id.clone(),
                             movement: Some(m),
-                            fire: Some(Fire { target: e.id.clone(), aim: None }),
+                            fire: Some(Fire { target: e.id.clone(), aim: None, relayed_by: None }),
                             fire_first,
                             ..Action::default()
                         })

@@ -103,6 +103,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         last_turn: None,
         asked: vec![],
         held: vec![],
+        comm_tests: vec![],
         ruins: vec![],
         melees: vec![],
         fresh: vec![],

@@ -108,6 +108,13 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
     if u.mobility >= 4 {
         return Err(vec![v("SW-DAM-1", u, format!("{} is immobilised", u.id))]);
     }
+    // DAM-1 (E.28 "Cingolo spezzato"): a tracked or half-tracked vehicle with a broken track
+    // moves no more (it may pivot towards the broken side; pivoting is not built). A wheeled
+    // vehicle's lost wheel keeps the Cautious cap below (wheels by axles are not built).
+    let tracks = u.card().locomotion.as_deref().is_some_and(|l| l == "tracked" || l == "halftracked");
+    if u.mobility == 3 && tracks {
+        return Err(vec![v("SW-DAM-1", u, format!("{}'s track is broken: it no longer moves (E.28)", u.id))]);
+    }
     // MOV-1: Cautious is the speed "for vehicles in reverse"; nothing else backs.
     if m.reverse && !u.is_vehicle() {
         return Err(vec![v(
@@ -269,7 +276,22 @@ pub fn check_door(s: &State, u: &Unit, m: &Move, speed: Speed, door: Door<'_>) -
     };
     let road_mm: u32 = road_polys.iter().map(|p| path.inside_mm(p)).sum::<u32>().min(length);
     let off = u64::from(length - road_mm) + u64::from(turn_cost);
-    if m.reverse && k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
+    // DAM-1 (E.28 "Solo movimento breve/cauto"): the damaged vehicle never goes beyond that
+    // distance "a prescindere dal tipo di terreno che attraversa": the road multiplies
+    // nothing under the damage cap, so the whole path and its turns fit in it.
+    let damage_mm = (damage_cap != MoveCode::Tactical).then(|| allowance_mm(u, tac, damage_cap));
+    if let Some(dmg) = damage_mm
+        && u64::from(length) + u64::from(turn_cost) > u64::from(dmg)
+    {
+        errs.push(v(
+            "SW-DAM-1",
+            u,
+            format!(
+                "{} is damaged ({damage_cap:?} only, E.28): it goes at most {dmg} mm whatever the ground, the road too; this path is {length} mm + {turn_cost} mm of turns",
+                u.id
+            ),
+        ));
+    } else if m.reverse && k * off + u64::from(road_mm) > k * u64::from(cap_mm) {
         errs.push(v(
             "SW-MOV-1",
             u,
@@ -355,15 +377,26 @@ pub fn end_problem(s: &State, u: &Unit, fp: &Footprint) -> Option<Violation> {
         return Some(v("SW-MOV-2", u, format!("{} would end off the table", u.id)));
     }
     if let Some(a) = s.scenario.building_areas().find(|a| super::buildings::on_area(&a.polygon, fp)) {
-        let rule = if u.is_infantry() { "SW-BLDM-2" } else { "SW-MOV-3" };
-        return Some(v(
-            rule,
-            u,
-            format!(
-                "{} would stand partly on {} ({}): a squad is all inside a building or all out, and enters only by an access point",
-                u.id, a.id, a.kind
-            ),
-        ));
+        let violation = if u.is_infantry() {
+            v(
+                "SW-BLDM-2",
+                u,
+                format!(
+                    "{} would stand partly on {} ({}): a squad is all inside a building or all out, and enters only by an access point",
+                    u.id, a.id, a.kind
+                ),
+            )
+        } else {
+            v(
+                "SW-MOV-3",
+                u,
+                format!(
+                    "{} would stand on {} ({}): a vehicle or gun never enters a building nor stands even partly on one (E.22 B)",
+                    u.id, a.id, a.kind
+                ),
+            )
+        };
+        return Some(violation);
     }
     for o in &s.units {
         if o.id != u.id && o.on_table() && o.footprint().overlaps(fp) {

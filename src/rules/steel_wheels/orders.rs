@@ -169,4 +169,15 @@ pub struct Fire {
     /// wall facing the firer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aim: Option<String>,
+    /// SW-OBS-4, SW-TEST-DFR: the friendly unit of the firer's platoon that spots the target
+    /// and passes it to the firer, which has a clear line of fire but cannot spot it itself
+    /// (E.23 distance). The sender is within communication distance of the firer where it
+    /// fires (32 cm, 16 cm with the sight between them blocked by terrain, SW-COMM-2; 128 cm
+    /// and 64 cm when both have a radio, SW-COMM-3) and has made no communication test this
+    /// turn (SW-IFP-1). Its DFR test (D6 + AD + CV of
+    /// the sender against a D10, a tie passes) is the fire's first roll: failed, the firer
+    /// does not fire at that target. Fire at a unit only (not at a building, not in an
+    /// assault).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relayed_by: Option<String>,
 }

@@ -234,6 +234,10 @@ pub struct State {
     /// Phase-4 losses held until the end of the phase (IF-1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<super::indirect::Loss>,
+    /// SW-IFP-1: the units that have made their one communication test (DFR or IFR) this
+    /// turn, in the order they made it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comm_tests: Vec<String>,
     /// Buildings an E.29 `R` result has turned into ruins (BLDF-5): no longer fired on as
     /// buildings, and a shell landing on one bursts in the open.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -20,6 +20,7 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
     s.manoeuvre = 1;
     s.manoeuvred.clear();
     s.asked.clear();
+    s.comm_tests.clear();
     for u in s.units.iter_mut() {
         u.acted = false;
         u.boarded = 0;
@@ -456,6 +457,15 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                     .unit(u.id.clone()),
             ]);
         }
+        if target.relayed_by.is_some() {
+            return Err(vec![
+                Violation::new(
+                    "SW-OBS-4",
+                    "a DFR relay serves a Fire action: an assault goes at a unit its squad spots itself (relayed assaults are not built)",
+                )
+                .unit(u.id.clone()),
+            ]);
+        }
         let p = assault::plan(s, &u, &target.target)?;
         let m = s.unit_mut(&u.id).expect("exists");
         // C.4: Moving + Firing once in contact; until the dice, it has fired and not moved.
@@ -575,6 +585,14 @@ fn act(s: &mut State, side: &str, a: &Action) -> Result<(Vec<Event>, bool), Vec<
                 ev.extend(transport::unload(s, &u, &a.unload, start.as_ref())?);
             }
             if let Some(p) = plan {
+                if let Some(sender) = &p.relay {
+                    // IFP-1: the sender's one communication test of the turn, passed or not.
+                    s.comm_tests.push(sender.clone());
+                    ev.push(Event::rule(
+                        "SW-OBS-4",
+                        format!("{sender} passes {} to {} (its DFR test opens the fire's dice, SW-TEST-DFR)", p.target, u.id),
+                    ));
+                }
                 ev.push(Event::rule(
                     "SW-FIRE-1",
                     format!(

@@ -9,6 +9,9 @@ use crate::render::{Kind, LegendItem, Picture, Piece, Rgb, Table, TableArea, Tab
 pub fn describe(s: &State) -> String {
     let mut out = vec![s.phase_text()];
     out.push(format!("tokens {}", s.tokens.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")));
+    if !s.comm_tests.is_empty() {
+        out.push(format!("communication tests made this turn (SW-IFP-1): {}", s.comm_tests.join(", ")));
+    }
     out.extend(super::indirect::describe(s));
     out.extend(super::assault::describe(s));
     out.extend(super::opportunity::describe(s));
