@@ -3,8 +3,9 @@
 //!
 //! **What it holds.** The public-mode [`Game`] after some head entry: the protocol progress
 //! (chains, last hash and seq), the rules state, pending dice, ending, draw offer,
-//! commitments, amendments, the step records, and every entry up to the head as parsed (header, body,
-//! signature, hash; not the bytes, which come from the log). A version tag names the cache
+//! commitments, amendments, the step records without their events, and every entry up to the
+//! head as parsed without its orders (header, body, signature, hash; not the bytes, which come
+//! from the log; see [`write`] for what is left out and why). A version tag names the cache
 //! format and the umpire version: rules change between versions, so a cache from another
 //! build is ignored.
 //!
@@ -42,7 +43,7 @@ use crate::log::protocol::SeatChain;
 use crate::log::store::{self, StoreError};
 
 /// The cache format and the build it belongs to.
-pub const VERSION: &str = concat!("umpire-cache/4 umpire ", env!("CARGO_PKG_VERSION"));
+pub const VERSION: &str = concat!("umpire-cache/5 umpire ", env!("CARGO_PKG_VERSION"));
 
 /// Largest cache file read (a cache is a few times its log's size at most).
 const MAX_CACHE_BYTES: u64 = 4 * store::MAX_LOG_BYTES;
@@ -64,6 +65,9 @@ struct CachedEntry {
     dice_from: Option<String>,
     time: String,
     body: Body,
+    /// The entry's orders were left out of `body` ([`Entry::shed_orders`]): they are read
+    /// again from its bytes when asked.
+    shed: bool,
     sig: String,
     hash: Hash,
 }
@@ -157,6 +161,7 @@ struct CachedEntryOut<'a> {
     dice_from: &'a Option<String>,
     time: &'a str,
     body: &'a Body,
+    shed: bool,
     sig: String,
     hash: Hash,
 }
@@ -170,12 +175,10 @@ enum CachedStateOut<'a> {
 fn snapshot(game: &Game) -> Option<CacheFileOut<'_>> {
     // Hidden-information progress (values learnt, private draws owed or settled unknown) is
     // not in the cache format: such a game is simply not cached, and replays from genesis.
-    // Nor is an entry that shed its parsed orders (a verify's game; never written here).
     if game.knowledge.mode() != crate::engine::hidden::Mode::Public
         || !game.knowledge.values().is_empty()
         || !game.draws.is_empty()
         || !game.unsettled.is_empty()
-        || game.entries.iter().any(|e| e.orders_shed)
     {
         return None;
     }
@@ -201,6 +204,7 @@ fn snapshot(game: &Game) -> Option<CacheFileOut<'_>> {
                 dice_from: &e.draft.dice_from,
                 time: &e.draft.time,
                 body: &e.draft.body,
+                shed: e.orders_shed,
                 sig: hex::encode(e.sig),
                 hash: e.hash,
             })
@@ -239,7 +243,18 @@ fn snapshot(game: &Game) -> Option<CacheFileOut<'_>> {
 
 /// Write the cache for `game`, the game replayed from `log`. Best effort: a cache that
 /// cannot be written is no error (the next command replays from genesis).
-pub fn write(log: &Path, game: &Game) {
+///
+/// What the cache leaves out, it first takes out of `game` (so that writing copies nothing):
+/// - every entry's parsed orders ([`Entry::shed_orders`]): only the entry being applied has
+///   its orders read, and a later reader (a take-back's replay) parses them again from the
+///   entry's bytes;
+/// - every step's events, the sentences printed when the entry was applied: they were two
+///   thirds of the cache and reading them back most of a cached `apply` (issue 20). Commands
+///   print the events of the entries they apply, never those of a restored step; `replay`,
+///   `mail` and `verify` replay from genesis.
+pub fn write(log: &Path, game: &mut Game) {
+    game.entries.iter_mut().for_each(Entry::shed_orders);
+    game.steps.iter_mut().for_each(|s| s.events = Vec::new());
     let Some(file) = snapshot(game) else { return };
     let Ok(bytes) = serde_json::to_vec(&file) else { return };
     let target = path_for(log);
@@ -293,7 +308,7 @@ fn restore(log: &Path, parts: &[&[u8]]) -> Option<Game> {
             time: ce.time,
             body: ce.body,
         };
-        entries.push(Entry::from_parts(draft, sig, bytes.to_vec(), ce.hash));
+        entries.push(Entry::from_parts(draft, sig, bytes.to_vec(), ce.hash, ce.shed));
     }
     // A fresh game from the genesis (so every field has its genesis value), then the
     // cached progress over it.
@@ -419,7 +434,9 @@ mod tests {
         );
         assert_eq!((&a.pending, &a.ending, &a.draw_offer), (&b.pending, &b.ending, &b.draw_offer));
         assert_eq!(a.commitments, b.commitments);
-        assert_eq!(a.steps, b.steps);
+        // The events of a restored step are not cached (see `write`); the rest of it is.
+        let wordless = |g: &Game| g.steps.iter().map(|s| StepRecord { events: Vec::new(), ..s.clone() }).collect::<Vec<_>>();
+        assert_eq!(wordless(a), wordless(b));
     }
 
     /// The entries of a log the cache was of no use for.
@@ -432,14 +449,14 @@ mod tests {
 
     #[test]
     fn a_cache_restores_the_replayed_game_and_a_stale_one_is_ignored() {
-        let game = bot_game(3, 60);
+        let mut game = bot_game(3, 60);
         let n = game.entries.len();
         assert!(n > 30, "a game of some length ({n})");
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("game.log");
         let head = 20;
-        let prefix = Game::replay(&game.entries[..head]).unwrap();
-        write(&log, &prefix);
+        let mut prefix = Game::replay(&game.entries[..head]).unwrap();
+        write(&log, &mut prefix);
         let bytes = store::join_log(&game.entries);
 
         // The cache at entry 19 plus the rest of the log gives the full replay.
@@ -447,6 +464,18 @@ mod tests {
         assert_eq!(restored.game.entries, game.entries);
         assert_eq!(restored.cached, head, "the cache held the first {head} entries, the rest were applied");
         same(&restored.game, &game);
+        // The cache holds no orders: the restored entries read theirs again from their bytes,
+        // and give what the entries parsed from the log give; a replay of the restored
+        // entries (as a take-back makes) is the game itself.
+        assert!(restored.game.entries[..head].iter().all(|e| e.draft.body.orders.is_none()));
+        assert!(restored.game.entries[..head].iter().any(|e| e.orders_shed), "orders entries were shed");
+        for (r, e) in restored.game.entries.iter().zip(&game.entries) {
+            assert_eq!(r.orders(), e.orders(), "entry {}", e.seq());
+        }
+        same(&Game::replay(&restored.game.entries).unwrap(), &game);
+        // The steps restored carry no events; those applied after the cache's head do.
+        assert!(restored.game.steps[..head].iter().all(|s| s.events.is_empty()));
+        assert_eq!(restored.game.steps[head..], game.steps[head..]);
 
         // A shorter log than the cache: ignored.
         let short = store::join_log(&game.entries[..head - 1]);
@@ -467,7 +496,7 @@ mod tests {
         std::fs::remove_file(path_for(&log)).unwrap();
         assert_eq!(fresh(parse_with_cache(&log, &bytes).unwrap()).as_ref(), Some(&game.entries));
         // A cache of the whole game round-trips.
-        write(&log, &game);
+        write(&log, &mut game);
         let Parsed::Cached(whole) = parse_with_cache(&log, &bytes).unwrap() else { panic!("the whole game's cache matches") };
         same(&whole.game, &game);
     }

@@ -138,7 +138,7 @@ pub fn run(a: ApplyArgs) -> Result<i32, CliError> {
     // cache), or once the cache lags `cache::SLACK` entries behind (see there).
     let stale = from_cache.is_none_or(|cached| game.entries.len() >= cached + crate::cache::SLACK);
     if (rewrite && !new.is_empty()) || stale {
-        crate::cache::write(&a.log, &game);
+        crate::cache::write(&a.log, &mut game);
     }
     if let Some(o) = game.outcome() {
         say!("GAME OVER: {}", crate::engine::game::describe_outcome(&o));

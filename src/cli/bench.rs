@@ -562,8 +562,8 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
         let dir = work.join("cache");
         std::fs::create_dir_all(&dir).map_err(io)?;
         let log = dir.join("game.log");
-        let pre = Game::replay(&game.entries[..n]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
-        crate::cache::write(&log, &pre);
+        let mut pre = Game::replay(&game.entries[..n]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
+        crate::cache::write(&log, &mut pre);
         std::fs::read(crate::cache::path_for(&log)).map_err(io)?
     };
     let t_cache = time_apply(&exe, reps, &prefix, next, Some(&cache))?;
@@ -573,10 +573,10 @@ pub fn run(a: BenchArgs) -> Result<i32, CliError> {
     say_err!("measuring status, orders template and orders check on a campaign game…");
     let campaign =
         crate::scenarios::find("glorys-end/campaign").ok_or_else(|| CliError::Other("the bundled campaign is missing".into()))?;
-    let cgame = long_ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
+    let mut cgame = long_ready_prefix(campaign, CAMPAIGN_ENTRIES)?;
     let clog = work.join("campaign.log");
     std::fs::write(&clog, store::join_log(&cgame.entries)).map_err(io)?;
-    crate::cache::write(&clog, &cgame);
+    crate::cache::write(&clog, &mut cgame);
     let seat = cgame.state.expect().awaits.first().map(|w| w.seat.clone()).unwrap_or_default();
     let template = std::process::Command::new(&exe)
         .args(["orders".as_ref(), "template".as_ref(), clog.as_os_str(), "--as".as_ref(), seat.as_ref() as &std::ffi::OsStr])

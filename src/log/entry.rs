@@ -498,10 +498,11 @@ impl Entry {
         Ok(Entry { draft, sig, bytes, hash, orders_shed: false })
     }
 
-    /// An entry from its parts as [`Entry::parse`] would make them (a cache restoring what
-    /// it stored; nothing is checked here).
-    pub(crate) fn from_parts(draft: Draft, sig: [u8; 64], bytes: Vec<u8>, hash: Hash) -> Entry {
-        Entry { draft, sig, bytes, hash, orders_shed: false }
+    /// An entry from its parts as [`Entry::parse`] would make them, or as
+    /// [`Entry::shed_orders`] leaves them if `orders_shed` (a cache restoring what it stored;
+    /// nothing is checked here).
+    pub(crate) fn from_parts(draft: Draft, sig: [u8; 64], bytes: Vec<u8>, hash: Hash, orders_shed: bool) -> Entry {
+        Entry { draft, sig, bytes, hash, orders_shed }
     }
 
     /// Drop the parsed orders, which [`Entry::orders`] then reads again from the bytes when

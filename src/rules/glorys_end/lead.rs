@@ -20,17 +20,21 @@ use crate::engine::Event;
 /// turn with one: phase C has not been rolled yet (the state reaches it only at the start of
 /// a player turn from `command_from` on) and nothing else is under way.
 pub fn due(state: &State) -> Option<String> {
-    let open = state.outcome.is_none()
-        && state.battle.is_none()
-        && state.phase == Phase::Command
-        && state.command.is_none()
-        && !super::secret::in_progress(state)
-        && state.counters.as_ref().is_none_or(|c| c.pending_outcome.is_none());
-    if !open {
+    if !is_due(state) {
         return None;
     }
     let entrench = if needs_entrenchment_roll(state) { "entrenchment roll (GE 9.1), then " } else { "" };
     Some(format!("{entrench}{}", command::describe(state)))
+}
+
+/// Whether a leading roll is due ([`due`] without its words).
+pub fn is_due(state: &State) -> bool {
+    state.outcome.is_none()
+        && state.battle.is_none()
+        && state.phase == Phase::Command
+        && state.command.is_none()
+        && !super::secret::in_progress(state)
+        && state.counters.as_ref().is_none_or(|c| c.pending_outcome.is_none())
 }
 
 fn needs_entrenchment_roll(state: &State) -> bool {

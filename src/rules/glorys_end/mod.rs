@@ -223,8 +223,8 @@ impl Ruleset for GlorysEnd {
         view::expect(state)
     }
     fn awaited_seats(state: &State) -> Vec<String> {
-        // `expect` without its heading (the turn's dates, the phase), worded for every entry.
-        view::awaits(state).into_iter().map(|a| a.seat).collect()
+        // `expect`'s seats, without its heading or its sentences.
+        view::awaited_seats(state)
     }
     fn validate(state: &State, seat: &str, orders: Orders) -> Result<Legal<Orders>, Rejected<Orders>> {
         let errs = check(state, seat, &orders);
@@ -307,7 +307,7 @@ impl Ruleset for GlorysEnd {
         lead::due(state).map(|what| (state.seat(state.player), what))
     }
     fn resolve_lead(state: &mut State, dice: &mut Dice) -> Vec<Event> {
-        if lead::due(state).is_none() {
+        if !lead::is_due(state) {
             return vec![];
         }
         let mut ev = lead::roll(state, dice);

@@ -113,6 +113,23 @@ pub fn decision_text(state: &State) -> Option<String> {
 
 /// Who may send what now.
 pub fn awaits(state: &State) -> Vec<Await> {
+    awaits_worded(state, true)
+}
+
+/// The seats [`awaits`] names, without its words: the engine asks after every entry of a
+/// replay, and the sentences were a twentieth of the rules' part of `verify` (issue 20).
+pub fn awaited_seats(state: &State) -> Vec<String> {
+    awaits_worded(state, false).into_iter().map(|a| a.seat).collect()
+}
+
+/// [`awaits`], its `what` left empty unless `worded`.
+fn awaits_worded(state: &State, worded: bool) -> Vec<Await> {
+    // The sentence only when it is wanted; the seat never depends on it.
+    macro_rules! say {
+        ($($t:tt)*) => {
+            if worded { format!($($t)*) } else { String::new() }
+        };
+    }
     if state.outcome.is_some() {
         return vec![];
     }
@@ -124,17 +141,18 @@ pub fn awaits(state: &State) -> Vec<Await> {
             .take(1)
             .map(|side| Await {
                 seat: state.seat(side),
-                what: format!("{}: the game is over; open every hidden counter of yours (open_counters: true, GE 13.8)", side.name()),
+                what: say!("{}: the game is over; open every hidden counter of yours (open_counters: true, GE 13.8)", side.name()),
             })
             .collect();
     }
     if let Some((side, what)) = super::secret::awaited(state) {
-        return vec![Await { seat: state.seat(side), what: format!("{}: {what}", side.name()) }];
+        return vec![Await { seat: state.seat(side), what: say!("{}: {what}", side.name()) }];
     }
-    if let Some(what) = super::lead::due(state) {
+    if super::lead::is_due(state) {
+        let what = if worded { super::lead::due(state).unwrap_or_default() } else { String::new() };
         return vec![Await {
             seat: state.seat(state.player),
-            what: format!(
+            what: say!(
                 "{}: your entry opens with the {what}, rolled before your orders are read (a leading roll: `umpire status --key` shows it); then replacements, entrenchment and phase E",
                 state.player.name()
             ),
@@ -142,14 +160,14 @@ pub fn awaits(state: &State) -> Vec<Await> {
     }
     match state.command {
         Some(super::state::CommandStage::Pick { count }) => {
-            let hexes: Vec<String> = state.command_stacks().iter().map(|h| h.to_string()).collect();
+            let hexes = || state.command_stacks().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ");
             return vec![Await {
                 seat: state.seat(state.player.other()),
-                what: format!(
+                what: say!(
                     "{}: command & control roll of 6: name {count} {} stacks to go out of command (out_of_command: [...]) among {}",
                     state.player.other().name(),
                     state.player.title(),
-                    hexes.join(", ")
+                    hexes()
                 ),
             }];
         }
@@ -160,7 +178,9 @@ pub fn awaits(state: &State) -> Vec<Await> {
             // A roll made in the defender's own entry (he stood, GE-13.25) is revealed by the
             // attacker's next entry.
             let d = if b.stood { b.attacker } else { b.attacker.other() };
-            let what = if b.opening {
+            let what = if !worded {
+                String::new()
+            } else if b.opening {
                 format!(
                     "your next entry resolves the dice of the {}, opens {} and decides the result (orders with decide; GE 13.8)",
                     b.describe(),
@@ -172,7 +192,8 @@ pub fn awaits(state: &State) -> Vec<Await> {
             return vec![Await { seat: state.seat(d), what }];
         }
         let who = turn::actor(state).unwrap_or(b.attacker);
-        return vec![Await { seat: state.seat(who), what: decision_text(state).unwrap_or_default() }];
+        let what = if worded { decision_text(state).unwrap_or_default() } else { String::new() };
+        return vec![Await { seat: state.seat(who), what }];
     }
     let what = match state.phase {
         super::state::Phase::Command => "the out-of-command stacks named, then phase E",
@@ -181,7 +202,7 @@ pub fn awaits(state: &State) -> Vec<Await> {
         }
         super::state::Phase::Combat => "declare prepared assaults one at a time, then end_phase: combat (ends the player turn)",
     };
-    vec![Await { seat: state.seat(state.player), what: format!("{}: {what}", state.player.name()) }]
+    vec![Await { seat: state.seat(state.player), what: say!("{}: {what}", state.player.name()) }]
 }
 
 /// The expectation.
