@@ -121,7 +121,10 @@ pub fn open(s: &mut State, side: &str, cams: &[String]) -> Vec<Event> {
             errs.push(Violation::new(RULE, format!("{id} is named twice: a CAM goes into the cup once")));
         }
         if let Some(v) = errs.first() {
-            ev.push(Event::rule(RULE, format!("VIOLATION: the {side} player's committed CAM choice names {id}: {}; it stays out of the cup", v.message)));
+            ev.push(Event::rule(
+                RULE,
+                format!("VIOLATION: the {side} player's committed CAM choice names {id}: {}; it stays out of the cup", v.message),
+            ));
             continue;
         }
         good.push(id.clone());

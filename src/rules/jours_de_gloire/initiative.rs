@@ -180,7 +180,10 @@ pub fn parse_pick(s: &State, side: &str, first: &str) -> Result<Option<Am>, Viol
     // Reading: the winner picks "the formation" that begins the turn (B.2), an ordinary
     // marker; a CAM is never picked (digest C).
     if am.is_cam() {
-        return Err(Violation::new(STRATEGIC, format!("{am} is a CAM: the winner picks an ordinary marker, the one formation that begins the turn")));
+        return Err(Violation::new(
+            STRATEGIC,
+            format!("{am} is a CAM: the winner picks an ordinary marker, the one formation that begins the turn"),
+        ));
     }
     if side_of_am(s, &am) != side {
         return Err(Violation::new(STRATEGIC, format!("{am} is not one of your markers: the winner picks one of his own")));

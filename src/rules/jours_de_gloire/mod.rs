@@ -88,8 +88,11 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             sheltered: false,
         })
         .collect();
-    let chiefs =
-        sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false, general: None }).collect();
+    let chiefs = sc
+        .sides
+        .iter()
+        .map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false, general: None })
+        .collect();
     let holder = sc.victory.holder.clone();
     let mut s = State {
         scenario: sc,

@@ -418,8 +418,12 @@ fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, 
 /// The actions of an activation entry, on the working copy `w` (whose phase is already the
 /// activation of `am`), after the events `ev` of the entry so far.
 fn activation(mut w: State, side: &str, am: &Am, o: &Orders, mut ev: Vec<Event>) -> Result<(State, Vec<Event>), Vec<Violation>> {
-    let closed: Vec<String> =
-        w.groups.iter().filter(|g| g.turn == w.turn && w.activates(am, &g.formation) && g.status.is_none()).map(command::commit_id).collect();
+    let closed: Vec<String> = w
+        .groups
+        .iter()
+        .filter(|g| g.turn == w.turn && w.activates(am, &g.formation) && g.status.is_none())
+        .map(command::commit_id)
+        .collect();
     if !closed.is_empty() {
         return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
     }
