@@ -70,8 +70,16 @@ fn strategic_initiative_rides_on_the_first_entry_after_phase_a() {
                 picks += 1;
             } else {
                 assert!(texts.iter().any(|t| t.contains("a tie")), "entry {}: no winner means a tie", step.seq);
-                // On a tie the first draw is the next roll of the same stream.
-                assert_eq!(rolls_for(&step.events, "JDG 2.2").count(), 1, "entry {}: the tie draws at once", step.seq);
+                // On a tie the first draw is the next roll of the same stream, unless this
+                // entry opened the first side's sealed CAM choice (JDG 2.1.2): the cup is
+                // filled after the dice, so the other side's next entry draws.
+                let deferred = texts.iter().any(|t| t.contains("CAM choice opens"));
+                assert_eq!(
+                    rolls_for(&step.events, "JDG 2.2").count(),
+                    usize::from(!deferred),
+                    "entry {}: the tie draws at once (or next, after a CAM choice)",
+                    step.seq
+                );
             }
         }
         assert!(game.outcome().is_some(), "seed {seed}: the game ends");
@@ -109,4 +117,31 @@ fn leader_tests_are_rolled_by_the_other_side() {
         }
     }
     assert!(tests > 0, "the bot never tested a leader's initiative");
+}
+
+/// JDG 2.1.2 by mail: on the turns Marengo lets the French choose their CAM, the bot's
+/// French phase-A entry commits to its choice, and the entry the phase-B dice open (a
+/// leading roll of the French) opens it before the cup is filled; every game still ends.
+#[test]
+fn cam_choice_opens_in_the_phase_b_entry() {
+    let mut opened = 0;
+    for seed in 0..5u64 {
+        let (mut game, mut players) = started_marengo(seed);
+        while game.outcome().is_none() && game.next_seq() < 500 {
+            any_step(&mut game, &mut players, seed);
+            let step = game.steps.last().expect("a step").clone();
+            let texts: Vec<&str> = step.events.iter().map(|e| e.text.as_str()).collect();
+            if !texts.iter().any(|t| t.starts_with("the french player's CAM choice opens")) {
+                continue;
+            }
+            opened += 1;
+            assert_eq!(step.seat, "french", "entry {}: the first side opens its own choice", step.seq);
+            assert_eq!(rolls_for(&step.events, "JDG 3:").count(), 2, "entry {}: the opening rides on the phase-B dice", step.seq);
+            let open = texts.iter().position(|t| t.starts_with("the french player's CAM choice opens"));
+            let cup = texts.iter().position(|t| t.starts_with("the cup holds"));
+            assert!(open < cup, "entry {}: the cup is filled after the opening", step.seq);
+        }
+        assert!(game.outcome().is_some(), "seed {seed}: the game ends");
+    }
+    assert!(opened > 0, "no bot game reached a turn with a CAM choice");
 }

@@ -26,6 +26,14 @@
 //!   chief_evasion: {french: always} # standing evasion policies of the commanders (JDG 2.5.2)
 //!   pursue: {austrian: always}     # standing pursuit policies of attacked cavalry (JDG 9.4, 9.5.1)
 //!   fallen: [austrian]              # commanders-in-chief eliminated before the case
+//!   generals:                       # further army generals of a side (JDG 2.5.2), as the
+//!     french:                       #   battle data's `generals:` writes them
+//!       - {id: FR-DES, name: Desaix, drm: 1, order_potential: 1, command_distance: 4, unit: FR-19L}
+//!   cams:                           # the battle's CAMs in place of Marengo's (JDG 2.1.2)
+//!     - {id: kb, name: Kellermann and Boudet, side: french, initiative: 3,
+//!        formations: [boudet, kellermann], required: [1], choice: [2, 3]}
+//!   command: {french: FR-DES}       # a further general who took command before the case
+//!                                   #   (the commander-in-chief eliminated; `chiefs` places him)
 //!   winner: austrian                # this turn's strategic-initiative winner (with `activate`)
 //!   waiting: {FR-GDC: 3}            # reinforcements off the map, first turn to enter; with
 //!                                   #   `units`, reinforcements not named are gone
@@ -108,6 +116,15 @@ struct CaseState {
     /// Sides whose commander-in-chief was eliminated before the case (JDG 2.5.2).
     #[serde(default)]
     fallen: Vec<String>,
+    /// The battle's CAMs in place of the bundled battle's (JDG 2.1.2).
+    #[serde(default)]
+    cams: Option<Vec<super::scenario::Cam>>,
+    /// Further army generals by side (JDG 2.5.2), added to the battle's.
+    #[serde(default)]
+    generals: BTreeMap<String, Vec<super::scenario::General>>,
+    /// A further general who took command of his side before the case (JDG 2.5.2).
+    #[serde(default)]
+    command: BTreeMap<String, String>,
     /// The side that won this turn's strategic initiative (JDG 3), for a case in phase D.
     #[serde(default)]
     winner: Option<String>,
@@ -147,8 +164,7 @@ pub fn case_seats() -> Vec<SeatInfo> {
 }
 
 fn parse_am(s: &str) -> Result<Am, String> {
-    let (f, n) = s.split_once('/').ok_or(format!("case state: marker {s:?} is not formation/n"))?;
-    Ok(Am { formation: f.into(), n: n.parse().map_err(|_| format!("case state: marker {s:?} is not formation/n"))? })
+    Am::parse(s).ok_or(format!("case state: marker {s:?} is not formation/n or cam/C"))
 }
 
 impl CaseRuleset for JoursDeGloire {
@@ -175,6 +191,33 @@ impl CaseRuleset for JoursDeGloire {
         }
         for x in &c.hexsides {
             s.scenario.sides_of.insert(pair(x.a, x.b), x.feature);
+        }
+        if let Some(cams) = c.cams {
+            let sides: Vec<&str> = s.scenario.sides.iter().map(|d| d.id.as_str()).collect();
+            if let Some(p) = super::scenario::cam_problems(&cams, &s.scenario.formations, &sides, s.scenario.turns).first() {
+                return Err(format!("case state: {p}"));
+            }
+            s.scenario.cams = cams;
+        }
+        for (side, list) in &c.generals {
+            let i = s.scenario.sides.iter().position(|d| &d.id == side).ok_or_else(|| format!("case state: no side {side}"))?;
+            s.scenario.sides[i].generals.extend(list.iter().cloned());
+            let sc = &s.scenario;
+            let side_of_unit = |u: &str| sc.unit(u).and_then(|d| sc.formation(&d.formation)).map(|f| f.side.clone());
+            let problems = super::scenario::general_problems(&sc.sides[i], &side_of_unit, &|h| sc.terrain_of.contains_key(h));
+            if let Some(p) = problems.first() {
+                return Err(format!("case state: {p}"));
+            }
+        }
+        for (side, g) in &c.command {
+            let d = s.scenario.side(side).ok_or_else(|| format!("case state: no side {side}"))?;
+            if !d.generals.iter().any(|x| &x.id == g) {
+                return Err(format!("case state: {g} is not a further general of {side}"));
+            }
+            let cinc = d.commander.id.clone();
+            s.lost.push(cinc);
+            let ch = s.chiefs.iter_mut().find(|x| &x.side == side).ok_or_else(|| format!("case state: no side {side}"))?;
+            ch.general = Some(g.clone());
         }
         for (id, t) in &c.waiting {
             let u = s.unit_mut(id).ok_or_else(|| format!("case state: no unit {id}"))?;

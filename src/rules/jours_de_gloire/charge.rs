@@ -251,8 +251,10 @@ pub fn step_charge(s: &mut State, side: &str, o: &ChargeOrder) -> Result<Vec<Eve
             errs.push(bad(format!("{} is not cavalry: only cavalry charges", u.id)).unit(&u.id));
         } else if u.disordered || u.routed {
             errs.push(bad(format!("{} is disordered or routed: it never charges", u.id)).unit(&u.id));
-        } else if u.formation != am.formation {
-            errs.push(Violation::new("JDG 2.2", format!("{} belongs to {}; {} is activated", u.id, u.formation, am.formation)).unit(&u.id));
+        } else if !s.activates(&am, &u.formation) {
+            errs.push(
+                Violation::new("JDG 2.2", format!("{} belongs to {}; {} is activated", u.id, u.formation, s.am_label(&am))).unit(&u.id),
+            );
         } else if s.acted.contains(&u.id) {
             errs.push(Violation::new("JDG 4.4.1", format!("{} has finished its move in this activation", u.id)).unit(&u.id));
         }
@@ -313,7 +315,7 @@ pub fn step_charge(s: &mut State, side: &str, o: &ChargeOrder) -> Result<Vec<Eve
         move_capped(&mut w, side, &m, Some(cap))?;
     }
     // 9.2: the infantry whose melee combines with the charge.
-    let joined = combined(s, &w, side, &am.formation, o, end, v)?;
+    let joined = combined(s, &w, side, &am, o, end, v)?;
     s.fire_closed = true;
     for id in &joined {
         s.joined.push(id.clone());
@@ -349,7 +351,15 @@ pub const COMBINED: &str = "JDG 9.2";
 
 /// Check the `with` hexes of a charge (JDG 9.2, 8.2, 8.4.1) against `w`, the state after the
 /// charge move (the charger in `end` facing `v`); returns the infantry that joins.
-fn combined(s: &State, w: &State, side: &str, formation: &str, o: &ChargeOrder, end: HexId, v: u8) -> Result<Vec<String>, Vec<Violation>> {
+fn combined(
+    s: &State,
+    w: &State,
+    side: &str,
+    am: &super::state::Am,
+    o: &ChargeOrder,
+    end: HexId,
+    v: u8,
+) -> Result<Vec<String>, Vec<Violation>> {
     use super::melee::{enterable, obliged};
     let mut errs = Vec::new();
     let mut seen: Vec<HexId> = vec![o.from];
@@ -374,8 +384,10 @@ fn combined(s: &State, w: &State, side: &str, formation: &str, o: &ChargeOrder, 
             errs.push(bad(COMBINED, format!("{} in {a} is cavalry: only an infantry melee combines with a charge", u.id)).unit(&u.id));
             continue;
         }
-        if let Some(u) = own.iter().find(|u| u.kind != Kind::Artillery && u.formation != formation) {
-            errs.push(Violation::new("JDG 2.2", format!("{} belongs to {}; {formation} is activated", u.id, u.formation)).unit(&u.id));
+        if let Some(u) = own.iter().find(|u| u.kind != Kind::Artillery && !s.activates(am, &u.formation)) {
+            errs.push(
+                Violation::new("JDG 2.2", format!("{} belongs to {}; {} is activated", u.id, u.formation, s.am_label(am))).unit(&u.id),
+            );
             continue;
         }
         let Some(top) = fighters(s, a).next() else {

@@ -23,15 +23,21 @@
 //!   to him (enemy units, the map edge, impassable ground): he would have to retreat
 //!   through enemy units. From the next phase A his army's groups have no commander in
 //!   reach, so none may receive orders (every formation SO, 2.3.2); his DRM no longer
-//!   counts for the initiatives (2.4.3, 3). The battle data gives each army one general, so
-//!   no other general takes over.
+//!   counts for the initiatives (2.4.3, 3).
+//! - **Another general** (2.5.2, "unless the army has further army generals at hand"): a
+//!   battle may list further generals a side (`generals:`, each with a unit he rides with
+//!   or a hex). When the general in command falls, the first one of the list still alive
+//!   and at hand takes command at once, with his own DRM, order potential and command
+//!   distance, and is the army's commander from then on in everything (move, evasion,
+//!   command distance, the initiatives); this turn's orders stand as given. Only when none
+//!   is left does the army lose its orders.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::movement::side_cost;
 use super::scenario::Kind;
-use super::state::State;
+use super::state::{Chief, State};
 use crate::engine::Event;
 use crate::geo::hex::HexId;
 
@@ -95,20 +101,56 @@ fn evasion_path(s: &State, side: &str, from: HexId) -> Option<Vec<HexId>> {
     best.map(|(_, p)| p)
 }
 
-/// Eliminate the commander of `side` (JDG 2.5.2), `why` in words.
+/// Eliminate the commander of `side` (JDG 2.5.2), `why` in words: the next further general
+/// available takes command (`succeed`), or the army has no orders to the end.
 pub fn eliminate(s: &mut State, side: &str, why: &str) -> Vec<Event> {
     let Some(i) = s.chiefs.iter().position(|c| c.side == side) else { return vec![] };
     let c = s.chiefs.remove(i);
+    let who = match &c.general {
+        Some(g) => format!("the {side} commander-in-chief ({}, who took command)", s.command_name(side, Some(g))),
+        None => format!("the {side} commander-in-chief"),
+    };
+    if let Some(id) = s.scenario.side(side).and_then(|d| d.command(c.general.as_deref())).map(|d| d.id) {
+        s.lost.push(id);
+    }
+    let fell = format!("{who} is eliminated in {}: {why}", c.hex);
+    if let Some(e) = succeed(s, side) {
+        return vec![Event::rule(RULE, fell), e];
+    }
     if !s.fallen.iter().any(|x| x == side) {
         s.fallen.push(side.to_string());
     }
+    let none = if s.scenario.side(side).is_some_and(|d| !d.generals.is_empty()) { ", no other general of his army at hand" } else { "" };
     vec![Event::rule(
         RULE,
-        format!(
-            "the {side} commander-in-chief is eliminated in {}: {why}; from the next phase A no {side} group may receive orders (all SO to the end of the battle)",
-            c.hex
-        ),
+        format!("{fell}{none}; from the next phase A no {side} group may receive orders (all SO to the end of the battle)"),
     )]
+}
+
+/// The next further general of `side` who takes command (JDG 2.5.2 "a meno che l'armata
+/// non abbia ulteriori generali d'armata a disposizione"): the first in the battle's list
+/// not eliminated and at hand, that is whose unit is on the map, or whose hex holds no enemy
+/// unit. He takes command at once with his own values, unmoved, where he stands; the
+/// contacts there are accepted as after any check (he did not choose to be there).
+fn succeed(s: &mut State, side: &str) -> Option<Event> {
+    let d = s.scenario.side(side)?;
+    let (g, hex) = d.generals.iter().filter(|g| !s.lost.contains(&g.id)).find_map(|g| {
+        let at = match (&g.unit, g.hex) {
+            (Some(u), _) => s.unit(u).and_then(|u| u.hex),
+            (None, Some(h)) => Some(h).filter(|h| !s.units_at(*h).any(|u| u.side != side)),
+            (None, None) => None,
+        };
+        at.map(|h| (g.clone(), h))
+    })?;
+    s.chiefs.push(Chief { side: side.to_string(), hex, moved: false, near: vec![], alone: false, general: Some(g.id.clone()) });
+    settle(s, side);
+    Some(Event::rule(
+        RULE,
+        format!(
+            "{} takes command of the {side} army in {hex}: DRM {}, order potential {}, command distance {} (his own values)",
+            g.name, g.drm, g.order_potential, g.command_distance
+        ),
+    ))
 }
 
 /// Unit `unit` of `side` left `from` for `to` by a fall back, rout retreat, refusal or rout

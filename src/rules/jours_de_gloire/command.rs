@@ -50,7 +50,8 @@ pub fn compute_groups(s: &mut State) {
             members.sort();
             k += 1;
             let chief = s.chief(&f.side).map(|c| c.hex);
-            let reach = s.scenario.side(&f.side).map(|d| u32::from(d.commander.command_distance)).unwrap_or(0);
+            let command = s.command(&f.side);
+            let reach = command.as_ref().map(|d| u32::from(d.command_distance)).unwrap_or(0);
             let in_reach = chief.is_some_and(|c| members.iter().any(|&m| units[m].1.distance(c) <= reach));
             fresh.push(Group {
                 id: format!("{}-{k}", f.id),
@@ -59,6 +60,7 @@ pub fn compute_groups(s: &mut State) {
                 formation: f.id.clone(),
                 units: members.iter().map(|&m| units[m].0.to_string()).collect(),
                 in_reach,
+                potential: command.map(|d| d.order_potential).unwrap_or(0),
                 committed: false,
                 status: None,
             });
@@ -79,9 +81,10 @@ pub fn value(g: &Group, st: Status) -> String {
     format!("jdg-order:T{}:{}:{}", g.turn, g.id, st.code())
 }
 
-/// `Ruleset::committed_value_bound`: the value is the id with a fixed frame around it.
-pub fn value_bound(id: &str) -> usize {
-    id.len() + 16
+/// `Ruleset::committed_value_bound`: a group's value is the id with a fixed frame around
+/// it; a CAM choice's lists at most every CAM of the battle (JDG 2.1.2).
+pub fn value_bound(s: &State, id: &str) -> usize {
+    if id.starts_with("cams-") { super::cam::value_bound(s, id) } else { id.len() + 16 }
 }
 
 /// This turn's groups of a side, in id order.
@@ -118,7 +121,7 @@ pub fn check_assign(s: &State, side: &str, o: &Orders) -> Vec<Violation> {
             ));
         }
     }
-    let potential = s.scenario.side(side).map(|d| d.commander.order_potential).unwrap_or(0);
+    let potential = s.command(side).map(|d| d.order_potential).unwrap_or(0);
     let n = o.assign.values().filter(|st| **st == Status::OR).count();
     if n > usize::from(potential) {
         errs.push(Violation::new(RULE, format!("{n} groups given orders; your commander-in-chief's order potential is {potential}")));
@@ -134,17 +137,27 @@ fn owed<'a>(s: &'a State, side: &'a str) -> impl Iterator<Item = &'a Group> + 'a
 /// The groups whose orders a seat's entry must open now: the active formation's at its first
 /// activation; in phase A, what earlier turns left secret.
 pub fn due_openings(s: &State, side: &str) -> Vec<String> {
+    let mut due = group_openings(s, side);
+    // 2.1.2: the first side's CAM choice opens in its entry after its phase A.
+    if s.sealed_cams.iter().any(|x| x == side) && !matches!(&s.phase, Phase::Orders { side: o } if o == side) {
+        due.push(super::cam::commit_id(s, side));
+    }
+    due
+}
+
+/// The groups whose orders a seat's entry must open now (`due_openings` without the CAMs).
+fn group_openings(s: &State, side: &str) -> Vec<String> {
     match &s.phase {
         Phase::Activation { am, side: act } if act == side => s
             .groups
             .iter()
-            .filter(|g| g.turn == s.turn && g.formation == am.formation && g.committed && g.status.is_none())
+            .filter(|g| g.turn == s.turn && s.activates(am, &g.formation) && g.committed && g.status.is_none())
             .map(commit_id)
             .collect(),
         Phase::Orders { side: o } if o == side => owed(s, side).map(commit_id).collect(),
         // The initiative winner's entry may open the orders of the formation it picks (JDG 3);
         // which one is checked with the pick itself.
-        Phase::Pick { side: p } if p == side => {
+        Phase::Pick { side: p } | Phase::Reveal { side: p } if p == side => {
             s.groups.iter().filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none()).map(commit_id).collect()
         }
         _ => vec![],
@@ -157,18 +170,35 @@ pub fn conceal(s: &State, seat: &str, mut orders: Orders, _order: &IdOrder) -> R
     let Some(side) = s.side_of(seat).map(str::to_string) else { return Ok(Concealed::plain(orders)) };
     let open = match &s.phase {
         // The winner's tool opens the orders of the formation picked, nothing on a decline.
-        Phase::Pick { side: p } if *p == side => {
+        Phase::Pick { side: p } | Phase::Reveal { side: p } if *p == side => {
             let picked = orders.first.as_deref().and_then(super::state::Am::parse).map(|a| a.formation);
-            s.groups
+            let mut open: Vec<String> = s
+                .groups
                 .iter()
                 .filter(|g| g.turn == s.turn && g.side == side && g.committed && g.status.is_none())
                 .filter(|g| picked.as_ref() == Some(&g.formation))
                 .map(commit_id)
-                .collect()
+                .collect();
+            if s.sealed_cams.contains(&side) {
+                open.push(super::cam::commit_id(s, &side));
+            }
+            open
         }
         _ => due_openings(s, &side),
     };
     let mut commit = Vec::new();
+    // 2.1.2: the first side's CAM choice becomes a commitment (its id in every such entry).
+    if matches!(&s.phase, Phase::Orders { side: o } if *o == side)
+        && super::cam::commits(s, &side)
+        && (!orders.assign.is_empty() || !orders.cams.is_empty())
+    {
+        let errs = super::cam::check(s, &side, &orders.cams);
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        commit.push((super::cam::commit_id(s, &side), super::cam::value(s, &side, &orders.cams)));
+        orders.cams.clear();
+    }
     if matches!(&s.phase, Phase::Orders { side: o } if *o == side) && !orders.assign.is_empty() {
         let errs = check_assign(s, &side, &orders);
         if !errs.is_empty() {
@@ -199,8 +229,18 @@ pub fn hidden(s: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>
     let phase_a = matches!(&s.phase, Phase::Orders { side: o } if *o == side);
     if !acts.committed.is_empty() || phase_a {
         let want: BTreeSet<String> = if phase_a { groups_of(s, &side).map(commit_id).collect() } else { BTreeSet::new() };
-        let got: BTreeSet<String> = acts.committed.iter().map(|c| c.id.clone()).collect();
-        if want != got || got.len() != acts.committed.len() {
+        // 2.1.2: the first side's CAM choice travels as one more commitment.
+        let cams = phase_a && super::cam::commits(s, &side);
+        let cam_id = super::cam::commit_id(s, &side);
+        let mut got: BTreeSet<String> = acts.committed.iter().map(|c| c.id.clone()).collect();
+        if cams && !got.remove(&cam_id) {
+            errs.push(Violation::new(
+                super::cam::RULE,
+                format!("the first player of phase A commits to his CAM choice ({cam_id}, even when he chooses none): your tool seals it"),
+            ));
+        }
+        let n_committed = acts.committed.len() - usize::from(cams && acts.committed.iter().any(|c| c.id == cam_id));
+        if want != got || got.len() != n_committed {
             if phase_a {
                 errs.push(Violation::new(
                     RULE,
@@ -219,17 +259,41 @@ pub fn hidden(s: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>
             {
                 errs.push(Violation::new(RULE, format!("{}: the value is not this group's OR or SO", c.id)));
             }
+            if let Some(v) = &c.value
+                && cams
+                && c.id == super::cam::commit_id(s, &side)
+                && super::cam::parse_value(s, &side, v).is_none()
+            {
+                errs.push(Violation::new(super::cam::RULE, format!("{}: the value is not a CAM choice of yours this turn", c.id)));
+            }
         }
         if errs.is_empty() {
             for g in s.groups.iter_mut().filter(|g| got.contains(&commit_id(g))) {
                 g.committed = true;
+            }
+            if cams {
+                s.sealed_cams.push(side.clone());
             }
         }
     }
     let over = s.phase == Phase::Over;
     let due: BTreeSet<String> = due_openings(s, &side).into_iter().collect();
     let mut ev = Vec::new();
-    for o in &acts.opened {
+    // 2.1.2: the first side's CAM choice, opened in its entry after its phase A.
+    let cam_id = super::cam::commit_id(s, &side);
+    if due.contains(&cam_id) {
+        match acts.opened.iter().find(|o| o.id == cam_id) {
+            None if matches!(&s.phase, Phase::Reveal { side: r } if *r == side) => {
+                errs.push(Violation::new(super::cam::RULE, format!("this entry opens your phase-A CAM choice {cam_id}")))
+            }
+            None => {}
+            Some(o) => match super::cam::parse_value(s, &side, &o.value) {
+                Some(list) => ev.extend(super::cam::open(s, &side, &list)),
+                None => errs.push(Violation::new(super::cam::RULE, format!("{cam_id} opens as {:?}, not a CAM choice", o.value))),
+            },
+        }
+    }
+    for o in acts.opened.iter().filter(|o| !(o.id == cam_id && due.contains(&cam_id))) {
         let Some(i) = s.groups.iter().position(|g| commit_id(g) == o.id && g.side == side && g.committed && g.status.is_none()) else {
             errs.push(Violation::new(RULE, format!("{} is not one of your secret orders", o.id)));
             continue;
@@ -251,7 +315,9 @@ pub fn hidden(s: &mut State, seat: &str, acts: &HiddenActs) -> Result<Vec<Event>
 /// potential or out of command distance plays SO, and the breach is on record (digest F.4).
 fn audit(s: &mut State, i: usize, st: Status) -> Event {
     let g = s.groups[i].clone();
-    let potential = s.scenario.side(&g.side).map(|d| d.commander.order_potential).unwrap_or(0);
+    // The potential of the general who gave this turn's orders (2.5.2: one may have taken
+    // over since).
+    let potential = g.potential;
     let ors = s.groups.iter().filter(|x| x.turn == g.turn && x.side == g.side && x.status == Some(Status::OR)).count();
     let (kept, why) = match st {
         Status::OR if !g.in_reach => (Status::SO, Some("no unit was within command distance in phase A")),

@@ -59,11 +59,17 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     let mut totals = Vec::new();
     for d in s.scenario.sides.clone() {
         let die = dice.roll(10);
-        // 2.5.2: an army whose commander-in-chief fell has no DRM.
-        let drm = if s.fallen.contains(&d.id) { 0 } else { i32::from(d.commander.drm) };
+        // 2.5.2: an army whose commander-in-chief fell has no DRM, unless another general
+        // took command: then his.
+        let command = s.command(&d.id);
+        let drm = command.as_ref().map(|c| i32::from(c.drm)).unwrap_or(0);
         let total = die as i32 + drm;
         ev.push(Event::roll(format!("{STRATEGIC}: strategic initiative of the {} player", d.id), "d10", die));
-        let who = if s.fallen.contains(&d.id) { format!("{} eliminated, JDG 2.5.2", d.commander.name) } else { d.commander.name.clone() };
+        let who = match command {
+            Some(c) if c.id == d.commander.id => c.name,
+            Some(c) => format!("{}, in command since {} fell, JDG 2.5.2", c.name, d.commander.name),
+            None => format!("{} eliminated, JDG 2.5.2", d.commander.name),
+        };
         ev.push(Event::rule(STRATEGIC, format!("{}: {die} + {drm} ({who}) = {total}", d.id)));
         totals.push((d.id.clone(), total));
     }
@@ -76,10 +82,21 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         },
         _ => None,
     };
-    ev.extend(super::turn::fill_cup(s));
     s.initiative = winner.clone();
+    // 2.1.2: the first player's committed CAM choice opens in this same entry, after these
+    // dice: the cup waits for it (phase B goes on in `after_reveal`).
+    if !s.sealed_cams.is_empty() {
+        let first = s.scenario.sides[0].id.clone();
+        ev.push(Event::rule(
+            super::cam::RULE,
+            format!("the {first} player opens his phase-A CAM choice in this entry; the cup is filled then (phase C)"),
+        ));
+        s.phase = Phase::Reveal { side: first };
+        return ev;
+    }
+    ev.extend(super::turn::fill_cup(s));
     match winner {
-        Some(w) if s.cup.iter().any(|a| side_of_am(s, a) == w) => {
+        Some(w) if s.cup.iter().any(|a| !a.is_cam() && side_of_am(s, a) == w) => {
             ev.push(Event::rule(
                 STRATEGIC,
                 format!("the {w} player wins the strategic initiative: he picks the marker that acts first, or declines"),
@@ -101,6 +118,40 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     ev
 }
 
+/// Phase B after the first player opened his CAM choice (JDG 2.1.2, `Phase::Reveal`): the
+/// cup is filled (phase C); the winner with a marker picks or declines; on a tie, or a
+/// winner with no marker, the first draw opens the other player's next entry (the dice of
+/// this entry are spent).
+pub fn after_reveal(s: &mut State) -> Vec<Event> {
+    let mut ev = super::turn::fill_cup(s);
+    let first = s.scenario.sides[0].id.clone();
+    let other = s.scenario.sides[1].id.clone();
+    match s.initiative.clone() {
+        Some(w) if s.cup.iter().any(|a| !a.is_cam() && side_of_am(s, a) == w) => {
+            ev.push(Event::rule(
+                STRATEGIC,
+                format!("the {w} player wins the strategic initiative: he picks the marker that acts first, or declines"),
+            ));
+            s.phase = Phase::Pick { side: w };
+        }
+        Some(w) => {
+            ev.push(Event::rule(
+                STRATEGIC,
+                format!("the {w} player wins the strategic initiative but has no marker in the cup: the first marker is drawn"),
+            ));
+            ev.extend(super::turn::next_draw(s, other));
+        }
+        None => {
+            ev.push(Event::rule(
+                STRATEGIC,
+                format!("a tie: nobody has the strategic initiative; the first marker is drawn by the {other} player, the {first} player's CAM choice being open"),
+            ));
+            ev.extend(super::turn::next_draw(s, other));
+        }
+    }
+    ev
+}
+
 /// The first draw of phase D with the dice already in hand (nobody chose anything since they
 /// were fixed): by the first side, as in a turn without initiative.
 fn first_draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
@@ -114,7 +165,7 @@ fn first_draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
 
 /// The side owning a marker.
 pub fn side_of_am(s: &State, am: &Am) -> String {
-    s.scenario.formation(&am.formation).map(|f| f.side.clone()).unwrap_or_default()
+    s.am_side(am)
 }
 
 /// The marker a winner's `first` names, or `None` for a decline; an error for anything else
@@ -126,6 +177,14 @@ pub fn parse_pick(s: &State, side: &str, first: &str) -> Result<Option<Am>, Viol
     let Some(am) = Am::parse(first) else {
         return Err(Violation::new(STRATEGIC, format!("`first: {first}` names no marker: write `formation/n` or `decline`")));
     };
+    // Reading: the winner picks "the formation" that begins the turn (B.2), an ordinary
+    // marker; a CAM is never picked (digest C).
+    if am.is_cam() {
+        return Err(Violation::new(
+            STRATEGIC,
+            format!("{am} is a CAM: the winner picks an ordinary marker, the one formation that begins the turn"),
+        ));
+    }
     if side_of_am(s, &am) != side {
         return Err(Violation::new(STRATEGIC, format!("{am} is not one of your markers: the winner picks one of his own")));
     }
@@ -156,14 +215,11 @@ pub fn step_test(s: &mut State, side: &str, o: &InitiativeOrder) -> Result<Vec<E
     if o.groups.is_empty() {
         return Err(vec![Violation::new(LEADER, "name the SO groups whose leader tests his initiative")]);
     }
-    let initiative = s
-        .scenario
-        .formation(&am.formation)
-        .and_then(|f| f.initiative.get(usize::from(am.n).saturating_sub(1)).copied())
-        .map(i32::from)
-        .unwrap_or(0);
-    let (chief, reach, cdrm) = match (s.chief(side), s.scenario.side(side)) {
-        (Some(c), Some(d)) => (Some(c.hex), u32::from(d.commander.command_distance), i32::from(d.commander.drm)),
+    // The value printed on the drawn marker: a CAM's own (2.1.2).
+    let initiative = s.am_initiative(&am);
+    // 2.5.2: the general in command now, who may have taken over from the fallen one.
+    let (chief, reach, cdrm) = match (s.chief(side), s.command(side)) {
+        (Some(c), Some(d)) => (Some(c.hex), u32::from(d.command_distance), i32::from(d.drm)),
         _ => (None, 0, 0),
     };
     let mut errs = Vec::new();
@@ -173,8 +229,8 @@ pub fn step_test(s: &mut State, side: &str, o: &InitiativeOrder) -> Result<Vec<E
             errs.push(Violation::new(LEADER, format!("{gid} is not a tactical group of this turn")));
             continue;
         };
-        if g.formation != am.formation {
-            errs.push(Violation::new(LEADER, format!("{gid} is not a group of the activated formation {}", am.formation)));
+        if !s.activates(&am, &g.formation) {
+            errs.push(Violation::new(LEADER, format!("{gid} is not a group of the activated formation {}", s.am_label(&am))));
             continue;
         }
         if g.status != Some(Status::SO) {

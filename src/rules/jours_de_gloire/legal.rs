@@ -22,7 +22,7 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
     let side = s.side_of(seat)?.to_string();
     match &s.phase {
         Phase::Orders { side: due } if *due == side => {
-            let potential = s.scenario.side(&side).map(|d| d.commander.order_potential).unwrap_or(0);
+            let potential = s.command(&side).map(|d| d.order_potential).unwrap_or(0);
             let mut assign = BTreeMap::new();
             let mut given = 0;
             let mut gs: Vec<_> = groups_of(s, &side).collect();
@@ -86,8 +86,11 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
                 1 | 2 => Some(super::charge::Pursuit::Always),
                 _ => None,
             };
+            // And, on a turn the battle gives a choice, each CAM half the time (JDG 2.1.2).
+            let cams = super::cam::choosable(s, &side).into_iter().filter(|_| ch.roll(2) == 0).collect();
             Some(Orders {
                 assign,
+                cams,
                 drop,
                 refuse,
                 counter_attack,
@@ -102,7 +105,8 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
         Phase::Pick { side: due } if *due == side => {
             // The strategic initiative won (JDG 3): a random marker of ours goes first, and
             // now and then the pick is declined.
-            let mine: Vec<Am> = s.cup.iter().filter(|a| super::initiative::side_of_am(s, a) == side).cloned().collect();
+            // Ordinary markers only (a CAM is never picked, reading of JDG 3).
+            let mine: Vec<Am> = s.cup.iter().filter(|a| !a.is_cam() && super::initiative::side_of_am(s, a) == side).cloned().collect();
             if mine.is_empty() || ch.roll(8) == 0 {
                 return Some(Orders { first: Some(super::initiative::DECLINE.into()), ..Orders::default() });
             }
@@ -116,6 +120,21 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
             Some(o)
         }
         Phase::Activation { am, side: due } if *due == side => Some(activation_orders(s, &side, am, ch)),
+        // 2.1.2: the CAM choice opens; a winner picks in the same entry, as if the cup were
+        // filled (his pick is an ordinary marker, which the CAMs do not change).
+        Phase::Reveal { side: due } if *due == side => {
+            let mut o = Orders::default();
+            if s.initiative.as_deref() == Some(side.as_str()) {
+                let mut w = s.clone();
+                super::turn::fill_cup(&mut w);
+                if w.cup.iter().any(|a| !a.is_cam() && super::initiative::side_of_am(&w, a) == side) {
+                    w.phase = Phase::Pick { side: side.clone() };
+                    o = random_orders(&w, seat, ch)?;
+                }
+            }
+            o.open_cams = true;
+            Some(o)
+        }
         _ => None,
     }
 }
@@ -123,6 +142,12 @@ pub fn random_orders(s: &State, seat: &str, ch: &mut Dice) -> Option<Orders> {
 /// Random legal actions for the activated formation of `am`.
 fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     let side = side.to_string();
+    // The formation whose fire, charge and melee are tried: a CAM's is one of its formations
+    // at random (JDG 2.1.2); an ordinary marker's, its own (no die used).
+    let formation = match s.am_formations(am) {
+        f if am.is_cam() && !f.is_empty() => f[ch.roll(f.len() as u32) as usize].clone(),
+        _ => am.formation.clone(),
+    };
     // Leader-initiative tests first (JDG 2.4.3): for SO groups whose orders the
     // public state shows (opened at an earlier activation), about half of them.
     let fresh = !s.fire_closed && s.fired.is_empty() && s.acted.is_empty() && !s.melee_done && s.tested.is_empty();
@@ -130,7 +155,7 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
         let groups: Vec<String> = s
             .groups
             .iter()
-            .filter(|g| g.turn == s.turn && g.formation == am.formation && g.status == Some(Status::SO))
+            .filter(|g| g.turn == s.turn && s.activates(am, &g.formation) && g.status == Some(Status::SO))
             .filter(|g| g.units.iter().any(|u| s.unit(u).is_some_and(|u| u.hex.is_some())))
             .map(|g| g.id.clone())
             .filter(|_| ch.roll(2) == 0)
@@ -142,23 +167,23 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     }
     // The fire segment first: a legal fire ends the entry (JDG 7, DESIGN §2.5).
     if ch.roll(5) != 0
-        && let Some(f) = fire_candidate(s, &side, &am.formation, ch)
+        && let Some(f) = fire_candidate(s, &side, &formation, ch)
     {
         return Orders { actions: vec![Action::Fire(f)], ..Orders::default() };
     }
     // A charge ends the entry too (JDG 9, DESIGN §2.5).
     if ch.roll(2) == 0
-        && let Some(c) = charge_candidate(s, &side, &am.formation, ch)
+        && let Some(c) = charge_candidate(s, &side, &formation, ch)
     {
         return Orders { actions: vec![Action::Charge(c)], ..Orders::default() };
     }
     let mut w = s.clone();
     let mut actions = Vec::new();
     // Reinforcements come on first (JDG 5.2), most of the time.
-    if ch.roll(8) != 0 {
+    if !am.is_cam() && ch.roll(8) != 0 {
         actions.extend(entries(&mut w, &side, &am.formation, ch));
     }
-    let units: Vec<String> = s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()).map(|u| u.id.clone()).collect();
+    let units: Vec<String> = s.units.iter().filter(|u| s.activates(am, &u.formation) && u.hex.is_some()).map(|u| u.id.clone()).collect();
     for id in units {
         if ch.roll(5) == 0 {
             continue;
@@ -196,7 +221,7 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     }
     // The melee segment: a legal declaration ends the entry (JDG 8.3.1, DESIGN §2.5).
     if ch.roll(4) != 0
-        && let Some(m) = melee_candidate(&w, &side, &am.formation)
+        && let Some(m) = melee_candidate(&w, &side, &formation)
         && turn::step(&mut w.clone(), &side, &Action::Melee(m.clone())).is_ok()
     {
         actions.push(Action::Melee(m));
@@ -207,7 +232,7 @@ fn activation_orders(s: &State, side: &str, am: &Am, ch: &mut Dice) -> Orders {
     let mine: Vec<String> = w
         .units
         .iter()
-        .filter(|u| u.formation == am.formation && u.hex.is_some() && (u.disordered || u.routed))
+        .filter(|u| s.activates(am, &u.formation) && u.hex.is_some() && (u.disordered || u.routed))
         .map(|u| u.id.clone())
         .collect();
     for id in mine {

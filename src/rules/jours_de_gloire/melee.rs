@@ -187,8 +187,8 @@ pub fn step_melee(s: &mut State, side: &str, m: &MeleeOrder) -> Result<Vec<Event
                 errs.push(bad("JDG 8.2", format!("no unit of yours in {a}")).hex(a.to_string()));
                 continue;
             }
-            if own.iter().any(|u| u.formation != am.formation && u.kind != Kind::Artillery) {
-                errs.push(bad("JDG 8.2", format!("only units of the activated formation {} attack", am.formation)).hex(a.to_string()));
+            if own.iter().any(|u| !s.activates(&am, &u.formation) && u.kind != Kind::Artillery) {
+                errs.push(bad("JDG 8.2", format!("only units of the activated formation {} attack", s.am_label(&am))).hex(a.to_string()));
                 continue;
             }
             if fighters(s, a).next().is_none() {

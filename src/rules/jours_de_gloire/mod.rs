@@ -19,7 +19,10 @@
 //! counter-battery and reaction fire by standing policies (`reaction`, JDG 7.1, 8.3.3); the
 //! commander-in-chief's evasion by standing policy, his following a retreat or rout and his
 //! elimination (`chief`, JDG 2.5.2); the attacked cavalry's pursuit by standing policy
-//! (`charge::answer`, JDG 9.4, 9.5.1). Not built: a charge combined with a melee;
+//! (`charge::answer`, JDG 9.4, 9.5.1); the battle's combined activation markers, chosen in
+//! phase A (the first side's choice committed), drawn like any marker and activating their
+//! formations together (`cam`, JDG 2.1.2, 2.2); a further general taking command when the
+//! commander-in-chief falls (`chief`, JDG 2.5.2). Not built: a charge combined with a melee;
 //! `docs/jours-de-gloire/rules.md` lists every checklist item with its case
 //! or the reason it is missing.
 //!
@@ -29,6 +32,7 @@
 //! other side's latest reveal), and that entry carries the activation when the drawn
 //! formation is its own; otherwise it is a bare draw and the owner acts next.
 
+pub mod cam;
 pub mod cases;
 pub mod charge;
 pub mod chief;
@@ -84,8 +88,11 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
             sheltered: false,
         })
         .collect();
-    let chiefs =
-        sc.sides.iter().map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false }).collect();
+    let chiefs = sc
+        .sides
+        .iter()
+        .map(|d| Chief { side: d.id.clone(), hex: d.commander.hex, moved: false, near: vec![], alone: false, general: None })
+        .collect();
     let holder = sc.victory.holder.clone();
     let mut s = State {
         scenario: sc,
@@ -125,7 +132,10 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         reacted: vec![],
         evasion: std::collections::BTreeMap::new(),
         fallen: vec![],
+        lost: vec![],
         pursuit: std::collections::BTreeMap::new(),
+        chosen: vec![],
+        sealed_cams: vec![],
         activated: vec![],
         holder,
         outcome: None,
@@ -173,12 +183,19 @@ impl Ruleset for JoursDeGloire {
                 seat: s.seat_of(side),
                 what: "you won the strategic initiative (JDG 3): `first: formation/n` and act with it, or `first: decline`".into(),
             }],
+            Phase::Reveal { side } => vec![Await {
+                seat: s.seat_of(side),
+                what: match &s.initiative {
+                    Some(w) if w == side => "open your phase-A CAM choice (`open_cams: true`, JDG 2.1.2) and, as the strategic-initiative winner, `first: formation/n` and act with it, or `first: decline` (JDG 3)".into(),
+                    _ => "open your phase-A CAM choice (`open_cams: true`, JDG 2.1.2)".into(),
+                },
+            }],
             Phase::Draw { side } => vec![Await {
                 seat: s.seat_of(side),
                 what: format!("draw an activation marker from the cup ({} left, JDG 2.2); act with it if it is yours", s.cup.len()),
             }],
             Phase::Activation { am, side } => {
-                vec![Await { seat: s.seat_of(side), what: format!("act with {} ({am}), then end_activation (JDG 2.4, 4)", am.formation) }]
+                vec![Await { seat: s.seat_of(side), what: format!("act with {} ({am}), then end_activation (JDG 2.4, 4)", s.am_label(am)) }]
             }
             Phase::Over => vec![],
         };
@@ -265,8 +282,8 @@ impl Ruleset for JoursDeGloire {
     ) -> Result<crate::engine::Concealed<Orders>, Vec<Violation>> {
         command::conceal(s, seat, orders, order)
     }
-    fn committed_value_bound(_s: &State, id: &str) -> usize {
-        command::value_bound(id)
+    fn committed_value_bound(s: &State, id: &str) -> usize {
+        command::value_bound(s, id)
     }
     fn template(s: &State, seat: &str) -> String {
         view::template(s, seat)

@@ -391,8 +391,8 @@ pub fn may_act(s: &State, side: &str, u: &Unit) -> Result<(), Violation> {
     if u.side != side {
         return Err(Violation::new("JDG 2.2", "that is not your unit").unit(&u.id));
     }
-    if u.formation != am.formation {
-        return Err(Violation::new("JDG 2.2", format!("{} belongs to {}; {} is activated", u.id, u.formation, am.formation)).unit(&u.id));
+    if !s.activates(am, &u.formation) {
+        return Err(Violation::new("JDG 2.2", format!("{} belongs to {}; {} is activated", u.id, u.formation, s.am_label(am))).unit(&u.id));
     }
     if s.acted.contains(&u.id) {
         return Err(Violation::new("JDG 4.4.1", "the unit has finished its move in this activation").unit(&u.id));

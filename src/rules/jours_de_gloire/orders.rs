@@ -20,6 +20,15 @@ pub struct Orders {
     /// Phase A as the log carries it: the groups whose orders the entry commits to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
+    /// Phase A (JDG 1.A, 2.1.2): the CAMs the player puts into the cup this turn, among those
+    /// the battle lets him choose (a required one goes in unnamed). The first side's tool
+    /// commits to them and never sends them; the second side states them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cams: Vec<String>,
+    /// Phase B (JDG 2.1.2): the first side's entry after the phase-B dice opens its committed
+    /// CAM choice; `open_cams: true` says so (the tool adds the opening).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open_cams: bool,
     /// Phase A (JDG 1.A, 5.2.1): units whose Reinforcement marker the player takes off; they
     /// follow their group's orders from now on. Public, not committed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

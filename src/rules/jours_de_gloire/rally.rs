@@ -60,8 +60,8 @@ pub fn step_rally(s: &mut State, side: &str, r: &RallyOrder) -> Result<Vec<Event
             errs.push(bad("the unit is not on the map".into()));
             continue;
         };
-        if u.side != side || u.formation != am.formation {
-            errs.push(bad(format!("only units of the activated formation {} rally", am.formation)));
+        if u.side != side || !s.activates(&am, &u.formation) {
+            errs.push(bad(format!("only units of the activated formation {} rally", s.am_label(&am))));
             continue;
         }
         if tries.iter().any(|t: &RallyTry| t.unit == u.id) {

@@ -102,6 +102,11 @@ pub fn step_enter(s: &mut State, side: &str, o: &EnterOrder) -> Result<Vec<Event
         return Err(vec![bad("name the units that enter".into())]);
     }
     let mut errs = Vec::new();
+    // 2.1.2: a CAM brings reinforcements on only if its battle says so; this format's CAMs
+    // only activate formations.
+    if am.is_cam() {
+        return Err(vec![Violation::new("JDG 2.1.2", format!("{am} activates formations on the map; it brings no reinforcements on"))]);
+    }
     let ready = may_enter(s, &am.formation);
     for (i, id) in o.units.iter().enumerate() {
         let Some(u) = s.unit(id) else {

@@ -154,6 +154,30 @@ pub struct Commander {
     pub command_distance: u8,
 }
 
+/// A further army general (JDG 2.5.1 "uno o più generali", 2.5.2 "ulteriori generali
+/// d'armata"): not a counter in play until he takes command when the commander-in-chief, or
+/// the general who took over from him, is eliminated. He then stands with `unit` (if it is
+/// on the map) or in `hex` (if no enemy unit holds it), with his own values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct General {
+    pub id: String,
+    pub name: String,
+    /// Added to strategic initiative, subtracted from leader initiative (JDG 3, 2.4.3).
+    pub drm: u8,
+    /// Most groups given orders per turn (JDG 2.3.2).
+    pub order_potential: u8,
+    /// In hexes, never blocked (JDG 2.5.1).
+    pub command_distance: u8,
+    /// The unit of his side he rides with until he takes command (exactly one of `unit`
+    /// and `hex`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The hex where he waits to take command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<HexId>,
+}
+
 /// A side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -161,6 +185,68 @@ pub struct SideData {
     pub id: String,
     pub name: String,
     pub commander: Commander,
+    /// The army's further generals, in the order they take command (JDG 2.5.2); none in a
+    /// battle that gives the army one general.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generals: Vec<General>,
+}
+
+/// The values a side's general in command gives it (JDG 2.5.1): the commander-in-chief's,
+/// or those of the general who took over from him (2.5.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    pub id: String,
+    pub name: String,
+    pub drm: u8,
+    pub order_potential: u8,
+    pub command_distance: u8,
+}
+
+impl SideData {
+    /// The values of the general `id` of this side (`None`: the commander-in-chief).
+    pub fn command(&self, id: Option<&str>) -> Option<Command> {
+        let c = &self.commander;
+        match id {
+            None => Some(Command {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                drm: c.drm,
+                order_potential: c.order_potential,
+                command_distance: c.command_distance,
+            }),
+            Some(id) => self.generals.iter().find(|g| g.id == id).map(|g| Command {
+                id: g.id.clone(),
+                name: g.name.clone(),
+                drm: g.drm,
+                order_potential: g.order_potential,
+                command_distance: g.command_distance,
+            }),
+        }
+    }
+}
+
+/// The problems of a side's further generals (JDG 2.5.2): ids unique, each with one place
+/// (a unit of his side or a map hex). `side_of_unit` gives a unit's side, `on_map` a hex's
+/// presence.
+pub fn general_problems(s: &SideData, side_of_unit: &dyn Fn(&str) -> Option<String>, on_map: &dyn Fn(&HexId) -> bool) -> Vec<String> {
+    let mut p = Vec::new();
+    let mut ids = BTreeSet::from([s.commander.id.clone()]);
+    for g in &s.generals {
+        if !ids.insert(g.id.clone()) {
+            p.push(format!("general {} of {} is listed twice (or shares the commander's id)", g.id, s.id));
+        }
+        match (&g.unit, &g.hex) {
+            (Some(u), None) => match side_of_unit(u) {
+                Some(x) if x == s.id => {}
+                Some(_) => p.push(format!("general {} rides with {u}, a unit of the other side", g.id)),
+                None => p.push(format!("general {} rides with {u}, which is not a unit of the battle", g.id)),
+            },
+            (None, Some(h)) if on_map(h) => {}
+            (None, Some(h)) => p.push(format!("general {} waits in {h}, off the map", g.id)),
+            _ => p.push(format!("general {} needs exactly one of `unit` and `hex`", g.id)),
+        }
+    }
+    p
 }
 
 /// A formation and its activation markers (JDG 2.1.1): the leader's initiative on each.
@@ -171,6 +257,69 @@ pub struct Formation {
     pub side: String,
     pub name: String,
     pub initiative: Vec<u8>,
+}
+
+/// A combined activation marker, CAM (JDG 2.1.2, code **C**): its effect comes from the
+/// battle's special rules. The one effect this format knows: drawn from the cup, it
+/// activates the named formations of its side together, as one activation under the
+/// CAM's initiative value. It goes into the cup in phase A on the turns the battle
+/// requires it (`required`) or lets its side's player choose it (`choice`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cam {
+    /// Written `<id>/C` in orders and events.
+    pub id: String,
+    pub name: String,
+    pub side: String,
+    /// The initiative value printed on the marker (JDG 2.1, 2.4.3).
+    pub initiative: u8,
+    /// The formations of `side` it activates together.
+    pub formations: Vec<String>,
+    /// Turns it goes into the cup without being chosen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<u8>,
+    /// Turns its player may choose to put it into the cup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choice: Vec<u8>,
+}
+
+/// The problems of a battle's CAMs (JDG 2.1.2): ids unique among CAMs and formations, each
+/// of a side, activating formations of its side, on turns of the battle, each turn either
+/// required or a choice.
+pub fn cam_problems(cams: &[Cam], formations: &[Formation], sides: &[&str], turns: u8) -> Vec<String> {
+    let mut p = Vec::new();
+    let mut seen = BTreeSet::new();
+    for c in cams {
+        if !valid_id(&c.id) || !seen.insert(c.id.clone()) || formations.iter().any(|f| f.id == c.id) {
+            p.push(format!("CAM {:?}: an id of letters, digits and '-', used once and by no formation", c.id));
+        }
+        if !sides.contains(&c.side.as_str()) {
+            p.push(format!("CAM {} belongs to no side ({})", c.id, c.side));
+        }
+        if c.initiative > 9 {
+            p.push(format!("CAM {}: initiative 0..9", c.id));
+        }
+        if c.formations.is_empty() {
+            p.push(format!("CAM {} activates no formation", c.id));
+        }
+        for (i, f) in c.formations.iter().enumerate() {
+            match formations.iter().find(|x| &x.id == f) {
+                Some(x) if x.side == c.side && !c.formations[..i].contains(f) => {}
+                Some(x) if x.side != c.side => p.push(format!("CAM {} activates {f}, a formation of the other side", c.id)),
+                Some(_) => p.push(format!("CAM {} names {f} twice", c.id)),
+                None => p.push(format!("CAM {} activates {f}, which is not a formation", c.id)),
+            }
+        }
+        for t in c.required.iter().chain(&c.choice) {
+            if *t == 0 || *t > turns {
+                p.push(format!("CAM {}: turn {t} is not a turn of the battle", c.id));
+            }
+        }
+        if c.required.iter().any(|t| c.choice.contains(t)) {
+            p.push(format!("CAM {}: a turn is either required or a choice", c.id));
+        }
+    }
+    p
 }
 
 /// A combat unit's printed data and starting position.
@@ -307,6 +456,9 @@ pub struct RawScenario {
     /// The reinforcement schedule (JDG 5.2), one entry per arriving formation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reinforcements: Vec<Reinforcement>,
+    /// The battle's combined activation markers (JDG 2.1.2); none in a battle without.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cams: Vec<Cam>,
     /// The rout directions of each side (JDG 10.4), by side id, in the order the default
     /// policy tries them; every side has at least one.
     #[serde(with = "yaml_serde::with::singleton_map_recursive")]
@@ -349,6 +501,9 @@ pub struct Scenario {
     /// Every unit without a set-up hex is in exactly one schedule, of its own formation,
     /// entering by a map hex.
     pub reinforcements: Vec<Reinforcement>,
+    /// The combined activation markers (JDG 2.1.2), checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cams: Vec<Cam>,
     /// Every side's rout directions (JDG 10.4), at least one each, in the scenario's order.
     pub rout: BTreeMap<String, Vec<RoutDirection>>,
 }
@@ -534,6 +689,11 @@ impl Scenario {
             if !on_map(&s.commander.hex) {
                 p.push(format!("commander {} stands off the map", s.commander.id));
             }
+            let side_of_unit = |u: &str| {
+                let f = raw.units.iter().find(|x| x.id == u)?;
+                raw.formations.iter().find(|x| x.id == f.formation).map(|x| x.side.clone())
+            };
+            p.extend(general_problems(s, &side_of_unit, &on_map));
         }
         for h in raw.map.vp.keys() {
             match raw.victory.holder.get(h) {
@@ -640,6 +800,7 @@ impl Scenario {
                 p.push(format!("rout directions for {side}: no such side"));
             }
         }
+        p.extend(cam_problems(&raw.cams, &raw.formations, &side_ids, raw.turns));
         if !p.is_empty() {
             return Err(ScenarioError { problems: p });
         }
@@ -674,6 +835,7 @@ impl Scenario {
             formations: raw.formations,
             units: raw.units,
             reinforcements: raw.reinforcements,
+            cams: raw.cams,
             rout: raw.rout,
         })
     }
@@ -696,6 +858,11 @@ impl Scenario {
     /// The formation of that id.
     pub fn formation(&self, id: &str) -> Option<&Formation> {
         self.formations.iter().find(|f| f.id == id)
+    }
+
+    /// The CAM of that id (JDG 2.1.2).
+    pub fn cam(&self, id: &str) -> Option<&Cam> {
+        self.cams.iter().find(|c| c.id == id)
     }
 
     /// The side data of that id.
@@ -806,5 +973,34 @@ mod tests {
         let e = Scenario::from_text(&bad).expect_err("invalid");
         assert!(e.problems.iter().any(|p| p.contains("belongs to no formation")), "{e}");
         assert!(e.problems.iter().any(|p| p.contains("first side")), "{e}");
+    }
+
+    /// JDG 2.5.2: further generals load (a battle without them loads unchanged), and a
+    /// forged list is refused: a general riding with the enemy's unit, one with no place,
+    /// one off the map, one sharing the commander's id.
+    #[test]
+    fn further_generals_are_checked() {
+        let with = |g: &str| {
+            MARENGO_YAML.replace(
+                "command_distance: 6}\n",
+                &format!("command_distance: 6}}\n    generals:\n      - {{id: FR-DES, name: Desaix, drm: 1, order_potential: 1, command_distance: 4, {g}}}\n"),
+            )
+        };
+        let s = Scenario::from_text(&with("unit: FR-19L")).expect("valid");
+        assert_eq!(s.sides[0].generals.len(), 1);
+        assert!(s.sides[1].generals.is_empty());
+        assert!(Scenario::from_text(&with("hex: \"0809\"")).is_ok());
+        for (g, why) in [
+            ("unit: AU-WAL", "a unit of the other side"),
+            ("unit: FR-NOBODY", "not a unit of the battle"),
+            ("hex: \"2020\"", "off the map"),
+            ("unit: FR-19L, hex: \"0809\"", "exactly one of"),
+        ] {
+            let e = Scenario::from_text(&with(g)).expect_err(g);
+            assert!(e.problems.iter().any(|p| p.contains(why)), "{g}: {e}");
+        }
+        let twice = with("unit: FR-19L").replace("id: FR-DES", "id: FR-CinC");
+        let e = Scenario::from_text(&twice).expect_err("shared id");
+        assert!(e.problems.iter().any(|p| p.contains("listed twice")), "{e}");
     }
 }

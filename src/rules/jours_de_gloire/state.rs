@@ -95,6 +95,11 @@ pub struct Group {
     pub units: Vec<String>,
     /// At least one unit within the C-in-C's command distance in phase A (JDG 2.3.2).
     pub in_reach: bool,
+    /// The order potential of the general who commanded the side in phase A (JDG 2.3.2):
+    /// the openings of this turn are held to it even if another general took over since
+    /// (2.5.2).
+    #[serde(default)]
+    pub potential: u8,
     /// Its commitment is in the log.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub committed: bool,
@@ -103,7 +108,8 @@ pub struct Group {
     pub status: Option<Status>,
 }
 
-/// An activation marker (JDG 2.1.1): formation and number (1 or 2).
+/// An activation marker: an ordinary one (JDG 2.1.1), formation and number (1 or 2); or a
+/// combined one, CAM (2.1.2), the CAM's id with number 0, written `<id>/C`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Am {
     pub formation: String,
@@ -111,17 +117,25 @@ pub struct Am {
 }
 
 impl Am {
-    /// From `formation/n`, as orders and cases write a marker.
+    /// From `formation/n` or `cam/C`, as orders and cases write a marker.
     pub fn parse(s: &str) -> Option<Am> {
         let (f, n) = s.split_once('/')?;
-        let n: u8 = n.parse().ok()?;
-        (!f.is_empty() && n >= 1).then(|| Am { formation: f.to_string(), n })
+        let n: u8 = if n == "C" { 0 } else { n.parse().ok().filter(|n| *n >= 1)? };
+        (!f.is_empty()).then(|| Am { formation: f.to_string(), n })
+    }
+    /// The CAM `id`'s marker (JDG 2.1.2).
+    pub fn cam(id: &str) -> Am {
+        Am { formation: id.to_string(), n: 0 }
+    }
+    /// Whether it is a CAM.
+    pub fn is_cam(&self) -> bool {
+        self.n == 0
     }
 }
 
 impl std::fmt::Display for Am {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.formation, self.n)
+        if self.is_cam() { write!(f, "{}/C", self.formation) } else { write!(f, "{}/{}", self.formation, self.n) }
     }
 }
 
@@ -136,6 +150,10 @@ pub enum Phase {
     Initiative { side: String },
     /// B: this side won the strategic initiative and picks its first marker or declines.
     Pick { side: String },
+    /// B: the first side's entry, opened by the phase-B dice, opens its committed CAM
+    /// choice (JDG 2.1.2); then the cup is filled and phase B goes on (a pick by this side
+    /// in the same entry when it won).
+    Reveal { side: String },
     /// D.1: this side's next entry opens with the cup draw (a leading roll).
     Draw { side: String },
     /// D.2-D.3: the drawn formation acts.
@@ -207,6 +225,10 @@ pub struct Chief {
     /// unit not listed here brings on an evasion.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub near: Vec<String>,
+    /// The further general who took command after the commander-in-chief fell (JDG 2.5.2);
+    /// none: the commander-in-chief himself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub general: Option<String>,
     /// He was alone in his hex at the last check (JDG 2.5.2): a commander left alone in
     /// contact must evade.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -316,6 +338,10 @@ pub struct State {
     /// orders from the next phase A to the end.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fallen: Vec<String>,
+    /// Generals eliminated (the commander-in-chief's id, or a further general's who took
+    /// over from him, JDG 2.5.2): none of them takes command again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<String>,
     /// Batteries that made their counter-battery or reaction fire in the current activation
     /// (JDG 7.1: one of the two, once).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -328,6 +354,14 @@ pub struct State {
     /// has made its attack and attacks no more.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joined: Vec<String>,
+    /// The CAMs put into the cup by choice this turn (JDG 2.1.2), once public: stated by
+    /// the second side, opened by the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chosen: Vec<String>,
+    /// Sides whose phase-A CAM choice of this turn is committed and not yet opened (the
+    /// first side's, digest F.4 reading 19).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sealed_cams: Vec<String>,
     /// Formations that have activated this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<String>,
@@ -379,6 +413,62 @@ impl State {
     pub fn chief(&self, side: &str) -> Option<&Chief> {
         self.chiefs.iter().find(|c| c.side == side)
     }
+    /// The CAM a marker is, if it is one (JDG 2.1.2).
+    pub fn cam_of(&self, am: &Am) -> Option<&super::scenario::Cam> {
+        if am.is_cam() { self.scenario.cam(&am.formation) } else { None }
+    }
+    /// The formations a marker activates: its own, or the CAM's (JDG 2.1.2).
+    pub fn am_formations(&self, am: &Am) -> Vec<String> {
+        match self.cam_of(am) {
+            Some(c) => c.formations.clone(),
+            None if am.is_cam() => vec![],
+            None => vec![am.formation.clone()],
+        }
+    }
+    /// Whether a marker activates `formation`.
+    pub fn activates(&self, am: &Am, formation: &str) -> bool {
+        match self.cam_of(am) {
+            Some(c) => c.formations.iter().any(|f| f == formation),
+            None => !am.is_cam() && am.formation == formation,
+        }
+    }
+    /// What a marker activates, in words: the formation's id, or the CAM's formations.
+    pub fn am_label(&self, am: &Am) -> String {
+        match self.cam_of(am) {
+            Some(c) => format!("{} (CAM {})", c.formations.join(" and "), c.name),
+            None => am.formation.clone(),
+        }
+    }
+    /// The side a marker belongs to.
+    pub fn am_side(&self, am: &Am) -> String {
+        match self.cam_of(am) {
+            Some(c) => c.side.clone(),
+            None => self.scenario.formation(&am.formation).map(|f| f.side.clone()).unwrap_or_default(),
+        }
+    }
+    /// The initiative value printed on a marker (JDG 2.1, 2.4.3).
+    pub fn am_initiative(&self, am: &Am) -> i32 {
+        match self.cam_of(am) {
+            Some(c) => i32::from(c.initiative),
+            None => self
+                .scenario
+                .formation(&am.formation)
+                .and_then(|f| f.initiative.get(usize::from(am.n).saturating_sub(1)).copied())
+                .map(i32::from)
+                .unwrap_or(0),
+        }
+    }
+    /// The name of general `id` of `side` (`None`: the commander-in-chief).
+    pub fn command_name(&self, side: &str, id: Option<&str>) -> String {
+        self.scenario.side(side).and_then(|d| d.command(id)).map(|c| c.name).unwrap_or_default()
+    }
+    /// The values of the general commanding `side` now (JDG 2.5.1): the commander-in-chief's,
+    /// or those of the general who took over from him (2.5.2); `None` when the army has no
+    /// general left.
+    pub fn command(&self, side: &str) -> Option<super::scenario::Command> {
+        let c = self.chief(side)?;
+        self.scenario.side(side)?.command(c.general.as_deref())
+    }
     /// The group of this turn holding a unit.
     pub fn group_of(&self, unit: &str) -> Option<&Group> {
         self.groups.iter().find(|g| g.turn == self.turn && g.units.iter().any(|u| u == unit))
@@ -404,6 +494,7 @@ impl State {
             Phase::Orders { side } => format!("phase A: the {side} orders"),
             Phase::Initiative { side } => format!("phase B: the {side} player rolls the strategic initiative"),
             Phase::Pick { side } => format!("phase B: the {side} player won the strategic initiative and picks the first marker"),
+            Phase::Reveal { side } => format!("phase B: the {side} player opens his CAM choice (JDG 2.1.2)"),
             Phase::Draw { side } => format!("phase D: the {side} player draws from the cup"),
             Phase::Activation { am, side } => format!("phase D: {side} activation of {am}"),
             Phase::Over => "the battle is over".into(),

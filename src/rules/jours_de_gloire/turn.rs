@@ -20,6 +20,8 @@ pub fn start_turn(s: &mut State) -> Vec<Event> {
     s.acted.clear();
     s.tested.clear();
     s.initiative = None;
+    s.chosen.clear();
+    s.sealed_cams.clear();
     let first = s.scenario.sides[0].id.clone();
     let mut ev = vec![Event::rule("JDG 1.A", format!("turn {} begins: the tactical groups are fixed (JDG 2.3.1)", s.turn))];
     ev.extend(orders_phase(s, first));
@@ -69,6 +71,8 @@ pub fn fill_cup(s: &mut State) -> Vec<Event> {
             }
         }
     }
+    // 2.1.2: the CAMs required this turn and those chosen (and public) by now.
+    cup.extend(super::cam::into_cup(s));
     cup.sort();
     s.cup = cup;
     let list: Vec<String> = s.cup.iter().map(|a| a.to_string()).collect();
@@ -95,10 +99,12 @@ pub fn next_draw(s: &mut State, side: String) -> Vec<Event> {
     }
     let mut ev = Vec::new();
     if let Some(last) = s.cup.pop() {
-        ev.push(Event::rule(
-            "JDG 2.2",
-            format!("{last} is the last marker in the cup: it is set aside and its formation does not activate"),
-        ));
+        let what = if last.is_cam() {
+            format!("the CAM is not played: {} do not activate with it", s.am_formations(&last).join(" and "))
+        } else {
+            "its formation does not activate".to_string()
+        };
+        ev.push(Event::rule("JDG 2.2", format!("{last} is the last marker in the cup: it is set aside and {what}")));
         s.aside.push(last);
     }
     ev.extend(end_turn(s));
@@ -114,19 +120,35 @@ pub fn draw(s: &mut State, dice: &mut Dice) -> Vec<Event> {
     }
     let i = dice.roll(n as u32) as usize;
     let am = s.cup.remove(i.min(n - 1));
-    let side = s.scenario.formation(&am.formation).map(|f| f.side.clone()).unwrap_or_default();
-    let first = !s.activated.contains(&am.formation);
+    let side = s.am_side(&am);
     let mut ev = vec![Event::roll(format!("JDG 2.2: cup draw among {n} markers (position from 0)"), format!("d{n}"), i as u32)];
-    ev.push(Event::rule(
-        "JDG 2.2",
-        format!(
-            "{am} is drawn: the {side} formation {} activates{}",
-            am.formation,
-            if first { " (its orders open now, JDG 2.4)" } else { "" }
-        ),
-    ));
-    if first {
-        s.activated.push(am.formation.clone());
+    if let Some(c) = s.cam_of(&am) {
+        // 2.1.2: the CAM's effect, its formations activated together.
+        let fresh: Vec<String> = c.formations.iter().filter(|f| !s.activated.contains(f)).cloned().collect();
+        ev.push(Event::rule(
+            super::cam::RULE,
+            format!(
+                "{am} ({}) is drawn: the {side} formations {} activate together, initiative {}{}",
+                c.name,
+                c.formations.join(" and "),
+                c.initiative,
+                if fresh.is_empty() { String::new() } else { format!(" (the orders of {} open now, JDG 2.4)", fresh.join(" and ")) }
+            ),
+        ));
+        s.activated.extend(fresh);
+    } else {
+        let first = !s.activated.contains(&am.formation);
+        ev.push(Event::rule(
+            "JDG 2.2",
+            format!(
+                "{am} is drawn: the {side} formation {} activates{}",
+                am.formation,
+                if first { " (its orders open now, JDG 2.4)" } else { "" }
+            ),
+        ));
+        if first {
+            s.activated.push(am.formation.clone());
+        }
     }
     s.acted.clear();
     s.phase = Phase::Activation { am, side };
@@ -286,12 +308,45 @@ fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, 
                 return Err(errs);
             }
             let n = groups_of(s, &side).count();
-            let mut ev = super::reinforce::drop_markers(&mut w, &side, &o.drop)?;
+            let mut ev = super::cam::state_choice(&mut w, &side, &o.cams)?;
+            ev.extend(super::reinforce::drop_markers(&mut w, &side, &o.drop)?);
             ev.push(Event::rule("JDG 2.3.2", format!("the {side} player gives secret orders to his {n} tactical groups")));
             ev.extend(after_orders(&mut w, &side));
             Ok((w, ev))
         }
+        Phase::Reveal { side: due } if due == side => {
+            // 2.1.2: `hidden` opened the CAM choice before these orders.
+            if w.sealed_cams.contains(&side) {
+                return Err(vec![Violation::new(super::cam::RULE, "this entry opens your phase-A CAM choice")]);
+            }
+            if !o.assign.is_empty() || !o.groups.is_empty() || !o.drop.is_empty() || !o.cams.is_empty() {
+                return Err(vec![Violation::new("JDG 1.A", "orders and CAMs are given in phase A")]);
+            }
+            let mut ev = initiative::after_reveal(&mut w);
+            match w.phase.clone() {
+                // The winner's pick rides on this entry (no entry of its own).
+                Phase::Pick { side: p } if p == side => {
+                    if o.first.is_none() {
+                        return Err(vec![Violation::new(
+                            initiative::STRATEGIC,
+                            "you won the strategic initiative: in this entry name the marker that acts first (`first: formation/n`) or `first: decline`",
+                        )]);
+                    }
+                    let (w, more) = run_phase(&w.clone(), w, &side, o)?;
+                    ev.extend(more);
+                    Ok((w, ev))
+                }
+                _ if o.first.is_some() || !o.actions.is_empty() => Err(vec![Violation::new(
+                    initiative::STRATEGIC,
+                    "you did not win the strategic initiative: this entry only opens your CAM choice",
+                )]),
+                _ => Ok((w, ev)),
+            }
+        }
         Phase::Pick { side: due } if due == side => {
+            if !o.cams.is_empty() {
+                return Err(vec![Violation::new(super::cam::RULE, "CAMs go into the cup in phase A")]);
+            }
             if !o.assign.is_empty() || !o.groups.is_empty() || !o.drop.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
             }
@@ -344,6 +399,9 @@ fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, 
             }
         }
         Phase::Activation { am, side: due } if due == side => {
+            if !o.cams.is_empty() {
+                return Err(vec![Violation::new(super::cam::RULE, "CAMs go into the cup in phase A")]);
+            }
             if !o.assign.is_empty() || !o.groups.is_empty() || !o.drop.is_empty() {
                 return Err(vec![Violation::new("JDG 1.A", "orders are given in phase A")]);
             }
@@ -360,8 +418,12 @@ fn run_phase(s: &State, mut w: State, side: &str, o: &Orders) -> Result<(State, 
 /// The actions of an activation entry, on the working copy `w` (whose phase is already the
 /// activation of `am`), after the events `ev` of the entry so far.
 fn activation(mut w: State, side: &str, am: &Am, o: &Orders, mut ev: Vec<Event>) -> Result<(State, Vec<Event>), Vec<Violation>> {
-    let closed: Vec<String> =
-        w.groups.iter().filter(|g| g.turn == w.turn && g.formation == am.formation && g.status.is_none()).map(command::commit_id).collect();
+    let closed: Vec<String> = w
+        .groups
+        .iter()
+        .filter(|g| g.turn == w.turn && w.activates(am, &g.formation) && g.status.is_none())
+        .map(command::commit_id)
+        .collect();
     if !closed.is_empty() {
         return Err(vec![Violation::new("JDG 2.4", format!("open the orders of {} before the formation acts", closed.join(", ")))]);
     }

@@ -108,7 +108,14 @@ pub fn describe(s: &State) -> String {
         out.push(format!("formation {f} is demoralised"));
     }
     for c in &s.chiefs {
-        out.push(format!("commander-in-chief of {} at {}{}", c.side, c.hex, if c.moved { " (moved this turn)" } else { "" }));
+        let by = match (&c.general, s.command(&c.side)) {
+            (Some(_), Some(g)) => format!(" ({}, who took command, JDG 2.5.2)", g.name),
+            _ => String::new(),
+        };
+        out.push(format!("commander-in-chief of {} at {}{by}{}", c.side, c.hex, if c.moved { " (moved this turn)" } else { "" }));
+    }
+    for side in &s.sealed_cams {
+        out.push(format!("the {side} CAM choice of this turn is committed, not yet open (JDG 2.1.2)"));
     }
     for side in &s.fallen {
         out.push(format!("the {side} commander-in-chief is eliminated: no {side} group receives orders (JDG 2.5.2)"));
@@ -156,12 +163,17 @@ pub fn template(s: &State, seat: &str) -> String {
     }
     match &s.phase {
         Phase::Orders { .. } => {
-            let potential = s.scenario.side(&side).map(|d| d.commander.order_potential).unwrap_or(0);
+            let potential = s.command(&side).map(|d| d.order_potential).unwrap_or(0);
             t.push_str(&format!("# JDG 2.3.2: at most {potential} groups OR; an OR group needs a unit within command distance.\n"));
             t.push_str("# Your tool commits these secretly; the log shows only that each group has orders.\nassign:\n");
             for g in groups_of(s, &side) {
                 let reach = if g.in_reach { "in reach" } else { "OUT of command distance: SO only" };
                 t.push_str(&format!("  {}: SO   # {} ({reach})\n", g.id, g.units.join(", ")));
+            }
+            let free = super::cam::choosable(s, &side);
+            if !free.is_empty() {
+                let how = if super::cam::commits(s, &side) { "your tool commits the list secretly" } else { "stated openly" };
+                t.push_str(&format!("# JDG 2.1.2: CAMs you may put into the cup this turn ({how}): {}\ncams: []\n", free.join(", ")));
             }
         }
         Phase::Pick { .. } => {
@@ -177,8 +189,8 @@ pub fn template(s: &State, seat: &str) -> String {
             if !open.is_empty() {
                 t.push_str(&format!("# your tool opens {} with this entry (JDG 2.4)\n", open.join(", ")));
             }
-            t.push_str(&format!("# {} acts; movement JDG 4, facing 6.1, ZOC 6.2.2, stacking 5.1.\nactions:\n", am.formation));
-            for u in s.units.iter().filter(|u| u.formation == am.formation && u.hex.is_some()) {
+            t.push_str(&format!("# {} acts; movement JDG 4, facing 6.1, ZOC 6.2.2, stacking 5.1.\nactions:\n", s.am_label(am)));
+            for u in s.units.iter().filter(|u| s.activates(am, &u.formation) && u.hex.is_some()) {
                 t.push_str(&format!(
                     "  # - move: {{unit: {}, path: [\"HEX\", ...], facing: {}}}   # forced: true for a forced march (4.1.3)\n",
                     u.id, u.facing
@@ -245,6 +257,16 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         if s.fallen.contains(&c.side) {
             return Err(format!("the {} commander-in-chief is both on the map and eliminated", c.side));
         }
+        // 2.5.2: a general who took command is one of his side's further generals.
+        if let Some(g) = &c.general
+            && s.scenario.side(&c.side).is_none_or(|d| !d.generals.iter().any(|x| &x.id == g))
+        {
+            return Err(format!("the {} army is commanded by {g}, who is not one of its generals", c.side));
+        }
+    }
+    // 2.1.2: every CAM in the cup is one of the battle's.
+    if let Some(a) = s.cup.iter().find(|a| a.is_cam() && s.cam_of(a).is_none()) {
+        return Err(format!("{a} is in the cup but is no CAM of the battle"));
     }
     if s.turn == 0 || s.turn > s.scenario.turns {
         return Err(format!("turn {} is off the track", s.turn));
