@@ -166,8 +166,9 @@ fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliEr
     let mut biggest = (0usize, 0u64);
     let mut at = None;
     for (i, e) in game.entries.iter().enumerate().take(1000) {
-        let Some(o) = &e.draft.body.orders else { continue };
-        let size = yaml_serde::to_string(o).map(|s| s.len()).unwrap_or(0);
+        // Through `orders()`: the game may have shed them (the cache written from it).
+        let Some(o) = e.orders() else { continue };
+        let size = yaml_serde::to_string(&*o).map(|s| s.len()).unwrap_or(0);
         if size > biggest.0 {
             biggest = (size, e.seq());
             at = Some(i);
@@ -175,7 +176,7 @@ fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliEr
     }
     let Some(i) = at else { return Ok((Duration::ZERO, 0, 0)) };
     let e = &game.entries[i];
-    let o = e.draft.body.orders.as_ref().expect("has orders");
+    let o = e.orders().expect("has orders");
     let pre = Game::replay(&game.entries[..i]).map_err(|(_, e)| CliError::Other(e.to_string()))?;
     let state = match &pre.pending {
         // the orders are validated after the dice they reveal
@@ -188,7 +189,7 @@ fn largest_check(game: &Game, reps: u32) -> Result<(Duration, usize, u64), CliEr
         None => pre.state.clone(),
     };
     let t = timed(reps.max(20), || {
-        state.check(&e.draft.seat, o).expect("bot orders are legal");
+        state.check(&e.draft.seat, &o).expect("bot orders are legal");
     });
     Ok((t, biggest.0, biggest.1))
 }
