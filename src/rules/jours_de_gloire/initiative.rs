@@ -95,6 +95,16 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
         return ev;
     }
     ev.extend(super::turn::fill_cup(s));
+    let tie = "a tie: nobody has the strategic initiative and the first marker is drawn from the cup".to_string();
+    ev.extend(pick_or_draw(s, winner, tie, |s| first_draw(s, dice)));
+    ev
+}
+
+/// The end of phase B once the cup is filled: a winner with a marker of his own in the cup
+/// picks the first or declines; otherwise (no marker, or a tie, worded `tie`) `draw` makes
+/// the first draw.
+fn pick_or_draw(s: &mut State, winner: Option<String>, tie: String, draw: impl FnOnce(&mut State) -> Vec<Event>) -> Vec<Event> {
+    let mut ev = Vec::new();
     match winner {
         Some(w) if s.cup.iter().any(|a| !a.is_cam() && side_of_am(s, a) == w) => {
             ev.push(Event::rule(
@@ -108,11 +118,11 @@ pub fn roll_strategic(s: &mut State, dice: &mut Dice) -> Vec<Event> {
                 STRATEGIC,
                 format!("the {w} player wins the strategic initiative but has no marker in the cup: the first marker is drawn"),
             ));
-            ev.extend(first_draw(s, dice));
+            ev.extend(draw(s));
         }
         None => {
-            ev.push(Event::rule(STRATEGIC, "a tie: nobody has the strategic initiative and the first marker is drawn from the cup"));
-            ev.extend(first_draw(s, dice));
+            ev.push(Event::rule(STRATEGIC, tie));
+            ev.extend(draw(s));
         }
     }
     ev
@@ -126,29 +136,11 @@ pub fn after_reveal(s: &mut State) -> Vec<Event> {
     let mut ev = super::turn::fill_cup(s);
     let first = s.scenario.sides[0].id.clone();
     let other = s.scenario.sides[1].id.clone();
-    match s.initiative.clone() {
-        Some(w) if s.cup.iter().any(|a| !a.is_cam() && side_of_am(s, a) == w) => {
-            ev.push(Event::rule(
-                STRATEGIC,
-                format!("the {w} player wins the strategic initiative: he picks the marker that acts first, or declines"),
-            ));
-            s.phase = Phase::Pick { side: w };
-        }
-        Some(w) => {
-            ev.push(Event::rule(
-                STRATEGIC,
-                format!("the {w} player wins the strategic initiative but has no marker in the cup: the first marker is drawn"),
-            ));
-            ev.extend(super::turn::next_draw(s, other));
-        }
-        None => {
-            ev.push(Event::rule(
-                STRATEGIC,
-                format!("a tie: nobody has the strategic initiative; the first marker is drawn by the {other} player, the {first} player's CAM choice being open"),
-            ));
-            ev.extend(super::turn::next_draw(s, other));
-        }
-    }
+    let tie = format!(
+        "a tie: nobody has the strategic initiative; the first marker is drawn by the {other} player, the {first} player's CAM choice being open"
+    );
+    let winner = s.initiative.clone();
+    ev.extend(pick_or_draw(s, winner, tie, |s| super::turn::next_draw(s, other)));
     ev
 }
 

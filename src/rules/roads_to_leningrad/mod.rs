@@ -87,8 +87,7 @@ fn setup(text: &str, seats: &[SeatInfo]) -> Result<State, ScenarioError> {
         .collect();
     let leaders =
         sc.raw.leaders.iter().map(|l| state::Leader { id: l.id.clone(), side: l.side.clone(), hex: Some(l.hex), cp_used: false }).collect();
-    let sc_bridges =
-        sc.raw.bridges.iter().map(|b| state::Bridge { id: b.id.clone(), side: b.side.clone(), hex: b.hex, toward: b.toward }).collect();
+    let sc_bridges = sc.raw.bridges.clone();
     let control = sc.raw.victory.control.clone();
     let first = sc.raw.strategic.initiative.values().next().cloned().unwrap_or_else(|| sc.raw.sides[0].id.clone());
     let mut s = State {

@@ -87,20 +87,13 @@ pub struct Leader {
     pub cp_used: bool,
 }
 
+/// A bridge unit (RTL-16.2) as it stands: in `hex` spanning the hexside toward `toward`
+/// (16.21), or off the map (both `None`, 16.23). The scenario's set-up entry is the same
+/// record, so the state starts with a copy of the scenario's list.
+pub type Bridge = super::scenario::BridgeData;
+
 /// An activation marker in a cup or pool: public (the First Player's, named) or one of the
 /// Second Player's committed slots, whose AM is known once opened (DESIGN §2.6).
-/// A bridge unit (RTL-16.2) as it stands: in `hex` spanning the hexside toward `toward`
-/// (16.21), or off the map (both `None`, 16.23).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Bridge {
-    pub id: String,
-    pub side: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hex: Option<HexId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toward: Option<HexId>,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marker {
     /// The commitment id of a hidden slot (`cup-15AM-3`).
