@@ -154,7 +154,8 @@ pub struct Move {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heading: Option<u16>,
     /// SW-MOV-1: a vehicle backs along the path, its rear leading, at Cautious speed for the
-    /// whole move (no road bonus). Vehicles only.
+    /// whole move; road stretches still count at their fraction, the road being the one ground
+    /// that does not cap a move at its worst. Vehicles only.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reverse: bool,
 }

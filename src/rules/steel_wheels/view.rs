@@ -199,7 +199,7 @@ pub fn template(s: &State, seat: &str) -> String {
             out.push("actions:".into());
             out.push(format!("  - unit: {}", queue.first().cloned().unwrap_or_default()));
             out.push("    move: {path: [[x, y]], heading: 0}   # mm and tenths of a degree; optional".into());
-            out.push("    # move: {path: [[x, y]], reverse: true}   # a vehicle backs, at most Cautious, no road bonus (SW-MOV-1)".into());
+            out.push("    # move: {path: [[x, y]], reverse: true}   # a vehicle backs, at most Cautious (the road still counts at its fraction) (SW-MOV-1)".into());
             out.push("    fire: {target: <enemy id>}          # optional; both = a complex action (Short move, Moving shots)".into());
             out.push("    # fire_first: true   # fire, then move; recover: true for a panicked unit".into());
             out.push("    # assault: {target: <enemy squad or gun>}   # alone: fire, CT, contact, close combat (SW-ASL)".into());
